@@ -1,0 +1,458 @@
+/*
+ * CSV tables over libcsv: whole-table reading with header checks, writing
+ * with RFC 4180 quoting only where a field needs it.
+ */
+#include <csv.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "csvio.h"
+#include "diag.h"
+#include "xalloc.h"
+
+void
+table_init(struct table *t, const char *fname)
+{
+	memset(t, 0, sizeof(*t));
+	t->fname = xstrdup(fname != NULL ? fname : "<stdin>");
+}
+
+void
+table_free(struct table *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->ncols; i++)
+		free(t->cols[i]);
+	for (i = 0; i < t->nrows * t->ncols; i++)
+		free(t->cells[i]);
+	free(t->cols);
+	free(t->cells);
+	free(t->line);
+	free(t->fname);
+	memset(t, 0, sizeof(*t));
+}
+
+/* Parser state: the record being assembled. */
+struct rdstate {
+	struct table	*t;
+	char		**rec;
+	size_t		  nrec, caprec;
+	long		  line;		/* line number of the current record */
+	int		  haveheader;
+	int		  err;
+};
+
+static void
+on_field(void *s, size_t len, void *data)
+{
+	struct rdstate *st = data;
+	char *f;
+
+	if (st->nrec == st->caprec) {
+		st->caprec = st->caprec ? 2 * st->caprec : 16;
+		st->rec = xreallocarray(st->rec, st->caprec, sizeof(*st->rec));
+	}
+	f = xmalloc(len + 1);
+	if (len > 0)
+		memcpy(f, s, len);
+	f[len] = '\0';
+	st->rec[st->nrec++] = f;
+}
+
+static void
+droprec(struct rdstate *st)
+{
+	size_t i;
+
+	for (i = 0; i < st->nrec; i++)
+		free(st->rec[i]);
+	st->nrec = 0;
+}
+
+static int
+isheader(const struct rdstate *st)
+{
+	size_t i;
+
+	if (st->nrec != st->t->ncols)
+		return 0;
+	for (i = 0; i < st->nrec; i++)
+		if (strcmp(st->rec[i], st->t->cols[i]) != 0)
+			return 0;
+	return 1;
+}
+
+static void
+on_record(int c, void *data)
+{
+	struct rdstate *st = data;
+	struct table *t = st->t;
+	size_t i, j, r;
+
+	(void)c;
+	st->line++;
+	if (st->err) {
+		droprec(st);
+		return;
+	}
+	/* A blank line (one empty field) carries nothing: skip it. */
+	if (st->nrec == 1 && st->rec[0][0] == '\0') {
+		droprec(st);
+		return;
+	}
+	if (!st->haveheader) {
+		for (i = 0; i < st->nrec; i++) {
+			if (st->rec[i][0] == '\0') {
+				pf_errl(t->fname, st->line,
+				    "empty column name in header");
+				st->err = 1;
+				droprec(st);
+				return;
+			}
+			for (j = 0; j < i; j++)
+				if (strcmp(st->rec[i], st->rec[j]) == 0) {
+					pf_errl(t->fname, st->line,
+					    "duplicate column '%s'",
+					    st->rec[i]);
+					st->err = 1;
+					droprec(st);
+					return;
+				}
+		}
+		t->cols = st->rec;
+		t->ncols = st->nrec;
+		st->rec = NULL;
+		st->nrec = st->caprec = 0;
+		st->haveheader = 1;
+		return;
+	}
+	if (isheader(st)) {
+		/* A repeated header starts a new parallel chunk. */
+		st->line = 1;
+		droprec(st);
+		return;
+	}
+	if (st->nrec != t->ncols) {
+		pf_errl(t->fname, st->line, "%zu fields, header has %zu",
+		    st->nrec, t->ncols);
+		st->err = 1;
+		droprec(st);
+		return;
+	}
+	r = table_addrow(t);
+	for (i = 0; i < t->ncols; i++) {
+		free(t->cells[r * t->ncols + i]);
+		t->cells[r * t->ncols + i] = st->rec[i];
+	}
+	t->line[r] = st->line;
+	st->nrec = 0;
+}
+
+int
+table_read(FILE *fp, const char *fname, struct table *t)
+{
+	struct csv_parser p;
+	struct rdstate st;
+	char buf[65536];
+	size_t n;
+	int rc = 0;
+
+	table_init(t, fname);
+	memset(&st, 0, sizeof(st));
+	st.t = t;
+	if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0) {
+		pf_err(t->fname, "cannot initialise the CSV parser");
+		return -1;
+	}
+	while (!st.err && (n = fread(buf, 1, sizeof(buf), fp)) > 0) {
+		if (csv_parse(&p, buf, n, on_field, on_record, &st) != n) {
+			pf_errl(t->fname, st.line + 1, "%s",
+			    csv_strerror(csv_error(&p)));
+			st.err = 1;
+		}
+	}
+	if (!st.err && ferror(fp)) {
+		pf_err(t->fname, "read error: %s", strerror(errno));
+		st.err = 1;
+	}
+	if (!st.err && csv_fini(&p, on_field, on_record, &st) != 0) {
+		pf_errl(t->fname, st.line + 1, "%s",
+		    csv_strerror(csv_error(&p)));
+		st.err = 1;
+	}
+	if (!st.err && !st.haveheader) {
+		pf_err(t->fname, "empty input: no header line");
+		st.err = 1;
+	}
+	droprec(&st);
+	free(st.rec);
+	csv_free(&p);
+	if (st.err) {
+		rc = -1;
+		table_free(t);
+	}
+	return rc;
+}
+
+int
+table_load(const char *path, struct table *t)
+{
+	FILE *fp;
+	int rc;
+
+	if (path == NULL || strcmp(path, "-") == 0)
+		return table_read(stdin, "<stdin>", t);
+	if ((fp = fopen(path, "r")) == NULL) {
+		pf_err(path, "%s", strerror(errno));
+		return -1;
+	}
+	rc = table_read(fp, path, t);
+	fclose(fp);
+	return rc;
+}
+
+static int
+needquote(const char *s)
+{
+	return strpbrk(s, ",\"\r\n") != NULL || (s[0] == ' ' ||
+	    (s[0] != '\0' && s[strlen(s) - 1] == ' '));
+}
+
+static void
+putfield(FILE *fp, const char *s)
+{
+	if (needquote(s))
+		csv_fwrite(fp, s, strlen(s));
+	else
+		fputs(s, fp);
+}
+
+int
+table_write(FILE *fp, const struct table *t)
+{
+	size_t r, c;
+
+	for (c = 0; c < t->ncols; c++) {
+		if (c > 0)
+			fputc(',', fp);
+		putfield(fp, t->cols[c]);
+	}
+	fputc('\n', fp);
+	for (r = 0; r < t->nrows; r++) {
+		for (c = 0; c < t->ncols; c++) {
+			if (c > 0)
+				fputc(',', fp);
+			putfield(fp, t->cells[r * t->ncols + c]);
+		}
+		fputc('\n', fp);
+	}
+	return ferror(fp) ? -1 : 0;
+}
+
+long
+table_col(const struct table *t, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < t->ncols; i++)
+		if (strcmp(t->cols[i], name) == 0)
+			return (long)i;
+	return -1;
+}
+
+size_t
+table_addcol(struct table *t, const char *name)
+{
+	long have = table_col(t, name);
+	char **cells;
+	size_t r, c, nc;
+
+	if (have >= 0)
+		return (size_t)have;
+	nc = t->ncols + 1;
+	t->cols = xreallocarray(t->cols, nc, sizeof(*t->cols));
+	t->cols[t->ncols] = xstrdup(name);
+	cells = xreallocarray(NULL, (t->cap ? t->cap : 1), nc * sizeof(*cells));
+	for (r = 0; r < t->nrows; r++) {
+		for (c = 0; c < t->ncols; c++)
+			cells[r * nc + c] = t->cells[r * t->ncols + c];
+		cells[r * nc + t->ncols] = xstrdup("");
+	}
+	free(t->cells);
+	t->cells = cells;
+	t->ncols = nc;
+	return nc - 1;
+}
+
+int
+table_need(const struct table *t, const char *const *names, long *idx)
+{
+	size_t i;
+
+	for (i = 0; names[i] != NULL; i++) {
+		idx[i] = table_col(t, names[i]);
+		if (idx[i] < 0) {
+			pf_errl(t->fname, 1, "missing column '%s'", names[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+size_t
+table_addrow(struct table *t)
+{
+	size_t c, r;
+
+	if (t->nrows == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 64;
+		t->cells = xreallocarray(t->cells, t->cap,
+		    (t->ncols ? t->ncols : 1) * sizeof(*t->cells));
+		t->line = xreallocarray(t->line, t->cap, sizeof(*t->line));
+	}
+	r = t->nrows++;
+	for (c = 0; c < t->ncols; c++)
+		t->cells[r * t->ncols + c] = xstrdup("");
+	t->line[r] = 0;
+	return r;
+}
+
+const char *
+table_get(const struct table *t, size_t row, size_t col)
+{
+	return t->cells[row * t->ncols + col];
+}
+
+void
+table_set(struct table *t, size_t row, size_t col, const char *val)
+{
+	char **cell = &t->cells[row * t->ncols + col];
+
+	free(*cell);
+	*cell = xstrdup(val);
+}
+
+void
+table_setf(struct table *t, size_t row, size_t col, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	table_set(t, row, col, buf);
+}
+
+void
+table_setint(struct table *t, size_t row, size_t col, int64_t v)
+{
+	table_setf(t, row, col, "%" PRId64, v);
+}
+
+void
+table_setns(struct table *t, size_t row, size_t col, double v)
+{
+	table_setf(t, row, col, "%.3f", v);
+}
+
+int
+parse_int64(const char *s, int64_t *v)
+{
+	char *end;
+	long long x;
+
+	if (s == NULL || *s == '\0' || *s == ' ')
+		return -1;
+	errno = 0;
+	x = strtoll(s, &end, 10);
+	if (errno != 0 || *end != '\0')
+		return -1;
+	*v = x;
+	return 0;
+}
+
+int
+parse_double(const char *s, double *v)
+{
+	char *end;
+	double x;
+
+	if (s == NULL || *s == '\0' || *s == ' ')
+		return -1;
+	errno = 0;
+	x = strtod(s, &end);
+	if (errno != 0 || *end != '\0' || !isfinite(x))
+		return -1;
+	*v = x;
+	return 0;
+}
+
+long
+table_line(const struct table *t, size_t row)
+{
+	return t->line[row] > 0 ? t->line[row] : (long)row + 2;
+}
+
+int
+table_int(const struct table *t, size_t row, size_t col, int64_t *v)
+{
+	const char *s = table_get(t, row, col);
+
+	if (*s == '\0') {
+		pf_errl(t->fname, table_line(t, row), "column '%s': empty field",
+		    t->cols[col]);
+		return -1;
+	}
+	if (parse_int64(s, v) < 0) {
+		pf_errl(t->fname, table_line(t, row),
+		    "column '%s': not an integer: '%s'", t->cols[col], s);
+		return -1;
+	}
+	return 0;
+}
+
+int
+table_dbl(const struct table *t, size_t row, size_t col, double *v)
+{
+	const char *s = table_get(t, row, col);
+
+	if (*s == '\0') {
+		pf_errl(t->fname, table_line(t, row), "column '%s': empty field",
+		    t->cols[col]);
+		return -1;
+	}
+	if (parse_double(s, v) < 0) {
+		pf_errl(t->fname, table_line(t, row),
+		    "column '%s': not a number: '%s'", t->cols[col], s);
+		return -1;
+	}
+	return 0;
+}
+
+int
+table_int_opt(const struct table *t, size_t row, size_t col, int64_t def,
+    int64_t *v)
+{
+	if (*table_get(t, row, col) == '\0') {
+		*v = def;
+		return 0;
+	}
+	return table_int(t, row, col, v);
+}
+
+int
+table_dbl_opt(const struct table *t, size_t row, size_t col, double def,
+    double *v)
+{
+	if (*table_get(t, row, col) == '\0') {
+		*v = def;
+		return 0;
+	}
+	return table_dbl(t, row, col, v);
+}

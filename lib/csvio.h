@@ -1,0 +1,84 @@
+/*
+ * CSV tables, read and written with libcsv.  Every tool's CSV goes through
+ * here, so the contract of pf-formats(7) is enforced in one place: one
+ * header row, columns found by name, unknown columns carried through in
+ * order, new columns appended, a line identical to the header skipped (GNU
+ * parallel --pipe --header repeats it per chunk; line numbers then restart
+ * at 1 as they do within that chunk).
+ *
+ * Tables are read whole: a tool validates every row before it writes any,
+ * so bad input never leaves half an output on stdout.
+ */
+#ifndef PF_CSVIO_H
+#define PF_CSVIO_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct table {
+	char	 *fname;	/* name used in diagnostics */
+	size_t	  ncols;
+	char	**cols;		/* column names */
+	size_t	  nrows;
+	size_t	  cap;
+	char	**cells;	/* nrows*ncols owned strings, row-major; "" = missing */
+	long	 *line;		/* input line of each row (0 for new rows) */
+};
+
+/* An empty table with no columns; fname is copied. */
+void table_init(struct table *t, const char *fname);
+void table_free(struct table *t);
+
+/*
+ * Read a whole CSV stream.  Reports "file:line: ..." and returns -1 on a
+ * parse error, a row with the wrong number of fields, a duplicate column
+ * name or an input with no header at all.
+ */
+int table_read(FILE *fp, const char *fname, struct table *t);
+/* table_read on a path, "-" meaning stdin. */
+int table_load(const char *path, struct table *t);
+/* Write the table (header included); 0 or -1 on a write error. */
+int table_write(FILE *fp, const struct table *t);
+
+/* Column index by name, or -1. */
+long table_col(const struct table *t, const char *name);
+/* Column index, appending an empty column if absent. */
+size_t table_addcol(struct table *t, const char *name);
+/*
+ * Find every name in the NULL-terminated list, storing indices in idx.
+ * Reports the first missing one ("file:1: missing column 'x'") and returns -1.
+ */
+int table_need(const struct table *t, const char *const *names, long *idx);
+
+/* Append an empty row; returns its index. */
+size_t table_addrow(struct table *t);
+
+const char *table_get(const struct table *t, size_t row, size_t col);
+void table_set(struct table *t, size_t row, size_t col, const char *val);
+void table_setf(struct table *t, size_t row, size_t col, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+void table_setint(struct table *t, size_t row, size_t col, int64_t v);
+/* Decimal with fixed 3 fractional digits (ns to the picosecond). */
+void table_setns(struct table *t, size_t row, size_t col, double v);
+
+/*
+ * Parse a cell as an integer or a finite number.  On an empty or
+ * non-numeric field, report "file:line: column 'c': ..." and return -1.
+ */
+int table_int(const struct table *t, size_t row, size_t col, int64_t *v);
+int table_dbl(const struct table *t, size_t row, size_t col, double *v);
+/* As above, but an empty cell yields def and 0. */
+int table_int_opt(const struct table *t, size_t row, size_t col, int64_t def,
+    int64_t *v);
+int table_dbl_opt(const struct table *t, size_t row, size_t col, double def,
+    double *v);
+
+/* Input line of a row for diagnostics (header = 1). */
+long table_line(const struct table *t, size_t row);
+
+/* Strict number parsers for single strings (0 ok, -1 bad). */
+int parse_int64(const char *s, int64_t *v);
+int parse_double(const char *s, double *v);
+
+#endif

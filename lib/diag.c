@@ -1,0 +1,99 @@
+/*
+ * Diagnostics: the one-line "prog: where: what" format of every tool.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "diag.h"
+
+static const char *progname = "pimflow";
+
+void
+pf_setprogname(const char *argv0)
+{
+	const char *p;
+
+	if (argv0 == NULL || *argv0 == '\0')
+		return;
+	p = strrchr(argv0, '/');
+	progname = p != NULL ? p + 1 : argv0;
+}
+
+const char *
+pf_progname(void)
+{
+	return progname;
+}
+
+static void
+vreport(const char *where, long line, const char *kind, const char *fmt,
+    va_list ap)
+{
+	fflush(stdout);
+	fprintf(stderr, "%s: ", progname);
+	if (where != NULL) {
+		if (line > 0)
+			fprintf(stderr, "%s:%ld: ", where, line);
+		else
+			fprintf(stderr, "%s: ", where);
+	}
+	if (kind != NULL)
+		fprintf(stderr, "%s: ", kind);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void
+pf_err(const char *where, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(where, 0, NULL, fmt, ap);
+	va_end(ap);
+}
+
+void
+pf_errl(const char *file, long line, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(file, line, NULL, fmt, ap);
+	va_end(ap);
+}
+
+void
+pf_warn(const char *where, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(where, 0, "warning", fmt, ap);
+	va_end(ap);
+}
+
+int
+pf_close_stdout(void)
+{
+	int bad;
+
+	bad = fflush(stdout) != 0 || ferror(stdout);
+	if (fclose(stdout) != 0)
+		bad = 1;
+	if (bad) {
+		pf_err("<stdout>", "write error: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+const char *
+pf_inname(const char *path)
+{
+	if (path == NULL || strcmp(path, "-") == 0)
+		return "<stdin>";
+	return path;
+}

@@ -1,0 +1,43 @@
+/*
+ * Diagnostics and exit statuses shared by every tool.
+ *
+ * One line per problem on stderr, "prog: where: what", where "where" is
+ * "file:line" for tables (line 1 is the header), "file: node NAME" for
+ * models, or absent.  The program name is the one piece of process-wide
+ * state: it is set once by main() and read by every module that reports.
+ */
+#ifndef PF_DIAG_H
+#define PF_DIAG_H
+
+#include <stdio.h>
+
+enum pf_exit {
+	PF_EXIT_OK = 0,		/* success */
+	PF_EXIT_DATA = 1,	/* bad input data or runtime failure */
+	PF_EXIT_USAGE = 2	/* bad command line */
+};
+
+/* Remember the basename of argv0 as the program name for diagnostics. */
+void pf_setprogname(const char *argv0);
+const char *pf_progname(void);
+
+/* "prog: where: message"; where may be NULL ("prog: message"). */
+void pf_err(const char *where, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* "prog: file:line: message". */
+void pf_errl(const char *file, long line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* "prog: where: warning: message". */
+void pf_warn(const char *where, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/*
+ * Flush and close stdout, reporting a write error once.  Returns 0 or -1.
+ * Every tool calls it last, so a full disk or closed pipe is never silent.
+ */
+int pf_close_stdout(void);
+
+/* The name a diagnostic uses for an input operand ("<stdin>" for "-"). */
+const char *pf_inname(const char *path);
+
+#endif

@@ -1,0 +1,282 @@
+/*
+ * Layer geometry: the columns shared by layers.csv and tasks.csv.
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "arith.h"
+#include "diag.h"
+#include "layer.h"
+
+static const char *const opnames[OP_NOPS] = {
+	"conv", "gemm", "matmul", "pool", "eltwise", "act", "softmax",
+	"norm", "reduce", "concat", "transpose", "resize", "embed", "other"
+};
+
+const char *const layer_colnames[] = {
+	"layer", "name", "op", "onnx_op", "preds",
+	"batch", "in_c", "in_h", "in_w", "out_c", "out_h", "out_w",
+	"kernel_h", "kernel_w", "stride_h", "stride_w",
+	"pad_top", "pad_left", "pad_bottom", "pad_right",
+	"dil_h", "dil_w", "groups",
+	"gemm_m", "gemm_n", "gemm_k", "gemm_batch",
+	"act", "macs", "in_bytes", "weight_bytes", "out_bytes", "dtype",
+	NULL
+};
+
+/* The numeric geometry columns: name, offset in the structs, minimum. */
+static const struct numcol {
+	const char	*name;
+	size_t		 loff;	/* offset in struct layer */
+	size_t		 coff;	/* offset in struct layer_cols */
+	int64_t		 min;
+} numcols[] = {
+#define NC(f, m) { #f, offsetof(struct layer, f), offsetof(struct layer_cols, f), m }
+	NC(id, 0),
+	NC(batch, 1), NC(in_c, 1), NC(in_h, 1), NC(in_w, 1),
+	NC(out_c, 1), NC(out_h, 1), NC(out_w, 1),
+	NC(kernel_h, 1), NC(kernel_w, 1), NC(stride_h, 1), NC(stride_w, 1),
+	NC(pad_top, 0), NC(pad_left, 0), NC(pad_bottom, 0), NC(pad_right, 0),
+	NC(dil_h, 1), NC(dil_w, 1), NC(groups, 1),
+	NC(gemm_m, 0), NC(gemm_n, 0), NC(gemm_k, 0), NC(gemm_batch, 0),
+	NC(macs, 0), NC(in_bytes, 0), NC(weight_bytes, 0), NC(out_bytes, 0),
+#undef NC
+};
+#define NNUM (sizeof(numcols) / sizeof(numcols[0]))
+
+#define LFIELD(l, nc) ((int64_t *)(void *)((char *)(l) + (nc)->loff))
+#define CFIELD(c, nc) ((long *)(void *)((char *)(c) + (nc)->coff))
+
+static const struct {
+	const char	*name;
+	int		 bytes;
+} dtypes[] = {
+	{ "fp16", 2 }, { "bf16", 2 }, { "fp32", 4 }, { "fp64", 8 },
+	{ "fp8", 1 }, { "int8", 1 }, { "uint8", 1 }, { "int16", 2 },
+	{ "int32", 4 }, { "int64", 8 }, { "bool", 1 },
+};
+
+const char *
+layer_opname(enum layer_op op)
+{
+	return op < OP_NOPS ? opnames[op] : "?";
+}
+
+int
+layer_opparse(const char *s, enum layer_op *op)
+{
+	int i;
+
+	for (i = 0; i < OP_NOPS; i++)
+		if (strcmp(s, opnames[i]) == 0) {
+			*op = (enum layer_op)i;
+			return 0;
+		}
+	return -1;
+}
+
+int
+dtype_bytes(const char *dtype)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(dtypes) / sizeof(dtypes[0]); i++)
+		if (strcmp(dtype, dtypes[i].name) == 0)
+			return dtypes[i].bytes;
+	return 0;
+}
+
+void
+layer_init(struct layer *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->op = OP_OTHER;
+	l->batch = l->in_c = l->in_h = l->in_w = 1;
+	l->out_c = l->out_h = l->out_w = 1;
+	l->kernel_h = l->kernel_w = l->stride_h = l->stride_w = 1;
+	l->dil_h = l->dil_w = l->groups = 1;
+	strcpy(l->act, "none");
+	strcpy(l->dtype, "fp16");
+}
+
+int
+layer_cols_find(const struct table *t, struct layer_cols *lc)
+{
+	static const char *const strcols[] = { "op", "act", "dtype" };
+	long *sidx[3];
+	size_t i;
+
+	sidx[0] = &lc->op;
+	sidx[1] = &lc->act;
+	sidx[2] = &lc->dtype;
+	for (i = 0; i < NNUM; i++) {
+		const char *name = i == 0 ? "layer" : numcols[i].name;
+
+		if ((*CFIELD(lc, &numcols[i]) = table_col(t, name)) < 0) {
+			pf_errl(t->fname, 1, "missing column '%s'", name);
+			return -1;
+		}
+	}
+	for (i = 0; i < 3; i++)
+		if ((*sidx[i] = table_col(t, strcols[i])) < 0) {
+			pf_errl(t->fname, 1, "missing column '%s'", strcols[i]);
+			return -1;
+		}
+	return 0;
+}
+
+void
+layer_cols_add(struct table *t, struct layer_cols *lc)
+{
+	size_t i;
+
+	for (i = 0; layer_colnames[i] != NULL; i++)
+		table_addcol(t, layer_colnames[i]);
+	(void)layer_cols_find(t, lc);
+}
+
+static int
+getstr(const struct table *t, size_t row, long col, char *dst, size_t n)
+{
+	const char *s = table_get(t, row, (size_t)col);
+
+	if (*s == '\0') {
+		pf_errl(t->fname, table_line(t, row), "column '%s': empty field",
+		    t->cols[col]);
+		return -1;
+	}
+	if (strlen(s) >= n) {
+		pf_errl(t->fname, table_line(t, row),
+		    "column '%s': value too long: '%s'", t->cols[col], s);
+		return -1;
+	}
+	strcpy(dst, s);
+	return 0;
+}
+
+int
+layer_get(const struct table *t, const struct layer_cols *lc, size_t row,
+    struct layer *l)
+{
+	char op[24];
+	size_t i;
+	long line = table_line(t, row);
+
+	layer_init(l);
+	for (i = 0; i < NNUM; i++) {
+		const struct numcol *nc = &numcols[i];
+		size_t col = (size_t)*CFIELD(lc, nc);
+		int64_t *v = LFIELD(l, nc);
+
+		if (table_int(t, row, col, v) < 0)
+			return -1;
+		if (*v < nc->min) {
+			pf_errl(t->fname, line, "column '%s': must be %s, not '%s'",
+			    t->cols[col], nc->min > 0 ? "positive" :
+			    "non-negative", table_get(t, row, col));
+			return -1;
+		}
+	}
+	if (getstr(t, row, lc->op, op, sizeof(op)) < 0 ||
+	    getstr(t, row, lc->act, l->act, sizeof(l->act)) < 0 ||
+	    getstr(t, row, lc->dtype, l->dtype, sizeof(l->dtype)) < 0)
+		return -1;
+	if (layer_opparse(op, &l->op) < 0) {
+		pf_errl(t->fname, line, "column 'op': unknown op '%s'", op);
+		return -1;
+	}
+	if (dtype_bytes(l->dtype) == 0) {
+		pf_errl(t->fname, line, "column 'dtype': unknown type '%s'",
+		    l->dtype);
+		return -1;
+	}
+	if (l->op == OP_CONV &&
+	    (l->in_c % l->groups != 0 || l->out_c % l->groups != 0)) {
+		pf_errl(t->fname, line,
+		    "column 'groups': %lld does not divide in_c %lld and out_c %lld",
+		    (long long)l->groups, (long long)l->in_c,
+		    (long long)l->out_c);
+		return -1;
+	}
+	return 0;
+}
+
+void
+layer_put(struct table *t, const struct layer_cols *lc, size_t row,
+    const struct layer *l)
+{
+	size_t i;
+
+	for (i = 0; i < NNUM; i++)
+		table_setint(t, row, (size_t)*CFIELD(lc, &numcols[i]),
+		    *LFIELD(l, &numcols[i]));
+	table_set(t, row, (size_t)lc->op, layer_opname(l->op));
+	table_set(t, row, (size_t)lc->act, l->act);
+	table_set(t, row, (size_t)lc->dtype, l->dtype);
+}
+
+int
+layer_derive(struct layer *l)
+{
+	int64_t e = dtype_bytes(l->dtype), cpg, v[6];
+
+	if (e == 0)
+		e = 2;
+	switch (l->op) {
+	case OP_CONV:
+		cpg = l->in_c / l->groups;
+		v[0] = l->batch; v[1] = l->out_h; v[2] = l->out_w;
+		if (ck_prod(v, 3, &l->gemm_m) < 0)
+			return -1;
+		l->gemm_n = l->out_c / l->groups;
+		v[0] = cpg; v[1] = l->kernel_h; v[2] = l->kernel_w;
+		if (ck_prod(v, 3, &l->gemm_k) < 0)
+			return -1;
+		l->gemm_batch = l->groups;
+		v[0] = l->out_c; v[1] = cpg; v[2] = l->kernel_h;
+		v[3] = l->kernel_w; v[4] = e;
+		if (ck_prod(v, 5, &l->weight_bytes) < 0)
+			return -1;
+		break;
+	case OP_GEMM:
+		v[0] = l->batch; v[1] = l->in_h; v[2] = l->in_w;
+		if (ck_prod(v, 3, &l->gemm_m) < 0)
+			return -1;
+		l->gemm_n = l->out_c;
+		l->gemm_k = l->in_c;
+		l->gemm_batch = 1;
+		v[0] = l->in_c; v[1] = l->out_c; v[2] = e;
+		if (ck_prod(v, 3, &l->weight_bytes) < 0)
+			return -1;
+		break;
+	case OP_MATMUL:
+		/* The GEMM view is given by the producer; only counts follow. */
+		l->weight_bytes = 0;
+		break;
+	default:
+		return 0;
+	}
+	v[0] = l->gemm_batch; v[1] = l->gemm_m; v[2] = l->gemm_n;
+	v[3] = l->gemm_k;
+	if (ck_prod(v, 4, &l->macs) < 0)
+		return -1;
+	v[0] = l->batch; v[1] = l->in_c; v[2] = l->in_h; v[3] = l->in_w;
+	v[4] = e;
+	if (ck_prod(v, 5, &l->in_bytes) < 0)
+		return -1;
+	v[0] = l->batch; v[1] = l->out_c; v[2] = l->out_h; v[3] = l->out_w;
+	if (ck_prod(v, 5, &l->out_bytes) < 0)
+		return -1;
+	if (l->op == OP_MATMUL) {
+		/* Both operands are activations: A (m x k) and B (k x n). */
+		int64_t a, b;
+
+		v[0] = l->gemm_batch; v[1] = l->gemm_m; v[2] = l->gemm_k; v[3] = e;
+		if (ck_prod(v, 4, &a) < 0)
+			return -1;
+		v[1] = l->gemm_k; v[2] = l->gemm_n;
+		if (ck_prod(v, 4, &b) < 0 || ck_add(a, b, &l->in_bytes) < 0)
+			return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,83 @@
+/*
+ * The layer/piece geometry shared by layers.csv and tasks.csv, and its
+ * mapping to and from CSV columns by name.  Five of the six tools read or
+ * write these columns; none parses them on its own.
+ */
+#ifndef PF_LAYER_H
+#define PF_LAYER_H
+
+#include <stdint.h>
+
+#include "csvio.h"
+
+enum layer_op {
+	OP_CONV, OP_GEMM, OP_MATMUL, OP_POOL, OP_ELTWISE, OP_ACT, OP_SOFTMAX,
+	OP_NORM, OP_REDUCE, OP_CONCAT, OP_TRANSPOSE, OP_RESIZE, OP_EMBED,
+	OP_OTHER, OP_NOPS
+};
+
+/* Geometry of one layer, or of one piece of a layer (pf-split). */
+struct layer {
+	int64_t		id;		/* "layer" column */
+	enum layer_op	op;
+	int64_t		batch, in_c, in_h, in_w;
+	int64_t		out_c, out_h, out_w;
+	int64_t		kernel_h, kernel_w, stride_h, stride_w;
+	int64_t		pad_top, pad_left, pad_bottom, pad_right;
+	int64_t		dil_h, dil_w, groups;
+	int64_t		gemm_m, gemm_n, gemm_k, gemm_batch;
+	int64_t		macs, in_bytes, weight_bytes, out_bytes;
+	char		act[24];	/* fused activation, "none" if any */
+	char		dtype[12];	/* element type, "fp16" by default */
+};
+
+/* Column indices of the geometry columns in one table. */
+struct layer_cols {
+	long	id, op;
+	long	batch, in_c, in_h, in_w, out_c, out_h, out_w;
+	long	kernel_h, kernel_w, stride_h, stride_w;
+	long	pad_top, pad_left, pad_bottom, pad_right;
+	long	dil_h, dil_w, groups;
+	long	gemm_m, gemm_n, gemm_k, gemm_batch;
+	long	act, macs, in_bytes, weight_bytes, out_bytes, dtype;
+};
+
+/* NULL-terminated list of the layers.csv columns in the order of pf-formats(7). */
+extern const char *const layer_colnames[];
+
+const char *layer_opname(enum layer_op op);
+/* 0 and *op set, or -1 for a name outside the contract. */
+int layer_opparse(const char *s, enum layer_op *op);
+/* Bytes per element of a dtype name, or 0 if unknown. */
+int dtype_bytes(const char *dtype);
+
+/* Defaults for a non-conv layer: 1x1 kernel, stride 1, no pad, act none, fp16. */
+void layer_init(struct layer *l);
+
+/*
+ * Find every geometry column of t.  Reports the first missing one
+ * ("file:1: missing column 'x'") and returns -1.
+ */
+int layer_cols_find(const struct table *t, struct layer_cols *lc);
+/* Append the geometry columns a table lacks, in contract order. */
+void layer_cols_add(struct table *t, struct layer_cols *lc);
+
+/*
+ * Parse and validate the geometry of one row: numbers, positive dims,
+ * non-negative pads, known op and dtype, groups dividing the channels.
+ * Reports "file:line: column 'c': ..." and returns -1 on the first fault.
+ */
+int layer_get(const struct table *t, const struct layer_cols *lc, size_t row,
+    struct layer *l);
+/* Write the geometry of l into row (the id column included). */
+void layer_put(struct table *t, const struct layer_cols *lc, size_t row,
+    const struct layer *l);
+
+/*
+ * Recompute the GEMM view, MACs and byte counts of a conv, gemm or matmul
+ * from its shape (pf-formats(7) gives the definitions); other ops are left
+ * alone.  Returns -1 (no report) if a product overflows 64 bits.
+ */
+int layer_derive(struct layer *l);
+
+#endif
