@@ -21,7 +21,8 @@ ONNXPROTO = /usr/include/onnx/onnx.proto
 INC = -Ilib -I$(O)/gen
 
 DEBPKGS = build-essential libcsv-dev libprotobuf-c-dev protobuf-c-compiler \
-	libonnx-dev jq parallel gnuplot-nox clang libclang-rt-14-dev time
+	libonnx-dev jq parallel gnuplot-nox clang libclang-rt-14-dev time \
+	python3-onnx python3-numpy
 
 all: $(TOOLS) $(UNITS)
 
