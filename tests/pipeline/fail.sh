@@ -1,0 +1,55 @@
+#!/bin/sh
+# A failing stage stops pimflow with that stage's own message and a
+# non-zero status, and leaves no OUTDIR that looks complete: a corrupt
+# model (truncated, then random bytes) into a fresh OUTDIR, and over an
+# OUTDIR of an earlier good run, which must stay as it was.  Bad options
+# exit 2 before anything runs.
+. "$TOP/tests/pipeline/common"
+need_tools
+need_model resnet18_cifar10
+scratch
+m=$MODELS/resnet18_cifar10.onnx
+sz=$(wc -c <"$m")
+head -c $((sz / 2)) "$m" >"$W/trunc.onnx"
+printf 'this is not an onnx model\n\001\002\377' >"$W/junk.onnx"
+for bad in trunc junk; do
+	pimflow "$W/$bad.onnx" "$W/out-$bad" >"$W/out" 2>"$W/err"
+	rc=$?
+	[ $rc -eq 1 ] || fail "$bad: exit $rc, want 1"
+	[ ! -s "$W/out" ] || fail "$bad: stdout not empty: $(cat "$W/out")"
+	head -1 "$W/err" | grep -q "^onnx2layers: .*$bad.onnx" ||
+	    fail "$bad: first message is not onnx2layers' own: $(cat "$W/err")"
+	tail -1 "$W/err" | grep -q "^pimflow: stage onnx2layers failed" ||
+	    fail "$bad: no pimflow line naming the stage: $(cat "$W/err")"
+	[ ! -e "$W/out-$bad" ] || fail "$bad: OUTDIR exists after a failed run"
+done
+
+# A good run, then a failing one into the same OUTDIR: the old one stays.
+pimflow -q "$m" "$W/keep" || fail "good run: exit $?"
+cp "$W/keep/summary.json" "$W/summary.before"
+pimflow "$W/junk.onnx" "$W/keep" >/dev/null 2>&1 && fail "junk into keep: exit 0"
+cmp -s "$W/keep/summary.json" "$W/summary.before" || fail "failed run changed the old OUTDIR"
+check_outdir "$W/keep"
+
+# A later stage failing: a PIM config that does not exist stops the
+# pim-cycles stage with pim-cycles' message (whichever words it uses).
+pimflow -M no-such-pim "$m" "$W/nopim" >/dev/null 2>"$W/err"
+rc=$?
+[ $rc -ne 0 ] || fail "missing PIM config: exit 0"
+grep -q '^pim-cycles: ' "$W/err" || fail "missing PIM config: no pim-cycles message: $(cat "$W/err")"
+grep -q '^pimflow: stage pim-cycles failed' "$W/err" || fail "missing PIM config: $(cat "$W/err")"
+[ ! -e "$W/nopim" ] || fail "OUTDIR exists after pim-cycles failed"
+ls -A "$W" | grep -q '^\.' && fail "leftover temporary folders: $(ls -A "$W")"
+
+# Usage errors: exit 2, nothing run, nothing created.
+for args in "-P bogus $m" "-f sometimes $m" "" "-Z $m" "$m a b"; do
+	# shellcheck disable=SC2086
+	(cd "$W" && pimflow $args) >/dev/null 2>"$W/err"
+	rc=$?
+	[ $rc -eq 2 ] || fail "pimflow $args: exit $rc, want 2"
+	grep -q '^usage: pimflow' "$W/err" || fail "pimflow $args: no usage line"
+done
+pimflow "$W/absent.onnx" "$W/x" >/dev/null 2>"$W/err"
+[ $? -eq 1 ] || fail "absent model: want exit 1"
+grep -q "^pimflow: $W/absent.onnx: no such readable file" "$W/err" || fail "absent model: $(cat "$W/err")"
+exit 0
