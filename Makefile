@@ -70,11 +70,12 @@ check-san: deps
 		PF_SAN=1 PF_BIN=$(CURDIR)/bin-san PF_UNIT=$(CURDIR)/build-san/unit sh tests/run.sh
 
 bench: all
-	@sh pipelines/bench
+	@bash pipelines/bench
 
 demo: deps
 	@$(MAKE) --no-print-directory all
 	@PATH=$(CURDIR)/$(B):$$PATH pipelines/pimflow share/pimflow/models/mobilenet_v2.onnx demo-out/mobilenet_v2
+	@echo "tables, summary.json and plots (plan.png, speedup.png) in demo-out/mobilenet_v2/"
 
 fuzz:
 	@sh tests/fuzz/run.sh
