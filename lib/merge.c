@@ -1,0 +1,257 @@
+/*
+ * Candidate costs from piece costs (merge.h).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "layer.h"
+#include "merge.h"
+#include "xalloc.h"
+
+const char *const merge_colnames[] = {
+	"cand", "first", "last", "kind", "axis", "ratio", "pim_gwrite",
+	"pim_hiding", "gpu_ns", "pim_ns", "ns", NULL
+};
+
+static const char *const needcols[] = {
+	"cand", "first", "last", "kind", "axis", "ratio", "step", "device",
+	"ns", NULL
+};
+enum { N_CAND, N_FIRST, N_LAST, N_KIND, N_AXIS, N_RATIO, N_STEP, N_DEV,
+	N_NS };
+/* Columns every piece of a candidate must agree on. */
+static const int same[] = { N_FIRST, N_LAST, N_KIND, N_AXIS, N_RATIO };
+
+int
+ns_to_ps(const char *s, long long *ps)
+{
+	double v;
+
+	if (parse_double(s, &v) < 0 || v < 0 || v > 9e12)
+		return -1;
+	*ps = llround(v * 1000.0);
+	return 0;
+}
+
+void
+ps_to_ns(long long ps, char *buf, size_t n)
+{
+	snprintf(buf, n, "%lld.%03lld", ps / 1000, ps % 1000);
+}
+
+static const struct table *sort_t;
+static size_t sort_col;
+
+static int
+bycand(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	int c = strcmp(table_get(sort_t, x, sort_col),
+	    table_get(sort_t, y, sort_col));
+
+	if (c != 0)
+		return c;
+	return x < y ? -1 : x > y;
+}
+
+struct group {
+	size_t	first_row;	/* row of the candidate's first piece */
+	size_t	lo, hi;		/* range in the sorted index */
+};
+
+static int
+byfirst(const void *a, const void *b)
+{
+	const struct group *x = a, *y = b;
+
+	return x->first_row < y->first_row ? -1 : x->first_row > y->first_row;
+}
+
+/* Geometry is checked when the table has it (a zero-row piece is an error). */
+static int
+check_geometry(const struct table *t)
+{
+	struct layer_cols lc;
+	struct layer l;
+	size_t i;
+
+	for (i = 0; layer_colnames[i] != NULL; i++)
+		if (table_col(t, layer_colnames[i]) < 0)
+			return 0;
+	if (layer_cols_find(t, &lc) < 0)
+		return -1;
+	for (i = 0; i < t->nrows; i++)
+		if (layer_get(t, &lc, i, &l) < 0)
+			return -1;
+	return 0;
+}
+
+static int
+fold(const struct table *t, const long *c, long gwc, long hidec,
+    const size_t *idx, const struct group *g, double sync_ns,
+    struct table *out)
+{
+	const char *cand = table_get(t, idx[g->lo], (size_t)c[N_CAND]);
+	long long gpu = 0, pim = 0, wall = 0, *step;
+	int64_t st, nstep = 0;
+	const char *gw = "", *hide = "";
+	size_t k, r, j;
+	int devs = 0;
+	char buf[64];
+
+	for (k = g->lo; k < g->hi; k++) {
+		r = idx[k];
+		if (table_int(t, r, (size_t)c[N_STEP], &st) < 0)
+			return -1;
+		if (st < 0 || st > 4096) {
+			pf_errl(t->fname, table_line(t, r),
+			    "column 'step': bad step '%s'",
+			    table_get(t, r, (size_t)c[N_STEP]));
+			return -1;
+		}
+		if (st + 1 > nstep)
+			nstep = st + 1;
+	}
+	step = xcalloc((size_t)nstep * 2, sizeof(*step));
+	for (k = g->lo; k < g->hi; k++) {
+		const char *dev, *ns;
+		long long ps;
+		int d;
+
+		r = idx[k];
+		for (j = 0; j < sizeof(same) / sizeof(same[0]); j++)
+			if (strcmp(table_get(t, r, (size_t)c[same[j]]),
+			    table_get(t, idx[g->lo], (size_t)c[same[j]])) != 0) {
+				pf_errl(t->fname, table_line(t, r),
+				    "candidate '%s': pieces disagree on '%s'",
+				    cand, t->cols[c[same[j]]]);
+				goto bad;
+			}
+		dev = table_get(t, r, (size_t)c[N_DEV]);
+		if (strcmp(dev, "gpu") == 0)
+			d = 0;
+		else if (strcmp(dev, "pim") == 0)
+			d = 1;
+		else {
+			pf_errl(t->fname, table_line(t, r),
+			    "column 'device': unknown device '%s'", dev);
+			goto bad;
+		}
+		devs |= 1 << d;
+		(void)table_int(t, r, (size_t)c[N_STEP], &st);
+		ns = table_get(t, r, (size_t)c[N_NS]);
+		if (*ns == '\0') {
+			pf_errl(t->fname, table_line(t, r),
+			    "candidate '%s': %s piece of layer %s (step %lld) "
+			    "has no cost: run %s", cand, dev,
+			    table_get(t, r, (size_t)c[N_FIRST]),
+			    (long long)st, d == 0 ? "gpu-cycles" : "pim-cycles");
+			goto bad;
+		}
+		if (ns_to_ps(ns, &ps) < 0) {
+			pf_errl(t->fname, table_line(t, r),
+			    "column 'ns': bad time '%s'", ns);
+			goto bad;
+		}
+		step[st * 2 + d] += ps;
+		if (d == 0)
+			gpu += ps;
+		else
+			pim += ps;
+		if (d == 1 && gwc >= 0) {
+			const char *a = table_get(t, r, (size_t)gwc);
+			const char *b = table_get(t, r, (size_t)hidec);
+
+			if (*gw == '\0' && *hide == '\0') {
+				gw = a;
+				hide = b;
+			} else if (strcmp(a, gw) != 0 || strcmp(b, hide) != 0) {
+				pf_errl(t->fname, table_line(t, r),
+				    "candidate '%s': pieces disagree on PIM "
+				    "settings", cand);
+				goto bad;
+			}
+		}
+	}
+	for (st = 0; st < nstep; st++) {
+		long long a = step[st * 2], b = step[st * 2 + 1];
+
+		wall += a > b ? a : b;
+		/* a two-device candidate joins (or hands over) after each step */
+		if (devs == 3)
+			wall += llround(sync_ns * 1000.0);
+	}
+	free(step);
+	r = table_addrow(out);
+	table_set(out, r, 0, cand);
+	for (j = 0; j < 5; j++)
+		table_set(out, r, j + 1, table_get(t, idx[g->lo],
+		    (size_t)c[same[j]]));
+	table_set(out, r, 6, gw);
+	table_set(out, r, 7, hide);
+	ps_to_ns(gpu, buf, sizeof(buf));
+	table_set(out, r, 8, buf);
+	ps_to_ns(pim, buf, sizeof(buf));
+	table_set(out, r, 9, buf);
+	ps_to_ns(wall, buf, sizeof(buf));
+	table_set(out, r, 10, buf);
+	return 0;
+bad:
+	free(step);
+	return -1;
+}
+
+int
+merge_costs(const struct table *t, double sync_ns, struct table *out)
+{
+	long c[9], gwc, hidec;
+	size_t *idx = NULL, i, ng = 0;
+	struct group *g = NULL;
+	int rc = -1;
+
+	table_init(out, "<stdout>");
+	for (i = 0; merge_colnames[i] != NULL; i++)
+		table_addcol(out, merge_colnames[i]);
+	if (table_need(t, needcols, c) < 0 || check_geometry(t) < 0)
+		return -1;
+	gwc = table_col(t, "pim_gwrite");
+	hidec = table_col(t, "pim_hiding");
+	if ((gwc < 0) != (hidec < 0)) {
+		pf_errl(t->fname, 1, "missing column '%s'",
+		    gwc < 0 ? "pim_gwrite" : "pim_hiding");
+		return -1;
+	}
+	idx = xcalloc(t->nrows + 1, sizeof(*idx));
+	g = xcalloc(t->nrows + 1, sizeof(*g));
+	for (i = 0; i < t->nrows; i++) {
+		idx[i] = i;
+		if (*table_get(t, i, (size_t)c[N_CAND]) == '\0') {
+			pf_errl(t->fname, table_line(t, i),
+			    "column 'cand': empty field");
+			goto done;
+		}
+	}
+	sort_t = t;
+	sort_col = (size_t)c[N_CAND];
+	qsort(idx, t->nrows, sizeof(*idx), bycand);
+	for (i = 0; i < t->nrows; i++) {
+		if (i == 0 || strcmp(table_get(t, idx[i - 1], sort_col),
+		    table_get(t, idx[i], sort_col)) != 0) {
+			g[ng].lo = i;
+			g[ng].first_row = idx[i];
+			ng++;
+		}
+		g[ng - 1].hi = i + 1;
+	}
+	qsort(g, ng, sizeof(*g), byfirst);
+	for (i = 0; i < ng; i++)
+		if (fold(t, c, gwc, hidec, idx, &g[i], sync_ns, out) < 0)
+			goto done;
+	rc = 0;
+done:
+	free(idx);
+	free(g);
+	return rc;
+}

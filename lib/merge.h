@@ -1,0 +1,35 @@
+/*
+ * pf-merge: the costed pieces of tasks.csv folded into one row per
+ * candidate (costs.csv).  A candidate's wall time is the sum over its
+ * time steps of the busier device's work in that step (pieces of one
+ * device in one step run one after another, the two devices overlap),
+ * plus an optional synchronisation cost for every step of a candidate
+ * that uses both devices.  Times are summed as integer picoseconds, so
+ * the result does not depend on the order of the pieces.
+ */
+#ifndef PF_MERGE_H
+#define PF_MERGE_H
+
+#include "csvio.h"
+
+/* The costs.csv columns, NULL-terminated, in contract order. */
+extern const char *const merge_colnames[];
+
+/*
+ * Fold tasks into costs (initialised here; the caller frees it in every
+ * case).  sync_ns >= 0 is added per step of a two-device candidate.
+ * Returns 0, or -1 after reporting the first fault: a missing column, a
+ * piece without a cost (naming the candidate, the device and the tool
+ * that fills it), pieces of one candidate disagreeing on first, last,
+ * kind, axis, ratio or PIM settings, a bad device, or, when the geometry
+ * columns are present, a bad piece geometry (a zero-row piece).
+ */
+int merge_costs(const struct table *tasks, double sync_ns,
+    struct table *costs);
+
+/* Parse a decimal ns value as integer picoseconds; 0 or -1 if not >= 0. */
+int ns_to_ps(const char *s, long long *ps);
+/* Write ps as a decimal ns value with three fractional digits. */
+void ps_to_ns(long long ps, char *buf, size_t n);
+
+#endif

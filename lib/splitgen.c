@@ -1,0 +1,423 @@
+/*
+ * Candidate generation: layers.csv rows -> tasks.csv pieces (splitgen.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "layer.h"
+#include "pipe.h"
+#include "splitgen.h"
+#include "xalloc.h"
+
+/* Columns written ahead of and after the geometry (pf-formats(7)). */
+static const char *const headcols[] = {
+	"cand", "first", "last", "kind", "axis", "ratio", "step", "device", NULL
+};
+static const char *const tailcols[] = {
+	"mem_channels", "pim_channels", "pim_gwrite", "pim_hiding", NULL
+};
+enum { C_CAND, C_FIRST, C_LAST, C_KIND, C_AXIS, C_RATIO, C_STEP, C_DEV };
+enum { C_MEM, C_PIMCH, C_GW, C_HIDE };
+
+void
+split_opts_init(struct split_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	/* reference/pimflow.md §3: GPU shares 10..90 step 10 (0, 100 = pim, gpu) */
+	o->r_from = 10;
+	o->r_to = 90;
+	o->r_step = 10;
+	o->axes = AXIS_H | AXIS_N | AXIS_M;
+	/* §4: chain types 1, 2, 3 with 2 stages */
+	o->types = 1 << 1 | 1 << 2 | 1 << 3;
+	o->stages = 1 << 2;
+	/* §0 glossary: 16 of 32 channels for PIM, n_gwrite 4 with hiding */
+	o->pim_channels = 16;
+	o->total_channels = 32;
+	o->gwrite = 4;
+	split_rules_init(&o->rules);
+}
+
+int
+split_opt_ratios(struct split_opts *o, const char *arg)
+{
+	int a, b, c;
+	char end;
+
+	if (sscanf(arg, "%d:%d:%d%c", &a, &b, &c, &end) != 3 || a < 1 ||
+	    b > 99 || a > b || c < 1)
+		return -1;
+	o->r_from = a;
+	o->r_to = b;
+	o->r_step = c;
+	return 0;
+}
+
+/* Calls fn on each comma-separated token of arg; "none" or "" gives none. */
+static int
+eachtok(const char *arg, struct split_opts *o,
+    int (*fn)(struct split_opts *, const char *))
+{
+	char *s = xstrdup(arg), *p, *save = NULL;
+	int rc = 0;
+
+	if (strcmp(arg, "none") != 0)
+		for (p = strtok_r(s, ",", &save); p != NULL && rc == 0;
+		    p = strtok_r(NULL, ",", &save))
+			rc = fn(o, p);
+	free(s);
+	return rc;
+}
+
+static int
+axis_tok(struct split_opts *o, const char *t)
+{
+	if (strcmp(t, "h") == 0)
+		o->axes |= AXIS_H;
+	else if (strcmp(t, "n") == 0)
+		o->axes |= AXIS_N;
+	else if (strcmp(t, "m") == 0)
+		o->axes |= AXIS_M;
+	else
+		return -1;
+	return 0;
+}
+
+int
+split_opt_axes(struct split_opts *o, const char *arg)
+{
+	o->axes = 0;
+	return eachtok(arg, o, axis_tok);
+}
+
+static int
+type_tok(struct split_opts *o, const char *t)
+{
+	int64_t n;
+
+	if (t[0] >= '1' && t[0] <= '3' && t[1] == '\0')
+		o->types |= 1 << (t[0] - '0');
+	else if (t[0] == 'c' && parse_int64(t + 1, &n) == 0 && n >= 2 &&
+	    n <= PIPE_MAXLEN)
+		o->chains |= 1 << n;
+	else
+		return -1;
+	return 0;
+}
+
+int
+split_opt_types(struct split_opts *o, const char *arg)
+{
+	o->types = o->chains = 0;
+	return eachtok(arg, o, type_tok);
+}
+
+static int
+stage_tok(struct split_opts *o, const char *t)
+{
+	int64_t n;
+
+	if (parse_int64(t, &n) < 0 || n < 2 || n > PIPE_MAXSTAGE)
+		return -1;
+	o->stages |= 1 << n;
+	return 0;
+}
+
+int
+split_opt_stages(struct split_opts *o, const char *arg)
+{
+	o->stages = 0;
+	if (eachtok(arg, o, stage_tok) < 0 || o->stages == 0)
+		return -1;
+	return 0;
+}
+
+static int
+rule_tok(struct split_opts *o, const char *t)
+{
+	return split_rules_set(&o->rules, t);
+}
+
+int
+split_opt_rules(struct split_opts *o, const char *arg)
+{
+	return eachtok(arg, o, rule_tok);
+}
+
+/* The parsed input: geometry and producers of every layer. */
+struct gen {
+	const struct table	*in;
+	const struct split_opts	*o;
+	struct table		*out;
+	struct layer_cols	 olc;
+	long			 head[8], tail[4];
+	long			 name_in, onnx_in, preds_in;
+	long			 name_out, onnx_out, preds_out;
+	size_t			*extra_in, *extra_out, nextra;
+	struct layer		*l;
+	int64_t			**preds;
+	int			*npreds;
+	size_t			 n;
+};
+
+static int
+parse_preds(struct gen *g, size_t i)
+{
+	const char *s = table_get(g->in, i, (size_t)g->preds_in);
+	char *buf = xstrdup(s), *p, *save = NULL;
+	int64_t v;
+	int rc = 0, n = 0;
+
+	g->preds[i] = xcalloc(strlen(s) / 2 + 1, sizeof(int64_t));
+	for (p = strtok_r(buf, " ", &save); p != NULL;
+	    p = strtok_r(NULL, " ", &save)) {
+		if (parse_int64(p, &v) < 0 || v < 0 || v >= (int64_t)i) {
+			pf_errl(g->in->fname, table_line(g->in, i),
+			    "column 'preds': bad producer '%s'", p);
+			rc = -1;
+			break;
+		}
+		g->preds[i][n++] = v;
+	}
+	g->npreds[i] = n;
+	free(buf);
+	return rc;
+}
+
+/* Append one piece row for candidate id. */
+static void
+emit(struct gen *g, const char *id, int64_t first, int64_t last,
+    const char *kind, char axis, int ratio, const struct piece *pc,
+    int mem, int64_t gw, int hide)
+{
+	struct table *t = g->out;
+	size_t r = table_addrow(t), src = (size_t)pc->l.id, k;
+	char ax[2] = { axis, '\0' };
+
+	table_set(t, r, (size_t)g->head[C_CAND], id);
+	table_setint(t, r, (size_t)g->head[C_FIRST], first);
+	table_setint(t, r, (size_t)g->head[C_LAST], last);
+	table_set(t, r, (size_t)g->head[C_KIND], kind);
+	table_set(t, r, (size_t)g->head[C_AXIS], ax);
+	table_setint(t, r, (size_t)g->head[C_RATIO], ratio);
+	table_setint(t, r, (size_t)g->head[C_STEP], pc->step);
+	table_set(t, r, (size_t)g->head[C_DEV],
+	    pc->dev == DEV_GPU ? "gpu" : "pim");
+	table_set(t, r, (size_t)g->name_out, table_get(g->in, src,
+	    (size_t)g->name_in));
+	table_set(t, r, (size_t)g->onnx_out, table_get(g->in, src,
+	    (size_t)g->onnx_in));
+	table_set(t, r, (size_t)g->preds_out, table_get(g->in, src,
+	    (size_t)g->preds_in));
+	layer_put(t, &g->olc, r, &pc->l);
+	if (pc->dev == DEV_GPU) {
+		table_setint(t, r, (size_t)g->tail[C_MEM], mem ?
+		    g->o->total_channels : g->o->total_channels -
+		    g->o->pim_channels);
+	} else {
+		table_setint(t, r, (size_t)g->tail[C_PIMCH],
+		    g->o->pim_channels);
+		table_setint(t, r, (size_t)g->tail[C_GW], gw);
+		table_setint(t, r, (size_t)g->tail[C_HIDE], hide);
+	}
+	for (k = 0; k < g->nextra; k++)
+		table_set(t, r, g->extra_out[k], table_get(g->in, src,
+		    g->extra_in[k]));
+}
+
+static void
+whole(struct gen *g, size_t i)
+{
+	const struct layer *l = &g->l[i];
+	struct piece pc;
+	char id[64];
+
+	memset(&pc, 0, sizeof(pc));
+	pc.l = *l;
+	pc.dev = DEV_GPU;
+	snprintf(id, sizeof(id), "%lld:base", (long long)l->id);
+	emit(g, id, l->id, l->id, "base", 0, 100, &pc, 1, 0, 0);
+	snprintf(id, sizeof(id), "%lld:gpu", (long long)l->id);
+	emit(g, id, l->id, l->id, "gpu", 0, 100, &pc, 0, 0, 0);
+	if (!pim_eligible(l, &g->o->rules))
+		return;
+	pc.dev = DEV_PIM;
+	snprintf(id, sizeof(id), "%lld:pim", (long long)l->id);
+	emit(g, id, l->id, l->id, "pim", 0, 0, &pc, 0, g->o->gwrite, 1);
+	/* the newton+ policy: one GWRITE group, no latency hiding (§8) */
+	snprintf(id, sizeof(id), "%lld:pim:g1", (long long)l->id);
+	emit(g, id, l->id, l->id, "pim", 0, 0, &pc, 0, 1, 0);
+}
+
+static void
+splits(struct gen *g, size_t i)
+{
+	static const char axes[] = { 'h', 'n', 'm' };
+	const struct layer *l = &g->l[i];
+	struct piece pc[2];
+	int64_t units, prev;
+	char id[64];
+	int a, r;
+
+	for (a = 0; a < 3; a++) {
+		if (!(g->o->axes & 1 << a) || !split_eligible(l, axes[a],
+		    &g->o->rules))
+			continue;
+		prev = -1;
+		for (r = g->o->r_from; r <= g->o->r_to; r += g->o->r_step) {
+			/* a ratio giving the pieces of the previous one adds nothing */
+			if (split_layer(l, axes[a], r, pc, &units) < 0 ||
+			    units == prev)
+				continue;
+			prev = units;
+			snprintf(id, sizeof(id), "%lld:split:%c:%d",
+			    (long long)l->id, axes[a], r);
+			emit(g, id, l->id, l->id, "split", axes[a], r, &pc[0],
+			    0, 0, 0);
+			emit(g, id, l->id, l->id, "split", axes[a], r, &pc[1],
+			    0, g->o->gwrite, 1);
+		}
+	}
+}
+
+/* Emit the pipeline candidates of chain i..i+L-1 with layer i on dev0. */
+static void
+chain(struct gen *g, size_t i, int L, enum split_dev dev0, const char *tag)
+{
+	struct piece pc[PIPE_MAXLEN * PIPE_MAXSTAGE];
+	const struct layer *c = &g->l[i];
+	char id[64], axis = c->op == OP_CONV ? 'h' : 'm';
+	int k, s, n;
+
+	if (!(g->o->axes & (axis == 'h' ? AXIS_H : AXIS_M)))
+		return;
+	for (k = 0; k < L; k++)
+		if (((k % 2 == 0) == (dev0 == DEV_PIM)) &&
+		    !pim_eligible(&c[k], &g->o->rules))
+			return;
+	for (s = 2; s <= PIPE_MAXSTAGE; s++) {
+		if (!(g->o->stages & 1 << s))
+			continue;
+		if ((n = pipe_chain(c, L, s, dev0, pc)) < 0)
+			continue;
+		snprintf(id, sizeof(id), "%lld-%lld:pipe:%s:s%d",
+		    (long long)c[0].id, (long long)c[L - 1].id, tag, s);
+		for (k = 0; k < n; k++)
+			emit(g, id, c[0].id, c[L - 1].id, "pipe", axis,
+			    100 / s, &pc[k], 0, g->o->gwrite, 1);
+	}
+}
+
+static void
+pipes(struct gen *g, size_t i)
+{
+	char tag[16];
+	int L, t, ok;
+
+	for (L = 2; L <= PIPE_MAXLEN && i + (size_t)L <= g->n; L++) {
+		size_t k;
+
+		ok = 1;
+		for (k = i + 1; ok && k < i + (size_t)L; k++)
+			ok = pipe_link_ok(&g->l[k - 1], &g->l[k], g->preds[k],
+			    g->npreds[k], &g->o->rules);
+		if (!ok)
+			break;
+		t = pipe_type(&g->l[i], L);
+		if (t != 0 && (g->o->types & 1 << t)) {
+			snprintf(tag, sizeof(tag), "t%d", t);
+			chain(g, i, L, t == 2 ? DEV_GPU : DEV_PIM, tag);
+		}
+		if (g->o->chains & 1 << L) {
+			/* generic chains, both device orders (a published type is not repeated) */
+			snprintf(tag, sizeof(tag), "c%dg", L);
+			if (!(t == 2 && (g->o->types & 1 << t)))
+				chain(g, i, L, DEV_GPU, tag);
+			snprintf(tag, sizeof(tag), "c%dp", L);
+			if (!((t == 1 || t == 3) && (g->o->types & 1 << t)))
+				chain(g, i, L, DEV_PIM, tag);
+		}
+	}
+}
+
+static int
+setup(struct gen *g)
+{
+	static const char *const strcols[] = { "name", "onnx_op", "preds", NULL };
+	struct layer_cols lc;
+	long sidx[3];
+	size_t i, k;
+
+	if (layer_cols_find(g->in, &lc) < 0 ||
+	    table_need(g->in, strcols, sidx) < 0)
+		return -1;
+	g->name_in = sidx[0];
+	g->onnx_in = sidx[1];
+	g->preds_in = sidx[2];
+	g->n = g->in->nrows;
+	g->l = xcalloc(g->n + 1, sizeof(*g->l));
+	g->preds = xcalloc(g->n + 1, sizeof(*g->preds));
+	g->npreds = xcalloc(g->n + 1, sizeof(*g->npreds));
+	for (i = 0; i < g->n; i++) {
+		if (layer_get(g->in, &lc, i, &g->l[i]) < 0)
+			return -1;
+		if (g->l[i].id != (int64_t)i) {
+			pf_errl(g->in->fname, table_line(g->in, i),
+			    "column 'layer': expected %zu, not '%s'", i,
+			    table_get(g->in, i, (size_t)lc.id));
+			return -1;
+		}
+		if (parse_preds(g, i) < 0)
+			return -1;
+	}
+	for (i = 0; headcols[i] != NULL; i++)
+		g->head[i] = (long)table_addcol(g->out, headcols[i]);
+	layer_cols_add(g->out, &g->olc);
+	g->name_out = table_col(g->out, "name");
+	g->onnx_out = table_col(g->out, "onnx_op");
+	g->preds_out = table_col(g->out, "preds");
+	for (i = 0; tailcols[i] != NULL; i++)
+		g->tail[i] = (long)table_addcol(g->out, tailcols[i]);
+	/* unknown layer columns travel after ours, in input order */
+	g->extra_in = xcalloc(g->in->ncols, sizeof(size_t));
+	g->extra_out = xcalloc(g->in->ncols, sizeof(size_t));
+	for (k = 0; k < g->in->ncols; k++) {
+		if (table_col(g->out, g->in->cols[k]) >= 0)
+			continue;
+		g->extra_in[g->nextra] = k;
+		g->extra_out[g->nextra++] = table_addcol(g->out,
+		    g->in->cols[k]);
+	}
+	return 0;
+}
+
+int
+split_tasks(const struct table *layers, const struct split_opts *o,
+    struct table *out)
+{
+	struct gen g;
+	size_t i;
+	int rc = 0;
+
+	memset(&g, 0, sizeof(g));
+	g.in = layers;
+	g.o = o;
+	g.out = out;
+	table_init(out, "<stdout>");
+	if (setup(&g) < 0)
+		rc = -1;
+	for (i = 0; rc == 0 && i < g.n; i++) {
+		whole(&g, i);
+		splits(&g, i);
+		pipes(&g, i);
+	}
+	for (i = 0; i < g.n; i++)
+		free(g.preds[i]);
+	free(g.preds);
+	free(g.npreds);
+	free(g.l);
+	free(g.extra_in);
+	free(g.extra_out);
+	return rc;
+}

@@ -1,0 +1,52 @@
+/*
+ * Candidate generation of pf-split: every way to run each layer (and each
+ * pipelined chain of layers) as rows of tasks.csv, one row per piece.
+ * The geometry comes from split.h and pipe.h; this module only decides
+ * which candidates exist, names them and lays out the table
+ * (pf-split(1) documents the result).
+ */
+#ifndef PF_SPLITGEN_H
+#define PF_SPLITGEN_H
+
+#include <stdint.h>
+
+#include "csvio.h"
+#include "split.h"
+
+#define AXIS_H	1
+#define AXIS_N	2
+#define AXIS_M	4
+
+struct split_opts {
+	int			r_from, r_to, r_step;	/* GPU share percentages */
+	int			axes;		/* AXIS_* mask */
+	int			types;		/* bit t: published type t (1..3) */
+	int			chains;		/* bit n: generic chains of n layers */
+	int			stages;		/* bit s: s pipeline stages */
+	int64_t			pim_channels, total_channels, gwrite;
+	struct split_rules	rules;
+};
+
+/* The published defaults (pf-split(1)). */
+void split_opts_init(struct split_opts *o);
+
+/*
+ * Parse option arguments into o: "-r from:to:step", "-a h,n,m", "-p
+ * 1,2,3,c4" (or "none"), "-s 2,3".  Each returns 0, or -1 for a bad
+ * argument (no report: the caller prints usage).
+ */
+int split_opt_ratios(struct split_opts *o, const char *arg);
+int split_opt_axes(struct split_opts *o, const char *arg);
+int split_opt_types(struct split_opts *o, const char *arg);
+int split_opt_stages(struct split_opts *o, const char *arg);
+int split_opt_rules(struct split_opts *o, const char *arg);
+
+/*
+ * Build tasks.csv from a layers.csv table.  out is initialised here (the
+ * caller frees it in every case).  Returns 0, or -1 after reporting the
+ * first bad row of layers.
+ */
+int split_tasks(const struct table *layers, const struct split_opts *o,
+    struct table *out);
+
+#endif

@@ -1,0 +1,53 @@
+/*
+ * pf-merge: tasks with costs -> costs.csv, one row per candidate with
+ * its wall time (see pf-merge(1)).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "csvio.h"
+#include "diag.h"
+#include "merge.h"
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: %s [-y sync_ns] [file]\n", pf_progname());
+	exit(PF_EXIT_USAGE);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct table in, out;
+	double sync_ns = 0;
+	int ch, rc = PF_EXIT_OK;
+
+	pf_setprogname(argv[0]);
+	while ((ch = getopt(argc, argv, "y:")) != -1) {
+		switch (ch) {
+		case 'y':
+			if (parse_double(optarg, &sync_ns) < 0 || sync_ns < 0)
+				usage();
+			break;
+		default:
+			usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc > 1)
+		usage();
+	if (table_load(argc == 1 ? argv[0] : "-", &in) < 0)
+		return PF_EXIT_DATA;
+	if (merge_costs(&in, sync_ns, &out) < 0)
+		rc = PF_EXIT_DATA;
+	else if (table_write(stdout, &out) < 0)
+		rc = PF_EXIT_DATA;
+	table_free(&in);
+	table_free(&out);
+	if (pf_close_stdout() < 0)
+		rc = PF_EXIT_DATA;
+	return rc;
+}

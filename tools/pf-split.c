@@ -1,0 +1,93 @@
+/*
+ * pf-split: layers.csv -> tasks.csv, every candidate way to run each layer
+ * (GPU alone, PIM alone, split between both, pipelined chains), one row
+ * per piece with its exact geometry.  See pf-split(1).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "csvio.h"
+#include "diag.h"
+#include "splitgen.h"
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: %s [-a axes] [-C total_channels] "
+	    "[-e rules] [-g max_gwrite] [-n pim_channels]\n"
+	    "\t[-p types] [-r from:to:step] [-s stages] [file]\n",
+	    pf_progname());
+	exit(PF_EXIT_USAGE);
+}
+
+static int64_t
+num(const char *s, int64_t lo, int64_t hi)
+{
+	int64_t v;
+
+	if (parse_int64(s, &v) < 0 || v < lo || v > hi)
+		usage();
+	return v;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct split_opts o;
+	struct table in, out;
+	int ch, rc = PF_EXIT_OK;
+
+	pf_setprogname(argv[0]);
+	split_opts_init(&o);
+	while ((ch = getopt(argc, argv, "a:C:e:g:n:p:r:s:")) != -1) {
+		switch (ch) {
+		case 'a':
+			if (split_opt_axes(&o, optarg) < 0)
+				usage();
+			break;
+		case 'C':
+			o.total_channels = num(optarg, 2, 1 << 20);
+			break;
+		case 'e':
+			if (split_opt_rules(&o, optarg) < 0)
+				usage();
+			break;
+		case 'g':
+			o.gwrite = num(optarg, 1, 64);
+			break;
+		case 'n':
+			o.pim_channels = num(optarg, 1, 1 << 20);
+			break;
+		case 'p':
+			if (split_opt_types(&o, optarg) < 0)
+				usage();
+			break;
+		case 'r':
+			if (split_opt_ratios(&o, optarg) < 0)
+				usage();
+			break;
+		case 's':
+			if (split_opt_stages(&o, optarg) < 0)
+				usage();
+			break;
+		default:
+			usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc > 1 || o.pim_channels >= o.total_channels)
+		usage();
+	if (table_load(argc == 1 ? argv[0] : "-", &in) < 0)
+		return PF_EXIT_DATA;
+	if (split_tasks(&in, &o, &out) < 0)
+		rc = PF_EXIT_DATA;
+	else if (table_write(stdout, &out) < 0)
+		rc = PF_EXIT_DATA;
+	table_free(&in);
+	table_free(&out);
+	if (pf_close_stdout() < 0)
+		rc = PF_EXIT_DATA;
+	return rc;
+}
