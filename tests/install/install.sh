@@ -25,7 +25,7 @@ done
 mkdir "$W/elsewhere"
 (
 	cd "$W/elsewhere" || exit 1
-	unset PIMFLOW_SHARE
+	unset PIMFLOW_SHARE PIMFLOW_BIN
 	PATH=$P/bin:/usr/bin:/bin
 	export PATH
 	pimflow "$P/share/pimflow/models/resnet18_cifar10.onnx" >table 2>err
