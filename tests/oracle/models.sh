@@ -1,0 +1,47 @@
+#!/bin/sh
+# Every bundled model through onnx2layers, its table checked row by row by
+# the independent oracle (check_layers.py: onnx's own shape inference and
+# the contract's formulas).  Skips (77) without Debian's python3-onnx.
+set -u
+TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+PY=/usr/bin/python3
+ORACLE=$TOP/tests/oracle/check_layers.py
+BIN=${PF_BIN:-$TOP/bin}
+if ! [ -x "$PY" ] || ! "$PY" -c 'import onnx, numpy' 2>/dev/null; then
+	echo "no python3-onnx for $PY"; exit 77
+fi
+if ! [ -x "$BIN/onnx2layers" ]; then
+	echo "no $BIN/onnx2layers"; exit 77
+fi
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+for m in "$TOP"/share/pimflow/models/*.onnx; do
+	n=${m##*/}; n=${n%.onnx}
+	if ! "$BIN/onnx2layers" "$m" >"$tmp/$n.csv" 2>"$tmp/$n.err"; then
+		echo "FAIL $n: onnx2layers: $(head -3 "$tmp/$n.err")"
+		fail=1; continue
+	fi
+	if ! "$PY" "$ORACLE" "$m" "$tmp/$n.csv"; then fail=1; fi
+done
+# The user report's model at 64x64: a clean error at the Gemm, no output.
+m=$TOP/share/pimflow/models/resnet18_cifar10.onnx
+if "$BIN/onnx2layers" -i input=1x3x64x64 "$m" >"$tmp/c64.csv" 2>"$tmp/c64.err"; then
+	echo "FAIL resnet18_cifar10 at 64x64: exit 0"; fail=1
+elif [ -s "$tmp/c64.csv" ] || [ "$(wc -l <"$tmp/c64.err")" -ne 1 ] ||
+    ! grep -q 2048 "$tmp/c64.err" || ! grep -q 512 "$tmp/c64.err"; then
+	echo "FAIL resnet18_cifar10 at 64x64: want one line naming 2048 and 512, nothing on stdout:"
+	cat "$tmp/c64.err"; fail=1
+fi
+# Other input shapes re-infer every row: checked by the same oracle.
+for spec in "resnet18_cifar10 input=1x3x64x48" "resnet18 input=2x3x160x96" \
+    "mobilenet_v2 input=1x3x96x128" "efficientnet_b0 input=1x3x300x300" \
+    "bert_encoder input_ids=2x128"; do
+	set -- $spec
+	m=$TOP/share/pimflow/models/$1.onnx
+	if ! "$BIN/onnx2layers" -i "$2" "$m" >"$tmp/o.csv" 2>"$tmp/o.err"; then
+		echo "FAIL $1 -i $2: $(head -3 "$tmp/o.err")"; fail=1; continue
+	fi
+	"$PY" "$ORACLE" -i "$2" "$m" "$tmp/o.csv" || fail=1
+done
+exit $fail
