@@ -1,0 +1,93 @@
+/*
+ * PIM command generation: how PIMFlow's pim_codegen turns one GEMV-shaped
+ * layer into per-channel Newton command streams (pim-timing.md §5),
+ * reproduced structurally, quirks included, without writing any text: a
+ * layer becomes one or two parts (the full 512-element chunks, and the
+ * remainder chunk), each a number of identical blocks (GWRITE + G_ACT
+ * sets); the block is dealt to channel groups and its READRES groups to
+ * the channels of a group round-robin, after the shared block template
+ * was split and overwritten exactly as the published scheduler does.
+ * ngen_chan_block() gives the compact block of any channel for the timing
+ * engine (newton_time.h); ngen_write_trace() writes the published text.
+ */
+#ifndef PF_NEWTON_GEN_H
+#define PF_NEWTON_GEN_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "newton_time.h"
+#include "pim_model.h"
+
+/* A GEMV-shaped piece of work: p instances of (co x ci*kh*kw) . vector. */
+struct ngen_layer {
+	int64_t	ci, co, kh, kw;	/* C_i, C_o, kernel */
+	int64_t	p;		/* GEMV instances (output pixels, or GEMM rows) */
+	int64_t	h;		/* input rows, only for the GWRITE stride text */
+};
+
+/* One part of a layer after scheduling with its chosen n_gwrite. */
+struct ngen_part {
+	int64_t	 blocks;	/* B: blocks of the part (all channels) */
+	int64_t	 r;		/* G_ACT sets per block (16-output row groups) */
+	int64_t	 q;		/* COMPs per READRES group before any split */
+	int64_t	 rho;		/* READRES groups of the template (after split) */
+	int64_t	 chunks;	/* partial sums per output from the chunks */
+	int64_t	 split;		/* product of the split factors f (1 = none) */
+	int64_t	 g;		/* chosen n_gwrite */
+	int64_t	 n;		/* channels per group (nch / g) */
+	int64_t	 chunk;		/* blocks per channel group: ceil(B / g) */
+	int64_t	 stride_text[3];	/* GWRITE stride numbers when used */
+	int	 has_stride;
+	size_t	 units;		/* U: units (G_ACT sets dealt) per block */
+	size_t	*uoff;		/* units + 1 offsets into ucnt/ucol */
+	int64_t	*ucnt;		/* COMPs of each group written in a unit */
+	int64_t	*ucol;		/* first COMP column of each such group */
+	int64_t	 gact0_ch0;	/* channel 0's G_ACT0 count (selection rule) */
+	int64_t	 text_ch0;	/* channel 0's trace length in characters */
+};
+
+struct ngen_plan {
+	int64_t		nch;		/* PIM channels */
+	int		nparts;
+	struct ngen_part part[2];
+};
+
+/* A channel's block of one part, as nt_block plus its own storage. */
+struct ngen_chblock {
+	struct nt_block	 b;
+	size_t		*off;
+	int64_t		*grp;
+	int64_t		*col;
+	size_t		*unit;		/* unit index of each set */
+};
+
+/*
+ * Generate the schedule of l on nch channels with n_gwrite up to max_gw
+ * (passes g = 1, 2, 4, ... <= min(max_gw, nch)).  Returns 0, or -1 (no
+ * report) if the layer is too large to schedule; *p is then empty.
+ * Free with ngen_free.
+ */
+int ngen_build(const struct pim_model *m, const struct ngen_layer *l,
+    int64_t nch, int64_t max_gw, struct ngen_plan *p);
+void ngen_free(struct ngen_plan *p);
+
+/* Blocks of part pt that channel ch (0-based) receives. */
+int64_t ngen_chan_blocks(const struct ngen_part *pt, int64_t ch);
+/* Units per block, and whether the last (short) unit is among them. */
+size_t ngen_chan_units(const struct ngen_part *pt, int64_t ch, int *has_last);
+
+/* Build channel ch's block of part pt; free with ngen_chblock_free. */
+void ngen_chan_block(const struct ngen_part *pt, int64_t ch,
+    struct ngen_chblock *cb);
+void ngen_chblock_free(struct ngen_chblock *cb);
+
+/*
+ * Write channel ch's streams of every part in the published trace format
+ * (pimflow.md §5), repeated `repeat` times; returns 0 or -1 on a write
+ * error.
+ */
+int ngen_write_trace(FILE *fp, const struct ngen_plan *p, int64_t ch,
+    int64_t repeat);
+
+#endif

@@ -1,0 +1,292 @@
+/*
+ * The channel timing engine of newton_time.h: an exact event model of the
+ * in-order PIM queue of PIMFlow_ramulator (pim-timing.md §4), with runs of
+ * identical blocks skipped by their measured duration while no refresh can
+ * touch them.  nt_run(..., exact = 1) issues every command and is the
+ * oracle the tests compare the fast path against.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "newton_time.h"
+
+#define NEG	(INT64_MIN / 4)		/* "never issued" */
+#define INF	(INT64_MAX / 4)
+
+/* Engine state: the clock of the most recent issue of each command. */
+struct eng {
+	const struct pim_model *m;
+	int64_t	c;			/* GWRITE->GWRITE/G_ACT spacing */
+	int64_t	now;			/* last issue clock */
+	int64_t	gw, ga[4], comp, rr, prea, ref;
+	int64_t	resume;			/* nothing issues before this (REF + 1) */
+	int64_t	next_inj;		/* next refresh injection clock */
+	int	any_rr;			/* a READRES was issued */
+	struct nt_stats st;
+};
+
+static int64_t
+max2(int64_t a, int64_t b)
+{
+	return a > b ? a : b;
+}
+
+static void
+eng_init(struct eng *e, const struct pim_model *m, int hiding)
+{
+	int k;
+
+	memset(e, 0, sizeof(*e));
+	e->m = m;
+	e->c = pim_model_c(m, hiding);
+	/* A virtual READRES puts the first GWRITE at clock 1. */
+	e->rr = 1 - m->t_readres_gwrite;
+	e->now = e->rr < 0 ? e->rr : 0;
+	e->gw = e->comp = e->prea = e->ref = e->resume = NEG;
+	for (k = 0; k < 4; k++)
+		e->ga[k] = NEG;
+	e->next_inj = m->t_refi;
+}
+
+static int64_t
+issue(struct eng *e, enum nt_cmd cmd)
+{
+	const struct pim_model *m = e->m;
+	int64_t t = max2(max2(e->now + 1, e->resume), 1);
+	int k;
+
+	switch (cmd) {
+	case NT_GWRITE:
+		t = max2(t, max2(e->rr + m->t_readres_gwrite, e->gw + e->c));
+		e->gw = t;
+		e->st.gwrite++;
+		break;
+	case NT_GACT0:
+		t = max2(t, e->gw + e->c);
+		t = max2(t, max2(e->prea + m->t_rp, e->ref + m->t_rfc));
+		e->ga[0] = t;
+		e->st.gact++;
+		break;
+	case NT_GACT1: case NT_GACT2: case NT_GACT3:
+		k = (int)(cmd - NT_GACT0);
+		t = max2(t, max2(e->gw + e->c, e->ga[k - 1] + m->t_faw));
+		e->ga[k] = t;
+		e->st.gact++;
+		break;
+	case NT_COMP:
+		for (k = 0; k < 4; k++)
+			t = max2(t, e->ga[k] + m->t_rcd);
+		t = max2(t, max2(e->comp + m->t_ccd_s, e->gw + m->t_gwrite_comp));
+		e->comp = t;
+		e->st.comp++;
+		break;
+	case NT_READRES:
+		t = max2(t, e->comp + m->t_comp_readres);
+		e->rr = t;
+		e->any_rr = 1;
+		e->st.readres++;
+		/* A refresh injected by t+1 is served now: PREA, REF after tRP. */
+		if (e->next_inj <= t + 1) {
+			e->prea = t + 1;
+			e->ref = t + 1 + m->t_rp;
+			e->resume = e->ref + 1;
+			e->next_inj += m->t_refi;
+			e->st.ref++;
+		}
+		break;
+	}
+	e->now = t;
+	return t;
+}
+
+static void
+eng_finish(struct eng *e, struct nt_stats *st)
+{
+	const struct pim_model *m = e->m;
+
+	if (!e->any_rr) {
+		e->st.cycles = e->now > 0 ? e->now : 0;
+	} else {
+		e->st.cycles = e->rr + m->t_readres_latency;
+		/*
+		 * The queue is empty after the last READRES: a refresh injected
+		 * before the read data returns is served at once and can end
+		 * later than the data (pim-timing.md §4, "in rare cases").
+		 */
+		if (e->next_inj > e->rr + 1 &&
+		    e->next_inj < e->rr + m->t_readres_latency) {
+			e->st.cycles = max2(e->st.cycles, e->next_inj + m->t_rp);
+			e->st.ref++;
+		}
+	}
+	*st = e->st;
+}
+
+static void
+run_block(struct eng *e, const struct nt_block *b)
+{
+	size_t s, g;
+	int64_t k;
+
+	issue(e, NT_GWRITE);
+	for (s = 0; s < b->nsets; s++) {
+		issue(e, NT_GACT0);
+		issue(e, NT_GACT1);
+		issue(e, NT_GACT2);
+		issue(e, NT_GACT3);
+		for (g = b->off[s]; g < b->off[s + 1]; g++) {
+			for (k = 0; k < b->grp[g]; k++)
+				issue(e, NT_COMP);
+			issue(e, NT_READRES);
+		}
+	}
+}
+
+int64_t
+nt_block_cmds(const struct nt_block *b)
+{
+	int64_t n = 1 + 4 * (int64_t)b->nsets;
+	size_t g;
+
+	if (b->nsets > 0)
+		for (g = 0; g < b->off[b->nsets]; g++)
+			n += b->grp[g] + 1;
+	return n;
+}
+
+/* A block's duration from the READRES before it, measured once. */
+struct calib {
+	int64_t		d;		/* last READRES - previous READRES */
+	int64_t		gw, ga[4], comp, prea, ref;	/* offsets from it, or NEG */
+	struct nt_stats	st;
+};
+
+static int64_t
+offs(int64_t v, int64_t base)
+{
+	return v == NEG ? NEG : v - base;
+}
+
+static void
+calibrate(const struct pim_model *m, int hiding, const struct nt_block *b,
+    struct calib *cb)
+{
+	struct eng e;
+	int k;
+
+	eng_init(&e, m, hiding);
+	e.rr = e.now = 0;
+	e.next_inj = INF;
+	run_block(&e, b);
+	cb->d = e.rr;
+	cb->gw = offs(e.gw, e.rr);
+	for (k = 0; k < 4; k++)
+		cb->ga[k] = offs(e.ga[k], e.rr);
+	cb->comp = offs(e.comp, e.rr);
+	cb->st = e.st;
+}
+
+/* No constraint of the past can bind a command issued after rr. */
+static int
+quiet(const struct eng *e)
+{
+	const struct pim_model *m = e->m;
+	int64_t lim = e->rr + 1;
+	int k;
+
+	if (e->now != e->rr || e->resume > lim ||
+	    e->ref + m->t_rfc > lim || e->prea + m->t_rp > lim ||
+	    e->gw + max2(e->c, m->t_gwrite_comp) > lim ||
+	    e->comp + max2(m->t_ccd_s, m->t_comp_readres) > lim)
+		return 0;
+	for (k = 0; k < 4; k++)
+		if (e->ga[k] + max2(m->t_faw, m->t_rcd) > lim)
+			return 0;
+	return 1;
+}
+
+static void
+skip(struct eng *e, const struct calib *cb, int64_t n)
+{
+	int k;
+
+	e->rr += n * cb->d;
+	e->now = e->rr;
+	if (cb->gw != NEG)
+		e->gw = e->rr + cb->gw;
+	for (k = 0; k < 4; k++)
+		if (cb->ga[k] != NEG)
+			e->ga[k] = e->rr + cb->ga[k];
+	if (cb->comp != NEG)
+		e->comp = e->rr + cb->comp;
+	e->any_rr = 1;
+	e->st.gwrite += n * cb->st.gwrite;
+	e->st.gact += n * cb->st.gact;
+	e->st.comp += n * cb->st.comp;
+	e->st.readres += n * cb->st.readres;
+}
+
+static void
+run_seg(struct eng *e, const struct nt_seg *sg, const struct calib *cb,
+    int exact)
+{
+	int64_t left = sg->count, n;
+
+	while (left > 0) {
+		if (!exact && cb->d > 0 && quiet(e)) {
+			/* Blocks whose every READRES + 1 stays before the injection. */
+			n = (e->next_inj - e->rr - 2) / cb->d;
+			if (n > left)
+				n = left;
+			if (n > 0) {
+				skip(e, cb, n);
+				left -= n;
+				continue;
+			}
+		}
+		run_block(e, sg->b);
+		left--;
+	}
+}
+
+void
+nt_run(const struct pim_model *m, int hiding, const struct nt_seg *seg,
+    size_t nseg, int64_t repeat, int exact, struct nt_stats *st)
+{
+	struct eng e;
+	struct calib cbs[8], *cb = cbs;
+	size_t i;
+	int64_t r;
+
+	/* Streams have at most a few segments; more fall back to exact. */
+	if (nseg > sizeof(cbs) / sizeof(cbs[0]))
+		exact = 1;
+	eng_init(&e, m, hiding);
+	for (i = 0; !exact && i < nseg; i++) {
+		if (seg[i].b->nsets > 0)
+			calibrate(m, hiding, seg[i].b, &cb[i]);
+		else
+			cb[i].d = 0;
+	}
+	for (r = 0; r < repeat; r++)
+		for (i = 0; i < nseg; i++)
+			run_seg(&e, &seg[i], exact ? NULL : &cb[i], exact);
+	eng_finish(&e, st);
+}
+
+void
+nt_run_cmds(const struct pim_model *m, int hiding, const enum nt_cmd *cmd,
+    size_t n, int64_t *issue_at, struct nt_stats *st)
+{
+	struct eng e;
+	size_t i;
+	int64_t t;
+
+	eng_init(&e, m, hiding);
+	for (i = 0; i < n; i++) {
+		t = issue(&e, cmd[i]);
+		if (issue_at != NULL)
+			issue_at[i] = t;
+	}
+	eng_finish(&e, st);
+}
