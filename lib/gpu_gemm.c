@@ -1,0 +1,177 @@
+/*
+ * Tiles, occupancy, waves and split-K of the GEMM kernel model; see
+ * gpu_gemm.h.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "gpu_gemm.h"
+
+int
+gpu_occupancy(const struct gpu_model *m, const struct gpu_tile *t, int esz)
+{
+	double regs, smem, o, v;
+
+	if (t->threads <= 0 || t->tm <= 0 || t->tn <= 0)
+		return 0;
+	regs = ceil((double)t->tm * t->tn / t->threads) + m->tile_regs_overhead;
+	if (regs > 255)
+		return 0;
+	smem = (double)(t->tm + t->tn) * m->tile_k * esz * m->tile_stages;
+	o = m->max_ctas_per_sm;
+	if ((v = floor(m->max_threads_per_sm / t->threads)) < o)
+		o = v;
+	if ((v = floor(m->regs_per_sm / (t->threads * regs))) < o)
+		o = v;
+	if ((v = floor(m->smem_kb_per_sm * 1024 / smem)) < o)
+		o = v;
+	return o < 0 ? 0 : (int)o;
+}
+
+double
+gpu_waves(double ctas, double slots)
+{
+	return ceil(ctas / slots);
+}
+
+/*
+ * DRAM bytes read by a wave of t tiles.  gt = tiles of one (group, split)
+ * grid, mt x nt of them; ag/bg = operand bytes of one group from DRAM.
+ */
+static double
+wave_reads(double t, double mt, double nt, double ag, double bg, int s)
+{
+	double gt = mt * nt, wm, wn;
+
+	if (t >= gt)
+		return t / gt * (ag + bg) / s;
+	/* A near-square block of tiles: distinct row and column panels. */
+	wm = ceil(sqrt(t));
+	if (wm > mt)
+		wm = mt;
+	wn = ceil(t / wm);
+	if (wn > nt) {
+		wn = nt;
+		wm = ceil(t / wn);
+	}
+	return (ag * wm / mt + bg * wn / nt) / s;
+}
+
+/* Cost of one wave of t tiles; adds its parts to k. */
+static double
+wave_cost(const struct gpu_mach *g, const struct gpu_gemm *p,
+    const struct gpu_tile *tl, double ks, int s, double t, double total,
+    double mt, double nt, int fits, struct gpu_kern *k)
+{
+	const struct gpu_model *m = g->m;
+	double per_sm = ceil(t / m->sms), ag, bg, rd, wr, l2b, math, l2, dram;
+	double tile_in = (double)(tl->tm + tl->tn) * ks * p->esz;
+
+	math = per_sm * 2.0 * tl->tm * tl->tn * ks / (p->rate * m->eff_math);
+	ag = p->a_in_l2 ? 0 : p->a_bytes / p->g;
+	bg = p->b_bytes / p->g;
+	if (fits)
+		rd = (ag + bg) * p->g * t / total;
+	else
+		rd = wave_reads(t, mt, nt, ag, bg, s);
+	/* Split-K writes fp32 partial tiles; otherwise the output share. */
+	wr = s > 1 ? t * tl->tm * tl->tn * 4.0 : p->c_bytes * t / total;
+	l2b = t * tile_in + wr;
+	l2 = fmax(l2b / (g->l2_bpc * m->eff_l2),
+	    per_sm * tile_in / m->sm_l2_bytes_per_cycle);
+	dram = (rd + wr) / (g->dram_bpc * m->eff_dram);
+	k->math += math;
+	k->mem += fmax(l2, dram);
+	k->dram_bytes += rd + wr;
+	k->l2_bytes += l2b;
+	return fmax(math, fmax(l2, dram)) + m->fill_cycles;
+}
+
+double
+gpu_gemm_option(const struct gpu_mach *g, const struct gpu_gemm *p,
+    const struct gpu_tile *t, int s, struct gpu_kern *k)
+{
+	const struct gpu_model *m = g->m;
+	double mt, nt, total, slots, waves, last, ks, cyc, full, sub;
+	int occ, fits;
+	struct gpu_kern one;
+	struct gpu_stream red;
+	struct gpu_kern rk;
+
+	memset(k, 0, sizeof(*k));
+	if ((occ = gpu_occupancy(m, t, p->esz)) <= 0)
+		return -1;
+	mt = ceil(p->m / t->tm);
+	nt = ceil(p->n / t->tn);
+	total = p->g * s * mt * nt;
+	slots = m->sms * occ;
+	waves = gpu_waves(total, slots);
+	/* K per split, whole k-steps of tile_k. */
+	ks = ceil(ceil(p->k / s) / m->tile_k) * m->tile_k;
+	fits = (p->a_in_l2 ? 0 : p->a_bytes) + p->b_bytes <=
+	    m->l2_reuse_fraction * g->l2_bytes;
+	k->tile = *t;
+	k->occ = occ;
+	k->splitk = s;
+	k->ctas = total;
+	k->waves = waves;
+	k->kernels = 1;
+	/* Full waves are identical: cost one and scale; then the last. */
+	last = total - (waves - 1) * slots;
+	cyc = 0;
+	if (waves > 1) {
+		memset(&one, 0, sizeof(one));
+		full = wave_cost(g, p, t, ks, s, slots, total, mt, nt, fits,
+		    &one);
+		cyc += full * (waves - 1);
+		k->math += one.math * (waves - 1);
+		k->mem += one.mem * (waves - 1);
+		k->dram_bytes += one.dram_bytes * (waves - 1);
+		k->l2_bytes += one.l2_bytes * (waves - 1);
+	}
+	cyc += wave_cost(g, p, t, ks, s, last, total, mt, nt, fits, k);
+	sub = 0;
+	if (s > 1) {
+		/* Reduction: read the partials, write the output. */
+		double part = p->g * s * p->m * p->n * 4.0;
+
+		gpu_copy_stream(p->c_bytes, p->esz,
+		    part <= m->l2_input_fraction * g->l2_bytes, &red);
+		red.dram_rd = red.dram_rd > 0 ? part : 0;
+		red.l2_rd = red.l2_rd > 0 ? part : 0;
+		red.flops = p->g * s * p->m * p->n;
+		red.rate = m->cuda_fp32;
+		gpu_stream_cost(g, &red, &rk);
+		k->aux_cycles = rk.cycles;
+		k->dram_bytes += rk.dram_bytes;
+		k->l2_bytes += rk.l2_bytes;
+		k->kernels = 2;
+		sub = rk.cycles + m->launch_cycles;
+	}
+	k->cycles = cyc + k->aux_cycles;
+	return cyc + sub;
+}
+
+void
+gpu_gemm_cost(const struct gpu_mach *g, const struct gpu_gemm *p,
+    struct gpu_kern *k)
+{
+	const struct gpu_model *m = g->m;
+	struct gpu_kern cur;
+	double best = -1, c, tiles;
+	int i, s, smax;
+
+	memset(k, 0, sizeof(*k));
+	for (i = 0; i < m->ntiles; i++) {
+		tiles = p->g * ceil(p->m / m->tiles[i].tm) *
+		    ceil(p->n / m->tiles[i].tn);
+		smax = tiles < m->sms ? (int)m->splitk_max : 1;
+		for (s = 1; s <= smax; s *= 2) {
+			c = gpu_gemm_option(g, p, &m->tiles[i], s, &cur);
+			if (c >= 0 && (best < 0 || c < best)) {
+				best = c;
+				*k = cur;
+			}
+		}
+	}
+}

@@ -1,0 +1,58 @@
+/*
+ * The tiled-GEMM kernel model of gpu-cycles(1): convs (implicit GEMM),
+ * gemm and matmul layers run as a grid of CTA tiles from a tile menu.
+ * For each tile (and split-K factor) the model counts occupancy, waves,
+ * and per wave max(math on the busiest SM, L2 traffic, DRAM traffic) plus
+ * a fill; the fastest option is kept, as library heuristics do.  DRAM
+ * traffic is compulsory when both operands fit in a share of L2, else each
+ * wave fetches the operand panels its near-square block of tiles touches
+ * (the L2 reuse across a wave).
+ */
+#ifndef PF_GPU_GEMM_H
+#define PF_GPU_GEMM_H
+
+#include "gpu_model.h"
+#include "gpu_ops.h"
+
+/* One GEMM problem: g independent (m x k) * (k x n) products. */
+struct gpu_gemm {
+	double	g, m, n, k;	/* k already padded where tensor cores pad */
+	int	esz;		/* operand element bytes */
+	double	rate;		/* FLOP/cycle/SM of the unit used */
+	double	a_bytes;	/* activation operand(s) as stored */
+	int	a_in_l2;	/* a_bytes read from L2, not DRAM */
+	double	b_bytes;	/* constant operand (weights) */
+	double	c_bytes;	/* output */
+};
+
+/*
+ * CTAs of tile t resident per SM for element size esz (0 when the tile
+ * cannot be resident: too many registers, threads or shared memory).
+ * Shared memory per CTA = (tm + tn) x tile_k x esz x tile_stages;
+ * registers per thread = tm x tn / threads (fp32 accumulators) +
+ * tile_regs_overhead, at most 255.
+ */
+int gpu_occupancy(const struct gpu_model *m, const struct gpu_tile *t,
+    int esz);
+
+/* Waves of ctas CTAs over slots concurrent CTAs: ceil(ctas / slots). */
+double gpu_waves(double ctas, double slots);
+
+/*
+ * Cost of the problem with tile t and split-K factor s (s > 1 adds a
+ * reduction kernel, counted in k->aux_cycles and k->kernels).  Returns
+ * the device cycles plus the launches of the extra kernels (what the
+ * selection compares), or a negative value when the tile cannot be
+ * resident.
+ */
+double gpu_gemm_option(const struct gpu_mach *g, const struct gpu_gemm *p,
+    const struct gpu_tile *t, int s, struct gpu_kern *k);
+
+/*
+ * The fastest option over the tile menu and, when the grid has fewer
+ * tiles than SMs, split-K factors 2, 4, ... up to splitk_max.
+ */
+void gpu_gemm_cost(const struct gpu_mach *g, const struct gpu_gemm *p,
+    struct gpu_kern *k);
+
+#endif

@@ -1,0 +1,421 @@
+/*
+ * GPU device parameters from config files, the machine at a channel
+ * count, and the per-layer estimate of gpu-cycles(1).
+ */
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conf.h"
+#include "diag.h"
+#include "gpu_gemm.h"
+#include "gpu_model.h"
+#include "gpu_ops.h"
+
+#define K(f, lo, hi, unit, doc) \
+	{ #f, offsetof(struct gpu_model, f), lo, hi, unit, doc }
+#define KN(name, f, lo, hi, unit, doc) \
+	{ name, offsetof(struct gpu_model, f), lo, hi, unit, doc }
+#define TINY 1e-9
+
+/* Every numeric config key; gpu-cycles(1) documents them in this order. */
+const struct gpu_key gpu_model_keys[] = {
+	K(sms, 1, 1e4, "count", "streaming multiprocessors"),
+	K(clock_mhz, 1, 1e5, "MHz", "core clock; cycles are counted in it"),
+	K(channels, 1, 1e4, "count",
+	    "memory channels of the whole machine (default of -C)"),
+	K(bw_gbs_per_channel, TINY, 1e5, "GB/s", "DRAM bandwidth per channel"),
+	K(l2_kb_per_channel, TINY, 1e7, "KiB", "L2 capacity per channel"),
+	K(l2_bytes_per_cycle_per_channel, TINY, 1e5, "B/cycle",
+	    "L2 bandwidth per channel"),
+	K(sm_l2_bytes_per_cycle, TINY, 1e5, "B/cycle",
+	    "bytes one SM can receive from L2 per cycle"),
+	KN("tc_flop_per_sm_cycle_fp16", tc_fp16, 0, 1e6, "FLOP/cycle/SM",
+	    "tensor cores, fp16/bf16 inputs (0: none)"),
+	KN("tc_flop_per_sm_cycle_int8", tc_int8, 0, 1e6, "FLOP/cycle/SM",
+	    "tensor cores, int8/fp8 inputs (0: none)"),
+	KN("tc_flop_per_sm_cycle_tf32", tc_tf32, 0, 1e6, "FLOP/cycle/SM",
+	    "tensor cores for fp32 layers as TF32 (0: fp32 on CUDA cores)"),
+	KN("cuda_flop_per_sm_cycle_fp16", cuda_fp16, TINY, 1e6,
+	    "FLOP/cycle/SM", "CUDA cores, fp16/bf16"),
+	KN("cuda_flop_per_sm_cycle_fp32", cuda_fp32, TINY, 1e6,
+	    "FLOP/cycle/SM", "CUDA cores, fp32 and every other type"),
+	KN("tc_align_elems", tc_align, 1, 1024, "elements",
+	    "tensor cores need K and N multiples of this"),
+	K(tc_pad, 0, 1, "0/1",
+	    "1: unaligned K/N are padded up and still use tensor cores; "
+	    "0: unaligned layers run on CUDA cores"),
+	K(max_ctas_per_sm, 1, 1024, "count", "resident CTAs per SM"),
+	K(max_threads_per_sm, 32, 1e5, "count", "resident threads per SM"),
+	K(regs_per_sm, 1024, 1e7, "count", "32-bit registers per SM"),
+	K(smem_kb_per_sm, 1, 1e5, "KiB", "shared memory per SM for CTAs"),
+	KN("tile_k", tile_k, 1, 1024, "elements", "K step of every tile"),
+	K(tile_stages, 1, 16, "count", "shared-memory pipeline stages"),
+	K(tile_regs_overhead, 0, 255, "registers",
+	    "registers per thread besides the accumulators"),
+	K(splitk_max, 1, 1024, "count",
+	    "largest split-K factor (powers of two up to it are tried)"),
+	K(eff_math, TINY, 1, "ratio",
+	    "share of the peak FLOP rate a busy SM sustains"),
+	K(eff_dram, TINY, 1, "ratio", "share of peak DRAM bandwidth sustained"),
+	K(eff_l2, TINY, 1, "ratio", "share of peak L2 bandwidth sustained"),
+	K(fill_cycles, 0, 1e7, "cycles",
+	    "pipeline fill: per GEMM wave, once per streaming kernel"),
+	K(launch_cycles, 0, 1e9, "cycles", "launch latency of every kernel"),
+	K(l2_input_fraction, 0, 1, "ratio",
+	    "an activation tensor written by the previous kernel is read "
+	    "from L2 when it is at most this share of L2"),
+	K(l2_warm_input, 0, 1, "0/1",
+	    "1: the rule above also applies to a layer's first kernel "
+	    "(its producer ran just before); 0: every layer starts cold"),
+	K(l2_reuse_fraction, 0, 1, "ratio",
+	    "GEMM operands are read from DRAM once when together they are "
+	    "at most this share of L2"),
+	K(conv_pre_kernels, 0, 8, "count",
+	    "kernels before a conv's GEMM, each copying its input once"),
+	K(conv_post_kernels, 0, 8, "count",
+	    "kernels after a conv's GEMM, each copying its output once"),
+	K(dwconv_pre_kernels, 0, 8, "count",
+	    "kernels before a direct (depthwise/grouped) conv"),
+	K(dwconv_post_kernels, 0, 8, "count",
+	    "kernels after a direct conv"),
+	K(gemm_post_kernels, 0, 8, "count", "kernels after a gemm's GEMM"),
+	K(matmul_post_kernels, 0, 8, "count", "kernels after a matmul's GEMM"),
+	K(stream_threads, 32, 1024, "count",
+	    "threads per CTA of streaming kernels"),
+	K(stream_elems_per_thread, 1, 1024, "elements",
+	    "output elements per thread of streaming kernels"),
+	{ NULL, 0, 0, 0, NULL, NULL }
+};
+
+#define FIELD(m, k) ((double *)(void *)((char *)(m) + (k)->off))
+
+int
+gpu_tiles_parse(const char *s, struct gpu_model *m, const char **why)
+{
+	const char *p = s;
+	char *e;
+	long v[3];
+	int i;
+
+	m->ntiles = 0;
+	for (;;) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		for (i = 0; i < 3; i++) {
+			if (*p < '0' || *p > '9') {
+				*why = "expected TMxTN/THREADS";
+				return -1;
+			}
+			v[i] = strtol(p, &e, 10);
+			if (v[i] < 1 || v[i] > 4096) {
+				*why = "tile dimension out of range [1, 4096]";
+				return -1;
+			}
+			p = e;
+			if (i < 2 && *p++ != (i == 0 ? 'x' : '/')) {
+				*why = "expected TMxTN/THREADS";
+				return -1;
+			}
+		}
+		if (m->ntiles == GPU_MAXTILES) {
+			*why = "too many tiles";
+			return -1;
+		}
+		m->tiles[m->ntiles].tm = (int)v[0];
+		m->tiles[m->ntiles].tn = (int)v[1];
+		m->tiles[m->ntiles].threads = (int)v[2];
+		m->ntiles++;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p == '\0')
+			return 0;
+		if (*p++ != ',') {
+			*why = "expected ',' between tiles";
+			return -1;
+		}
+	}
+}
+
+static long
+keyline(const struct conf *c, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		if (strcmp(c->ent[i].key, key) == 0)
+			return c->ent[i].line;
+	return 0;
+}
+
+int
+gpu_model_load(const char *path, struct gpu_model *m)
+{
+	const struct gpu_key *k;
+	struct conf c;
+	const char *menu, *why;
+	int i, any = 0, rc = -1;
+
+	memset(m, 0, sizeof(*m));
+	if (conf_load(path, &c) < 0)
+		return -1;
+	for (k = gpu_model_keys; k->key != NULL; k++)
+		if (conf_num(&c, k->key, k->lo, k->hi, FIELD(m, k)) < 0)
+			goto out;
+	if ((menu = conf_str(&c, "tile_menu")) == NULL) {
+		pf_err(path, "missing key 'tile_menu'");
+		goto out;
+	}
+	if (gpu_tiles_parse(menu, m, &why) < 0) {
+		pf_errl(path, keyline(&c, "tile_menu"), "key 'tile_menu': %s: "
+		    "'%s'", why, menu);
+		goto out;
+	}
+	if (m->tc_pad != 0 && m->tc_pad != 1) {
+		pf_errl(path, keyline(&c, "tc_pad"), "key 'tc_pad': must be 0 "
+		    "or 1");
+		goto out;
+	}
+	for (i = 0; i < m->ntiles; i++) {
+		if (gpu_occupancy(m, &m->tiles[i], 2) < 1) {
+			pf_errl(path, keyline(&c, "tile_menu"), "key 'tile_menu': "
+			    "tile %dx%d/%d cannot be resident on an SM",
+			    m->tiles[i].tm, m->tiles[i].tn,
+			    m->tiles[i].threads);
+			goto out;
+		}
+		if (gpu_occupancy(m, &m->tiles[i], 4) >= 1)
+			any = 1;
+	}
+	if (!any) {
+		pf_errl(path, keyline(&c, "tile_menu"), "key 'tile_menu': no "
+		    "tile is resident with 4-byte elements");
+		goto out;
+	}
+	if (conf_check_unused(&c) < 0)
+		goto out;
+	rc = 0;
+out:
+	conf_free(&c);
+	return rc;
+}
+
+void
+gpu_mach_init(struct gpu_mach *g, const struct gpu_model *m, double channels)
+{
+	g->m = m;
+	g->channels = channels;
+	/* GB/s over MHz: bytes per core cycle. */
+	g->dram_bpc = channels * m->bw_gbs_per_channel * 1e3 / m->clock_mhz;
+	g->l2_bytes = channels * m->l2_kb_per_channel * 1024;
+	g->l2_bpc = channels * m->l2_bytes_per_cycle_per_channel;
+}
+
+int
+gpu_input_in_l2(const struct gpu_mach *g, double in_bytes)
+{
+	return g->m->l2_warm_input != 0 &&
+	    in_bytes <= g->m->l2_input_fraction * g->l2_bytes;
+}
+
+static double
+tc_rate(const struct gpu_model *m, const char *dtype)
+{
+	if (strcmp(dtype, "fp16") == 0 || strcmp(dtype, "bf16") == 0)
+		return m->tc_fp16;
+	if (strcmp(dtype, "int8") == 0 || strcmp(dtype, "uint8") == 0 ||
+	    strcmp(dtype, "fp8") == 0)
+		return m->tc_int8;
+	if (strcmp(dtype, "fp32") == 0)
+		return m->tc_tf32;
+	return 0;
+}
+
+double
+gpu_peak_rate(const struct gpu_model *m, const char *dtype)
+{
+	return fmax(tc_rate(m, dtype), gpu_cuda_rate(m, dtype));
+}
+
+const char *
+gpu_bound_name(enum gpu_bound b)
+{
+	return b == GPU_COMPUTE ? "compute" : b == GPU_MEMORY ? "memory" :
+	    "launch";
+}
+
+const char *
+gpu_path_name(enum gpu_path p)
+{
+	return p == GPU_TENSOR ? "tensor" : p == GPU_CUDA ? "cuda" : "stream";
+}
+
+static double
+roundup(double v, double a)
+{
+	return ceil(v / a) * a;
+}
+
+/* Run n copy kernels over a tensor of b bytes; returns their cycles. */
+static double
+copies(const struct gpu_mach *g, double n, double b, int esz, int *in_l2,
+    struct gpu_cost *c)
+{
+	struct gpu_stream s;
+	struct gpu_kern k;
+	double cyc = 0;
+	int i;
+
+	for (i = 0; i < (int)n; i++) {
+		gpu_copy_stream(b, esz, *in_l2, &s);
+		gpu_stream_cost(g, &s, &k);
+		cyc += k.cycles;
+		c->dram_bytes += k.dram_bytes;
+		c->l2_bytes += k.l2_bytes;
+		c->kernels++;
+		/* The next kernel reads what this one just wrote. */
+		*in_l2 = b <= g->m->l2_input_fraction * g->l2_bytes;
+	}
+	return cyc;
+}
+
+/* A conv, gemm or matmul as a tiled GEMM; returns main kernel cycles. */
+static double
+gemm_layer(const struct gpu_mach *g, const struct layer *l, int esz,
+    int in_l2, struct gpu_cost *c)
+{
+	const struct gpu_model *m = g->m;
+	struct gpu_gemm p;
+	struct gpu_kern k;
+	double tc = tc_rate(m, l->dtype), a = m->tc_align, cpg;
+	int aligned;
+
+	memset(&p, 0, sizeof(p));
+	p.g = (double)l->gemm_batch;
+	p.m = (double)l->gemm_m;
+	p.n = (double)l->gemm_n;
+	p.k = (double)l->gemm_k;
+	p.esz = esz;
+	p.a_bytes = (double)l->in_bytes;
+	p.a_in_l2 = in_l2;
+	p.b_bytes = (double)l->weight_bytes;
+	p.c_bytes = (double)l->out_bytes;
+	/*
+	 * For a conv the K loop runs channel-innermost (NHWC), so alignment
+	 * is a property of the channels per group, not of C*R*S.
+	 */
+	cpg = l->op == OP_CONV ? (double)(l->in_c / l->groups) : p.k;
+	aligned = fmod(cpg, a) == 0 && fmod(p.n, a) == 0;
+	if (tc > 0 && (aligned || m->tc_pad != 0)) {
+		p.rate = tc;
+		c->path = GPU_TENSOR;
+		if (!aligned) {
+			p.n = roundup(p.n, a);
+			p.k = l->op == OP_CONV ? roundup(cpg, a) *
+			    (double)l->kernel_h * (double)l->kernel_w :
+			    roundup(p.k, a);
+		}
+	} else {
+		p.rate = gpu_cuda_rate(m, l->dtype);
+		c->path = GPU_CUDA;
+	}
+	gpu_gemm_cost(g, &p, &k);
+	c->tile = k.tile;
+	c->occupancy = k.occ;
+	c->splitk = k.splitk;
+	c->ctas = k.ctas;
+	c->waves = k.waves;
+	c->math_cycles = k.math;
+	c->mem_cycles = k.mem;
+	c->dram_bytes += k.dram_bytes;
+	c->l2_bytes += k.l2_bytes;
+	c->kernels += k.kernels;
+	c->aux_cycles += k.aux_cycles;
+	return k.cycles - k.aux_cycles;
+}
+
+/* A streaming main kernel (memory-bound op or direct conv). */
+static double
+stream_layer(const struct gpu_mach *g, const struct gpu_stream *s,
+    struct gpu_cost *c)
+{
+	struct gpu_kern k;
+
+	gpu_stream_cost(g, s, &k);
+	c->path = GPU_STREAM;
+	c->occupancy = k.occ;
+	c->splitk = 1;
+	c->ctas = k.ctas;
+	c->waves = k.waves;
+	c->math_cycles = k.math;
+	c->mem_cycles = k.mem;
+	c->dram_bytes += k.dram_bytes;
+	c->l2_bytes += k.l2_bytes;
+	c->kernels++;
+	return k.cycles;
+}
+
+int
+gpu_layer_cost(const struct gpu_model *m, const struct layer *l,
+    double channels, struct gpu_cost *c)
+{
+	struct gpu_mach g;
+	struct gpu_stream s;
+	double pre = 0, post = 0, in = (double)l->in_bytes;
+	double out = (double)l->out_bytes;
+	int esz = dtype_bytes(l->dtype), in_l2, out_l2, direct = 0;
+
+	memset(c, 0, sizeof(*c));
+	if (esz <= 0)
+		esz = 2;
+	gpu_mach_init(&g, m, channels);
+	in_l2 = c->input_l2 = gpu_input_in_l2(&g, in);
+	switch (l->op) {
+	case OP_CONV:
+		direct = l->groups > 1 &&
+		    (fmod((double)(l->in_c / l->groups), m->tc_align) != 0 ||
+		    fmod((double)(l->out_c / l->groups), m->tc_align) != 0);
+		pre = direct ? m->dwconv_pre_kernels : m->conv_pre_kernels;
+		post = direct ? m->dwconv_post_kernels : m->conv_post_kernels;
+		break;
+	case OP_GEMM:
+		post = m->gemm_post_kernels;
+		break;
+	case OP_MATMUL:
+		post = m->matmul_post_kernels;
+		break;
+	default:
+		break;
+	}
+	if ((l->op == OP_CONV || l->op == OP_GEMM || l->op == OP_MATMUL) &&
+	    (l->gemm_batch <= 0 || l->gemm_m <= 0 || l->gemm_n <= 0 ||
+	    l->gemm_k <= 0))
+		return -1;
+	c->aux_cycles = copies(&g, pre, in, esz, &in_l2, c);
+	if (direct) {
+		gpu_direct_conv_stream(m, l, in_l2, &s);
+		c->main_cycles = stream_layer(&g, &s, c);
+	} else if (l->op == OP_CONV || l->op == OP_GEMM ||
+	    l->op == OP_MATMUL)
+		c->main_cycles = gemm_layer(&g, l, esz, in_l2, c);
+	else {
+		gpu_memop_stream(m, l, in_l2, &s);
+		c->main_cycles = stream_layer(&g, &s, c);
+	}
+	out_l2 = out <= m->l2_input_fraction * g.l2_bytes;
+	c->aux_cycles += copies(&g, post, out, esz, &out_l2, c);
+	if (l->op == OP_CONV || l->op == OP_GEMM || l->op == OP_MATMUL)
+		c->flops = 2.0 * (double)l->macs;
+	c->launch_cycles = c->kernels * m->launch_cycles;
+	c->cycles = c->launch_cycles + c->main_cycles + c->aux_cycles;
+	if (c->launch_cycles >= c->main_cycles + c->aux_cycles)
+		c->bound = GPU_LAUNCH;
+	else if (c->aux_cycles > c->main_cycles ||
+	    c->math_cycles < c->mem_cycles)
+		c->bound = GPU_MEMORY;
+	else
+		c->bound = GPU_COMPUTE;
+	return 0;
+}

@@ -1,0 +1,142 @@
+/*
+ * The GPU device model of gpu-cycles(1): the parameters of one GPU as
+ * loaded from a share/pimflow/gpu/<name>.conf file, the machine it becomes
+ * at a given number of memory channels, and the per-layer estimate that
+ * combines the GEMM (gpu_gemm.h) and streaming-kernel (gpu_ops.h) models
+ * with the kernels-per-layer structure of the build being modelled.
+ *
+ * Everything here is a pure function of these structs: no file is read
+ * except by gpu_model_load(), so the unit tests build models in memory.
+ * Cycles are core-clock cycles (double); bytes and FLOPs are doubles too,
+ * since they only ever feed divisions.
+ */
+#ifndef PF_GPU_MODEL_H
+#define PF_GPU_MODEL_H
+
+#include <stddef.h>
+
+#include "layer.h"
+
+#define GPU_MAXTILES	16
+
+/* One CTA tile of the tile menu: output block tm x tn, threads per CTA. */
+struct gpu_tile {
+	int	tm, tn, threads;
+};
+
+/*
+ * Device parameters; the key of every field is in gpu_model_keys[] with
+ * its unit and meaning (that table is what gpu-cycles(1) documents).
+ */
+struct gpu_model {
+	double	sms;			/* streaming multiprocessors */
+	double	clock_mhz;		/* core clock */
+	double	channels;		/* memory channels of the whole machine */
+	double	bw_gbs_per_channel;	/* DRAM GB/s per channel */
+	double	l2_kb_per_channel;	/* L2 KiB per channel */
+	double	l2_bytes_per_cycle_per_channel;	/* L2 bandwidth */
+	double	sm_l2_bytes_per_cycle;	/* what one SM can take from L2 */
+	double	tc_fp16, tc_int8, tc_tf32;	/* tensor FLOP/cycle/SM */
+	double	cuda_fp16, cuda_fp32;		/* CUDA-core FLOP/cycle/SM */
+	double	tc_align;		/* K, N multiple for tensor cores */
+	double	tc_pad;			/* 1: pad unaligned dims, 0: CUDA cores */
+	double	max_ctas_per_sm, max_threads_per_sm, regs_per_sm;
+	double	smem_kb_per_sm;
+	double	tile_k, tile_stages, tile_regs_overhead;
+	double	splitk_max;
+	double	eff_math, eff_dram, eff_l2;
+	double	fill_cycles;		/* per GEMM wave, once per stream kernel */
+	double	launch_cycles;		/* per kernel */
+	double	l2_input_fraction;	/* input in L2 if <= this share of L2 */
+	double	l2_warm_input;		/* 1: a layer's input may be in L2 */
+	double	l2_reuse_fraction;	/* GEMM operands read once if they fit */
+	double	conv_pre_kernels, conv_post_kernels;
+	double	dwconv_pre_kernels, dwconv_post_kernels;
+	double	gemm_post_kernels, matmul_post_kernels;
+	double	stream_threads, stream_elems_per_thread;
+	struct gpu_tile	tiles[GPU_MAXTILES];
+	int	ntiles;
+};
+
+/* One numeric key of a config file: where it goes, its range, its doc. */
+struct gpu_key {
+	const char	*key;
+	size_t		 off;		/* offset of the double in gpu_model */
+	double		 lo, hi;
+	const char	*unit;
+	const char	*doc;
+};
+
+/* NULL-terminated; the string key "tile_menu" is handled separately. */
+extern const struct gpu_key gpu_model_keys[];
+
+/*
+ * Load and validate a config file (path already resolved).  Every key of
+ * gpu_model_keys[] and tile_menu is required; an unknown key, a value out
+ * of range or a tile that cannot be resident on an SM is reported as
+ * "file:line: ..." (a missing key as "file: missing key 'k'") and -1 is
+ * returned.
+ */
+int gpu_model_load(const char *path, struct gpu_model *m);
+
+/*
+ * Parse a tile menu "256x128/256, 128x128/256, ..." (tm x tn / threads)
+ * into m->tiles.  Returns 0, or -1 with *why set to a static message.
+ */
+int gpu_tiles_parse(const char *s, struct gpu_model *m, const char **why);
+
+/* The machine at a channel count: rates in bytes per core cycle. */
+struct gpu_mach {
+	const struct gpu_model *m;
+	double	channels;
+	double	dram_bpc;	/* peak DRAM bytes per core cycle */
+	double	l2_bytes;	/* L2 capacity */
+	double	l2_bpc;		/* L2 bytes per core cycle */
+};
+
+void gpu_mach_init(struct gpu_mach *g, const struct gpu_model *m,
+    double channels);
+
+enum gpu_bound { GPU_COMPUTE, GPU_MEMORY, GPU_LAUNCH };
+enum gpu_path { GPU_TENSOR, GPU_CUDA, GPU_STREAM };
+
+/* Estimate of one layer (or piece) on one machine. */
+struct gpu_cost {
+	double		cycles;		/* total, launch included */
+	double		launch_cycles;	/* kernels x launch latency */
+	double		main_cycles;	/* main kernel on the device */
+	double		aux_cycles;	/* layout/epilogue/reduction kernels */
+	double		math_cycles, mem_cycles; /* main kernel, summed */
+	int		kernels;
+	enum gpu_bound	bound;
+	enum gpu_path	path;
+	struct gpu_tile	tile;		/* tm = 0 for stream kernels */
+	int		occupancy;	/* CTAs per SM */
+	int		splitk;
+	double		ctas, waves;
+	double		flops;		/* useful FLOPs (2 x MACs) */
+	double		dram_bytes, l2_bytes;
+	int		input_l2;	/* layer input read from L2 */
+};
+
+/*
+ * Estimate layer l on model m with the given memory channels (> 0).
+ * Returns 0, or -1 (no report) when the geometry cannot be costed
+ * (a conv/gemm/matmul with a zero GEMM dimension).
+ */
+int gpu_layer_cost(const struct gpu_model *m, const struct layer *l,
+    double channels, struct gpu_cost *c);
+
+/*
+ * Whether the rule of gpu-cycles(1) puts the layer's activation input in
+ * L2: l2_warm_input is set and in_bytes <= l2_input_fraction x L2.
+ */
+int gpu_input_in_l2(const struct gpu_mach *g, double in_bytes);
+
+/* FLOP/cycle/SM of the fastest unit a dtype may use (tensor if any). */
+double gpu_peak_rate(const struct gpu_model *m, const char *dtype);
+
+const char *gpu_bound_name(enum gpu_bound b);
+const char *gpu_path_name(enum gpu_path p);
+
+#endif

@@ -1,0 +1,74 @@
+/*
+ * Streaming kernels of the GPU model: memory-bound layers (eltwise, act,
+ * pool, softmax, norm, reduce, concat, transpose, resize, embed, other),
+ * direct depthwise/grouped convolutions on CUDA cores, and the auxiliary
+ * kernels of a layer (layout transforms, epilogues, split-K reductions).
+ *
+ * A streaming kernel has no data reuse worth modelling: its time is the
+ * largest of its arithmetic on the busiest SM, its DRAM traffic, its L2
+ * traffic and what the busiest SM can pull from L2, plus one fill (the
+ * first request's round trip; later waves overlap with earlier ones).
+ * CTAs are quantised over SMs, so a small grid leaves SMs idle and is
+ * limited by per-SM bandwidth rather than by DRAM.
+ */
+#ifndef PF_GPU_OPS_H
+#define PF_GPU_OPS_H
+
+#include "gpu_model.h"
+#include "layer.h"
+
+/* Device time and breakdown of one kernel (no launch latency). */
+struct gpu_kern {
+	double		cycles;		/* device cycles */
+	double		math, mem;	/* summed compute / memory terms */
+	double		dram_bytes, l2_bytes;
+	double		ctas, waves;
+	int		occ;		/* CTAs per SM */
+	int		splitk;		/* 1 unless split-K */
+	int		kernels;	/* kernels launched (2 with a reduction) */
+	double		aux_cycles;	/* part of cycles in a reduction kernel */
+	struct gpu_tile	tile;		/* tm = 0 for stream kernels */
+};
+
+/* Work of one streaming kernel. */
+struct gpu_stream {
+	double	flops;		/* arithmetic */
+	double	rate;		/* FLOP/cycle/SM of the unit used */
+	double	dram_rd;	/* bytes read from DRAM */
+	double	l2_rd;		/* bytes read from L2 only */
+	double	dram_wr;	/* bytes written (write-through: reach DRAM) */
+	double	elems;		/* output elements, one per thread-element */
+};
+
+/* CTAs per SM of a streaming kernel (thread and CTA limits). */
+int gpu_stream_occupancy(const struct gpu_model *m);
+
+/* Cost of a streaming kernel on machine g. */
+void gpu_stream_cost(const struct gpu_mach *g, const struct gpu_stream *s,
+    struct gpu_kern *k);
+
+/*
+ * The streaming work of a memory-bound layer: input from L2 when in_l2,
+ * else DRAM; constant inputs from DRAM (an embed reads only the gathered
+ * rows, i.e. out_bytes of its table); output written.
+ */
+void gpu_memop_stream(const struct gpu_model *m, const struct layer *l,
+    int in_l2, struct gpu_stream *s);
+
+/*
+ * The streaming work of a direct (depthwise or grouped) convolution on
+ * CUDA cores: 2 x MACs FLOPs, input (L2 or DRAM), weights, output.
+ */
+void gpu_direct_conv_stream(const struct gpu_model *m, const struct layer *l,
+    int in_l2, struct gpu_stream *s);
+
+/*
+ * A layout-transform or epilogue kernel moving a tensor of the given bytes
+ * and element size once: read (from L2 when in_l2) and write.
+ */
+void gpu_copy_stream(double bytes, int esz, int in_l2, struct gpu_stream *s);
+
+/* CUDA-core FLOP/cycle/SM for a dtype (fp32 rate for non-16-bit types). */
+double gpu_cuda_rate(const struct gpu_model *m, const char *dtype);
+
+#endif

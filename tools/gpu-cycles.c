@@ -1,0 +1,274 @@
+/*
+ * gpu-cycles: fill cycles and ns of the GPU rows of a tasks table with the
+ * analytical GPU model (lib/gpu_model.h) or measured times (-m).
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "conf.h"
+#include "csvio.h"
+#include "diag.h"
+#include "gpu_measured.h"
+#include "gpu_model.h"
+#include "layer.h"
+#include "xalloc.h"
+
+struct opts {
+	const char	*config;
+	const char	*measured;
+	long		 total;		/* -C, 0 = config's channels */
+	long		 pim;		/* -n */
+};
+
+/* Appended columns, in order (cycles and ns only if absent). */
+enum {
+	C_CYCLES, C_NS, C_BOUND, C_KERNELS, C_LAUNCH, C_CHAN, C_TENSOR,
+	C_TILE, C_SPLITK, C_OCC, C_CTAS, C_WAVES, C_INL2, C_MAIN, C_AUX,
+	C_DRAM, C_L2, C_SOURCE, C_N
+};
+static const char *const outcols[C_N] = {
+	"cycles", "ns", "bound", "kernels", "launch_ns", "gpu_channels",
+	"gpu_tensor", "gpu_tile", "gpu_splitk", "gpu_occupancy", "gpu_ctas",
+	"gpu_waves", "gpu_input_l2", "gpu_main_ns", "gpu_aux_ns",
+	"gpu_dram_bytes", "gpu_l2_bytes", "gpu_source"
+};
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: gpu-cycles [-c config] [-C total_channels] "
+	    "[-n pim_channels] [-m measured.csv] [file ...]\n");
+	exit(PF_EXIT_USAGE);
+}
+
+static long
+posarg(const char *s, int opt)
+{
+	int64_t v;
+
+	if (parse_int64(s, &v) < 0 || v < 0 || v > 100000) {
+		pf_err(NULL, "-%c: bad channel count '%s'", opt, s);
+		usage();
+	}
+	return (long)v;
+}
+
+/* Fill one gpu row; returns -1 after reporting. */
+static int
+cost_row(struct table *t, size_t r, const struct layer_cols *lc,
+    const long *col, long kind, long mch, long name,
+    const struct gpu_model *m, const struct gpu_measured *ms,
+    const struct opts *o)
+{
+	struct layer l;
+	struct gpu_cost c;
+	const struct gpu_meas *meas = NULL;
+	double ch, cyc, ns, ghz = m->clock_mhz / 1e3;
+	int64_t v;
+	long line = table_line(t, r);
+
+	if (layer_get(t, lc, r, &l) < 0)
+		return -1;
+	if (mch >= 0 && *table_get(t, r, (size_t)mch) != '\0') {
+		if (table_int(t, r, (size_t)mch, &v) < 0)
+			return -1;
+		if (v < 1) {
+			pf_errl(t->fname, line, "column 'mem_channels': must be "
+			    "positive, not '%s'", table_get(t, r, (size_t)mch));
+			return -1;
+		}
+		ch = (double)v;
+	} else if (kind >= 0 &&
+	    strcmp(table_get(t, r, (size_t)kind), "base") == 0)
+		ch = (double)o->total;
+	else
+		ch = (double)(o->total - o->pim);
+	if (gpu_layer_cost(m, &l, ch, &c) < 0) {
+		pf_errl(t->fname, line, "op '%s' needs positive gemm_m, gemm_n, "
+		    "gemm_k and gemm_batch", layer_opname(l.op));
+		return -1;
+	}
+	if (ms != NULL && name >= 0)
+		meas = gpu_measured_find(ms, table_get(t, r, (size_t)name), &l);
+	if (meas != NULL) {
+		ns = meas->ns;
+		cyc = ns * ghz;
+	} else {
+		cyc = c.cycles;
+		ns = cyc / ghz;
+	}
+	table_setint(t, r, (size_t)col[C_CYCLES], (int64_t)llround(cyc));
+	table_setns(t, r, (size_t)col[C_NS], ns);
+	table_set(t, r, (size_t)col[C_BOUND], gpu_bound_name(c.bound));
+	table_setint(t, r, (size_t)col[C_KERNELS], c.kernels);
+	table_setns(t, r, (size_t)col[C_LAUNCH],
+	    meas != NULL ? 0 : c.launch_cycles / ghz);
+	table_setint(t, r, (size_t)col[C_CHAN], (int64_t)ch);
+	table_setint(t, r, (size_t)col[C_TENSOR], c.path == GPU_TENSOR);
+	if (c.tile.tm > 0)
+		table_setf(t, r, (size_t)col[C_TILE], "%dx%d", c.tile.tm,
+		    c.tile.tn);
+	else
+		table_set(t, r, (size_t)col[C_TILE], "");
+	table_setint(t, r, (size_t)col[C_SPLITK], c.splitk);
+	table_setint(t, r, (size_t)col[C_OCC], c.occupancy);
+	table_setint(t, r, (size_t)col[C_CTAS], (int64_t)c.ctas);
+	table_setint(t, r, (size_t)col[C_WAVES], (int64_t)c.waves);
+	table_setint(t, r, (size_t)col[C_INL2], c.input_l2);
+	table_setns(t, r, (size_t)col[C_MAIN], c.main_cycles / ghz);
+	table_setns(t, r, (size_t)col[C_AUX], c.aux_cycles / ghz);
+	table_setint(t, r, (size_t)col[C_DRAM], (int64_t)llround(c.dram_bytes));
+	table_setint(t, r, (size_t)col[C_L2], (int64_t)llround(c.l2_bytes));
+	table_set(t, r, (size_t)col[C_SOURCE], meas != NULL ? "measured" :
+	    "model");
+	return 0;
+}
+
+/* Cost every gpu row of t; other rows untouched. */
+static int
+cost_table(struct table *t, const struct gpu_model *m,
+    const struct gpu_measured *ms, const struct opts *o)
+{
+	struct layer_cols lc;
+	long dev, kind, mch, name, col[C_N];
+	size_t r, i, ngpu = 0;
+	const char *d;
+
+	if ((dev = table_col(t, "device")) < 0) {
+		pf_errl(t->fname, 1, "missing column 'device'");
+		return -1;
+	}
+	for (r = 0; r < t->nrows; r++) {
+		d = table_get(t, r, (size_t)dev);
+		if (strcmp(d, "gpu") == 0)
+			ngpu++;
+		else if (strcmp(d, "pim") != 0) {
+			pf_errl(t->fname, table_line(t, r), "column 'device': "
+			    "unknown device '%s'", d);
+			return -1;
+		}
+	}
+	if (ngpu > 0 && layer_cols_find(t, &lc) < 0)
+		return -1;
+	kind = table_col(t, "kind");
+	mch = table_col(t, "mem_channels");
+	name = table_col(t, "name");
+	if (ms != NULL && ngpu > 0 && name < 0) {
+		pf_errl(t->fname, 1, "missing column 'name' (needed by -m)");
+		return -1;
+	}
+	for (i = 0; i < C_N; i++)
+		col[i] = (long)table_addcol(t, outcols[i]);
+	for (r = 0; r < t->nrows; r++)
+		if (strcmp(table_get(t, r, (size_t)dev), "gpu") == 0 &&
+		    cost_row(t, r, &lc, col, kind, mch, name, m, ms, o) < 0)
+			return -1;
+	return 0;
+}
+
+/* Append the rows of src (same columns) to dst. */
+static int
+append(struct table *dst, const struct table *src)
+{
+	size_t r, c, n;
+
+	if (dst->ncols != src->ncols)
+		goto bad;
+	for (c = 0; c < src->ncols; c++)
+		if (strcmp(dst->cols[c], src->cols[c]) != 0)
+			goto bad;
+	for (r = 0; r < src->nrows; r++) {
+		n = table_addrow(dst);
+		for (c = 0; c < src->ncols; c++)
+			table_set(dst, n, c, table_get(src, r, c));
+	}
+	return 0;
+bad:
+	pf_errl(src->fname, 1, "columns differ from those of '%s'",
+	    dst->fname);
+	return -1;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct opts o = { "rtx2060-sim", NULL, 0, 16 };
+	struct gpu_model m;
+	struct gpu_measured ms;
+	struct table t, u;
+	char *path;
+	int ch, i, rc = PF_EXIT_DATA, have_ms = 0, have_t = 0;
+
+	pf_setprogname(argv[0]);
+	while ((ch = getopt(argc, argv, "C:c:m:n:")) != -1)
+		switch (ch) {
+		case 'C':
+			o.total = posarg(optarg, 'C');
+			if (o.total < 1)
+				usage();
+			break;
+		case 'c':
+			o.config = optarg;
+			break;
+		case 'm':
+			o.measured = optarg;
+			break;
+		case 'n':
+			o.pim = posarg(optarg, 'n');
+			break;
+		default:
+			usage();
+		}
+	argc -= optind;
+	argv += optind;
+
+	if ((path = conf_resolve("gpu", o.config)) == NULL)
+		return PF_EXIT_DATA;
+	i = gpu_model_load(path, &m);
+	free(path);
+	if (i < 0)
+		return PF_EXIT_DATA;
+	if (o.total == 0)
+		o.total = (long)m.channels;
+	if (o.pim >= o.total) {
+		pf_err(NULL, "-n %ld: PIM channels must be fewer than the %ld "
+		    "channels in total", o.pim, o.total);
+		return PF_EXIT_USAGE;
+	}
+	if (o.measured != NULL) {
+		if (gpu_measured_load(o.measured, &ms) < 0)
+			return PF_EXIT_DATA;
+		have_ms = 1;
+	}
+	for (i = 0; i < (argc > 0 ? argc : 1); i++) {
+		if (table_load(argc > 0 ? argv[i] : "-", &u) < 0)
+			goto out;
+		if (cost_table(&u, &m, have_ms ? &ms : NULL, &o) < 0) {
+			table_free(&u);
+			goto out;
+		}
+		if (!have_t) {
+			t = u;
+			have_t = 1;
+		} else {
+			int bad = append(&t, &u);
+
+			table_free(&u);
+			if (bad < 0)
+				goto out;
+		}
+	}
+	if (table_write(stdout, &t) < 0 || pf_close_stdout() < 0)
+		goto out;
+	rc = PF_EXIT_OK;
+out:
+	if (have_t)
+		table_free(&t);
+	if (have_ms)
+		gpu_measured_free(&ms);
+	return rc;
+}
