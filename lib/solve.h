@@ -1,0 +1,81 @@
+/*
+ * The exact solver of pf-solve: given candidates (each covers a range of
+ * consecutive layers at a known wall time), choose for a policy the
+ * sequence of candidates that covers every layer exactly once with the
+ * least total time.  A dynamic program over the layer order, f[j] = the
+ * best time of layers 0..j-1, f[j+1] = min over candidates c ending at j
+ * of f[c.first] + c.time; the plan is its own back-trace.  Times are
+ * integer picoseconds, so equal totals are exactly equal and ties go to
+ * the candidate that comes first in the input.
+ *
+ * Policies (reference/pimflow.md §8, DESIGN.md) only restrict which
+ * candidates the program may use.  Pure functions over arrays: no I/O.
+ */
+#ifndef PF_SOLVE_H
+#define PF_SOLVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum cand_kind { K_BASE, K_GPU, K_PIM, K_SPLIT, K_PIPE, K_DAG, K_NKIND };
+
+enum policy { P_NONE, P_NEWTONP, P_NEWTONPP, P_MDDP, P_PIPELINE, P_PIMFLOW,
+	P_NPOL };
+
+struct cand {
+	char		*id;		/* owned */
+	int64_t		 first, last;
+	enum cand_kind	 kind;
+	char		 axis;		/* 'h', 'n', 'm' or 0 */
+	int		 ratio;
+	int		 gwrite, hiding;	/* -1 when empty */
+	long long	 gpu_ps, pim_ps, ps;
+	long		 line;		/* input line, for diagnostics */
+	unsigned char	*dev;		/* K_DAG: device of each layer (0 gpu, 1 pim) */
+};
+
+struct plan {
+	long long	 ps;		/* total */
+	size_t		 nseg;
+	size_t		*seg;		/* candidate indices in layer order (owned) */
+};
+
+const char *kind_name(enum cand_kind k);
+int kind_parse(const char *s, enum cand_kind *k);
+const char *policy_name(enum policy p);
+int policy_parse(const char *s, enum policy *p);
+
+/*
+ * Nonzero if policy p may use candidate c: none: base; newton+: gpu and
+ * pim at one GWRITE group without hiding (pim_gwrite 1, pim_hiding 0);
+ * newton++: gpu and pim whose hiding is not 0; mddp: newton++ and split;
+ * pipeline: newton++ and pipe; pimflow: all of those and dag.  Split,
+ * pipe and dag candidates also need a hiding that is not 0.
+ */
+int policy_allows(enum policy p, const struct cand *c);
+
+/*
+ * Solve policy p over layers 0..nlayers-1.  Returns 0 with *pl filled
+ * (free with plan_free), or -1 when no exact cover exists: then *bad is
+ * the first layer no allowed candidate covers, or -1 when every layer is
+ * covered but the ranges do not tile (*stuck = the first layer no
+ * sequence of candidates can reach past).
+ */
+int solve_dp(const struct cand *c, size_t nc, int64_t nlayers, enum policy p,
+    struct plan *pl, int64_t *bad, int64_t *stuck);
+void plan_free(struct plan *pl);
+
+/*
+ * DAG-aware candidates (pf-solve -D): for every window of 2..window
+ * consecutive layers whose dependence graph inside the window (preds[i],
+ * npreds[i]) falls apart into independent parts, the best assignment of
+ * whole parts to the GPU (each layer at its single-layer gpu time) and
+ * to PIM (at its pim time, hiding on) running at the same time: the
+ * window takes max(GPU sum, PIM sum).  Windows with more than 16 parts
+ * are skipped.  Appends to *c (reallocated; *nc updated) and returns the
+ * number added.
+ */
+size_t solve_dag(struct cand **c, size_t *nc, int64_t nlayers,
+    int64_t *const *preds, const int *npreds, int window);
+
+#endif

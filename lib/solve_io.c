@@ -1,0 +1,370 @@
+/*
+ * pf-solve's tables: costs and layers in, plan and summary out
+ * (solve_io.h).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "jsonw.h"
+#include "merge.h"
+#include "solve_io.h"
+#include "xalloc.h"
+
+enum { S_CAND, S_FIRST, S_LAST, S_KIND, S_AXIS, S_RATIO, S_GW, S_HIDE,
+	S_GPU, S_PIM, S_NS };
+
+static const char *const plancols[] = {
+	"layer", "name", "op", "kind", "axis", "ratio", "segment", "gpu_ns",
+	"pim_ns", "ns", "base_ns", NULL
+};
+
+void
+solve_in_init(struct solve_in *in)
+{
+	memset(in, 0, sizeof(*in));
+	in->nlayers = -1;
+}
+
+void
+solve_in_free(struct solve_in *in)
+{
+	size_t i;
+	int64_t j;
+
+	for (i = 0; i < in->nc; i++) {
+		free(in->c[i].id);
+		free(in->c[i].dev);
+	}
+	free(in->c);
+	for (j = 0; in->names != NULL && j < in->nlayers; j++) {
+		free(in->names[j]);
+		free(in->ops[j]);
+		free(in->preds[j]);
+	}
+	free(in->names);
+	free(in->ops);
+	free(in->preds);
+	free(in->npreds);
+	free(in->base_ps);
+	solve_in_init(in);
+}
+
+int
+solve_read_layers(const struct table *t, struct solve_in *in)
+{
+	static const char *const cols[] = { "layer", "name", "op", "preds",
+	    NULL };
+	long c[4];
+	size_t i, n = t->nrows;
+	int64_t v;
+
+	if (table_need(t, cols, c) < 0)
+		return -1;
+	in->nlayers = (int64_t)n;
+	in->names = xcalloc(n + 1, sizeof(char *));
+	in->ops = xcalloc(n + 1, sizeof(char *));
+	in->preds = xcalloc(n + 1, sizeof(int64_t *));
+	in->npreds = xcalloc(n + 1, sizeof(int));
+	for (i = 0; i < n; i++) {
+		const char *s = table_get(t, i, (size_t)c[3]);
+		char *buf, *p, *save = NULL;
+
+		in->names[i] = xstrdup(table_get(t, i, (size_t)c[1]));
+		in->ops[i] = xstrdup(table_get(t, i, (size_t)c[2]));
+		in->preds[i] = xcalloc(strlen(s) / 2 + 1, sizeof(int64_t));
+		if (table_int(t, i, (size_t)c[0], &v) < 0)
+			return -1;
+		if (v != (int64_t)i) {
+			pf_errl(t->fname, table_line(t, i),
+			    "column 'layer': expected %zu, not '%s'", i,
+			    table_get(t, i, (size_t)c[0]));
+			return -1;
+		}
+		buf = xstrdup(s);
+		for (p = strtok_r(buf, " ", &save); p != NULL;
+		    p = strtok_r(NULL, " ", &save)) {
+			if (parse_int64(p, &v) < 0 || v < 0 || v >= (int64_t)i) {
+				pf_errl(t->fname, table_line(t, i),
+				    "column 'preds': bad producer '%s'", p);
+				free(buf);
+				return -1;
+			}
+			in->preds[i][in->npreds[i]++] = v;
+		}
+		free(buf);
+	}
+	return 0;
+}
+
+static int
+optint(const struct table *t, size_t r, long col, int *v)
+{
+	int64_t x;
+
+	if (*table_get(t, r, (size_t)col) == '\0') {
+		*v = -1;
+		return 0;
+	}
+	if (table_int(t, r, (size_t)col, &x) < 0)
+		return -1;
+	if (x < 0 || x > 1 << 20) {
+		pf_errl(t->fname, table_line(t, r), "column '%s': bad value '%s'",
+		    t->cols[col], table_get(t, r, (size_t)col));
+		return -1;
+	}
+	*v = (int)x;
+	return 0;
+}
+
+static int
+getps(const struct table *t, size_t r, long col, long long *ps)
+{
+	if (ns_to_ps(table_get(t, r, (size_t)col), ps) < 0) {
+		pf_errl(t->fname, table_line(t, r), "column '%s': bad time '%s'",
+		    t->cols[col], table_get(t, r, (size_t)col));
+		return -1;
+	}
+	return 0;
+}
+
+static const struct cand *sort_c;
+
+static int
+byid(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	int c = strcmp(sort_c[x].id, sort_c[y].id);
+
+	return c != 0 ? c : x < y ? -1 : x > y;
+}
+
+static int
+parse_row(const struct table *t, size_t r, const long *c, struct cand *x)
+{
+	const char *s;
+	int64_t v;
+	int ratio;
+
+	memset(x, 0, sizeof(*x));
+	x->line = table_line(t, r);
+	x->id = xstrdup(table_get(t, r, (size_t)c[S_CAND]));
+	if (*x->id == '\0') {
+		pf_errl(t->fname, x->line, "column 'cand': empty field");
+		return -1;
+	}
+	if (table_int(t, r, (size_t)c[S_FIRST], &x->first) < 0 ||
+	    table_int(t, r, (size_t)c[S_LAST], &x->last) < 0)
+		return -1;
+	if (x->first < 0 || x->last < x->first) {
+		pf_errl(t->fname, x->line, "candidate '%s': bad layer range "
+		    "%lld-%lld", x->id, (long long)x->first,
+		    (long long)x->last);
+		return -1;
+	}
+	s = table_get(t, r, (size_t)c[S_KIND]);
+	if (kind_parse(s, &x->kind) < 0) {
+		pf_errl(t->fname, x->line, "column 'kind': unknown kind '%s'", s);
+		return -1;
+	}
+	s = table_get(t, r, (size_t)c[S_AXIS]);
+	if (strcmp(s, "h") == 0 || strcmp(s, "n") == 0 || strcmp(s, "m") == 0)
+		x->axis = s[0];
+	else if (*s != '\0') {
+		pf_errl(t->fname, x->line, "column 'axis': unknown axis '%s'", s);
+		return -1;
+	}
+	if (table_int(t, r, (size_t)c[S_RATIO], &v) < 0)
+		return -1;
+	if (v < 0 || v > 100) {
+		pf_errl(t->fname, x->line, "column 'ratio': bad ratio '%s'",
+		    table_get(t, r, (size_t)c[S_RATIO]));
+		return -1;
+	}
+	ratio = (int)v;
+	x->ratio = ratio;
+	if (optint(t, r, c[S_GW], &x->gwrite) < 0 ||
+	    optint(t, r, c[S_HIDE], &x->hiding) < 0 ||
+	    getps(t, r, c[S_GPU], &x->gpu_ps) < 0 ||
+	    getps(t, r, c[S_PIM], &x->pim_ps) < 0 ||
+	    getps(t, r, c[S_NS], &x->ps) < 0)
+		return -1;
+	return 0;
+}
+
+int
+solve_read_costs(const struct table *t, struct solve_in *in)
+{
+	long c[11];
+	size_t i, *idx;
+	int64_t maxlast = -1;
+	int rc = 0;
+
+	in->fname = t->fname;
+	if (table_need(t, merge_colnames, c) < 0)
+		return -1;
+	in->c = xcalloc(t->nrows + 1, sizeof(*in->c));
+	for (i = 0; i < t->nrows; i++) {
+		struct cand *x = &in->c[i];
+
+		in->nc = i + 1;
+		if (parse_row(t, i, c, x) < 0)
+			return -1;
+		if (in->nlayers >= 0 && x->last >= in->nlayers) {
+			pf_errl(t->fname, x->line, "candidate '%s' covers "
+			    "layers %lld-%lld, beyond the last layer %lld",
+			    x->id, (long long)x->first, (long long)x->last,
+			    (long long)in->nlayers - 1);
+			return -1;
+		}
+		if (x->last > maxlast)
+			maxlast = x->last;
+	}
+	/* duplicate ids: sorted, reported at the later line */
+	idx = xcalloc(in->nc + 1, sizeof(*idx));
+	for (i = 0; i < in->nc; i++)
+		idx[i] = i;
+	sort_c = in->c;
+	qsort(idx, in->nc, sizeof(*idx), byid);
+	for (i = 1; i < in->nc && rc == 0; i++)
+		if (strcmp(in->c[idx[i]].id, in->c[idx[i - 1]].id) == 0) {
+			pf_errl(t->fname, in->c[idx[i]].line,
+			    "duplicate candidate '%s'", in->c[idx[i]].id);
+			rc = -1;
+		}
+	free(idx);
+	if (rc < 0)
+		return -1;
+	if (in->nlayers < 0)
+		in->nlayers = maxlast + 1;
+	in->base_ps = xcalloc((size_t)in->nlayers + 1, sizeof(long long));
+	for (i = 0; i < (size_t)in->nlayers; i++)
+		in->base_ps[i] = -1;
+	for (i = 0; i < in->nc; i++) {
+		const struct cand *x = &in->c[i];
+
+		if (x->kind == K_BASE && x->first == x->last &&
+		    in->base_ps[x->first] < 0)
+			in->base_ps[x->first] = x->ps;
+	}
+	return 0;
+}
+
+int
+solve_policy(const struct solve_in *in, enum policy p, struct plan *pl,
+    struct solve_result *r)
+{
+	int64_t bad, stuck, j;
+	size_t k;
+
+	memset(r, 0, sizeof(*r));
+	if (solve_dp(in->c, in->nc, in->nlayers, p, pl, &bad, &stuck) < 0) {
+		if (bad >= 0)
+			pf_err(in->fname, "policy '%s': no candidate covers "
+			    "layer %lld%s%s%s", policy_name(p), (long long)bad,
+			    in->names ? " '" : "", in->names ?
+			    in->names[bad] : "", in->names ? "'" : "");
+		else
+			pf_err(in->fname, "policy '%s': no sequence of "
+			    "candidates covers the layers past layer %lld "
+			    "exactly once", policy_name(p), (long long)stuck);
+		return -1;
+	}
+	r->ps = pl->ps;
+	for (k = 0; k < pl->nseg; k++) {
+		const struct cand *x = &in->c[pl->seg[k]];
+
+		for (j = x->first; j <= x->last; j++)
+			r->layers[x->kind == K_DAG ?
+			    (x->dev[j - x->first] ? K_PIM : K_GPU) :
+			    x->kind]++;
+	}
+	return 0;
+}
+
+static void
+setps(struct table *t, size_t r, size_t col, long long ps)
+{
+	char buf[64];
+
+	ps_to_ns(ps, buf, sizeof(buf));
+	table_set(t, r, col, buf);
+}
+
+void
+solve_plan_table(const struct solve_in *in, const struct plan *pl,
+    struct table *out)
+{
+	size_t k, i, r;
+	int64_t j;
+
+	table_init(out, "<stdout>");
+	for (i = 0; plancols[i] != NULL; i++)
+		table_addcol(out, plancols[i]);
+	for (k = 0; k < pl->nseg; k++) {
+		const struct cand *x = &in->c[pl->seg[k]];
+
+		for (j = x->first; j <= x->last; j++) {
+			int dag = x->kind == K_DAG, d = dag ?
+			    x->dev[j - x->first] : 0;
+			char ax[2] = { x->axis, '\0' };
+
+			r = table_addrow(out);
+			table_setint(out, r, 0, j);
+			if (in->names != NULL) {
+				table_set(out, r, 1, in->names[j]);
+				table_set(out, r, 2, in->ops[j]);
+			}
+			table_set(out, r, 3, dag ? (d ? "pim" : "gpu") :
+			    kind_name(x->kind));
+			table_set(out, r, 4, ax);
+			table_setint(out, r, 5, dag ? (d ? 0 : 100) : x->ratio);
+			table_set(out, r, 6, x->id);
+			/* a multi-layer segment's times stand on its first layer */
+			setps(out, r, 7, j == x->first ? x->gpu_ps : 0);
+			setps(out, r, 8, j == x->first ? x->pim_ps : 0);
+			setps(out, r, 9, j == x->first ? x->ps : 0);
+			if (in->base_ps[j] >= 0)
+				setps(out, r, 10, in->base_ps[j]);
+		}
+	}
+}
+
+int
+solve_summary(FILE *fp, const char *model, double mhz,
+    const struct solve_result *res, int dag_window)
+{
+	struct jsonw w;
+	int p, k;
+
+	jw_init(&w, fp, 3);
+	jw_obj(&w, NULL);
+	jw_str(&w, "model", model);
+	jw_obj(&w, "machine");
+	jw_num(&w, "gpu_clock_mhz", mhz, 3);
+	jw_end(&w);
+	jw_arr(&w, "policies");
+	for (p = 0; p < P_NPOL; p++) {
+		double ns = (double)res[p].ps / 1000.0;
+
+		jw_obj(&w, NULL);
+		jw_str(&w, "policy", policy_name((enum policy)p));
+		jw_num(&w, "ns", ns, 3);
+		/* GPU core cycles: ns * MHz / 1000 */
+		jw_num(&w, "gpu_cycles", ns * mhz / 1000.0, 3);
+		jw_num(&w, "speedup", res[p].ps > 0 ?
+		    (double)res[P_NONE].ps / (double)res[p].ps : NAN, 6);
+		jw_obj(&w, "layers");
+		for (k = 0; k < K_DAG; k++)
+			jw_int(&w, kind_name((enum cand_kind)k),
+			    res[p].layers[k]);
+		jw_end(&w);
+		jw_end(&w);
+	}
+	jw_end(&w);
+	if (dag_window > 0)
+		jw_int(&w, "dag_window", dag_window);
+	jw_end(&w);
+	return jw_finish(&w);
+}

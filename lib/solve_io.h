@@ -1,0 +1,68 @@
+/*
+ * The tables of pf-solve: costs.csv (pf-merge) and layers.csv in, the
+ * per-layer plan CSV and the JSON summary out.  The solving itself is
+ * solve.h; this module only converts and validates.
+ */
+#ifndef PF_SOLVE_IO_H
+#define PF_SOLVE_IO_H
+
+#include <stdio.h>
+
+#include "csvio.h"
+#include "solve.h"
+
+struct solve_in {
+	struct cand	 *c;
+	size_t		  nc;
+	int64_t		  nlayers;	/* -1 until known */
+	char		**names;	/* per layer (from layers.csv) or NULL */
+	char		**ops;
+	int64_t		**preds;
+	int		 *npreds;
+	long long	 *base_ps;	/* per layer, -1 when no base candidate */
+	const char	 *fname;	/* costs file name for diagnostics */
+};
+
+/* Per-policy outcome for the summary. */
+struct solve_result {
+	long long	ps;
+	int64_t		layers[K_NKIND];
+};
+
+void solve_in_init(struct solve_in *in);
+void solve_in_free(struct solve_in *in);
+
+/*
+ * Layer count, names, ops and producers from a layers.csv table (columns
+ * layer, name, op, preds; ids 0..n-1 in order).  Returns 0 or -1 after a
+ * report.
+ */
+int solve_read_layers(const struct table *t, struct solve_in *in);
+
+/*
+ * Candidates from a costs.csv table.  Without layers, the layer count is
+ * one past the highest last layer.  Reports a missing column, a bad
+ * number or kind, a duplicate candidate id, or a range outside the layers,
+ * and returns -1.
+ */
+int solve_read_costs(const struct table *t, struct solve_in *in);
+
+/*
+ * Solve policy p, reporting an uncovered layer ("policy 'p': no candidate
+ * covers layer 3 'name'") on failure.  Returns 0 or -1.
+ */
+int solve_policy(const struct solve_in *in, enum policy p, struct plan *pl,
+    struct solve_result *r);
+
+/* The plan CSV of a solved policy (out initialised here). */
+void solve_plan_table(const struct solve_in *in, const struct plan *pl,
+    struct table *out);
+
+/*
+ * The summary JSON of all six policies (res in enum policy order).
+ * dag_window > 0 records -D.  Returns 0 or -1 on a write error.
+ */
+int solve_summary(FILE *fp, const char *model, double gpu_mhz,
+    const struct solve_result *res, int dag_window);
+
+#endif

@@ -1,0 +1,148 @@
+/*
+ * pf-solve: costs.csv -> the optimal plan of a policy (per-layer CSV on
+ * stdout) and a JSON summary of all six policies.  See pf-solve(1).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "csvio.h"
+#include "diag.h"
+#include "solve_io.h"
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: %s [-D] [-f gpu_clock_mhz] [-j summary.json] "
+	    "[-l layers.csv] [-m model]\n"
+	    "\t[-P policy|all] [-w window] [costs.csv]\n", pf_progname());
+	exit(PF_EXIT_USAGE);
+}
+
+struct opts {
+	int		 all, dag, window;
+	enum policy	 pol;
+	double		 mhz;
+	const char	*json, *layers, *model;
+};
+
+/* Solve what is asked; write the plan and the summary.  Returns an exit status. */
+static int
+run(struct solve_in *in, const struct opts *o)
+{
+	struct solve_result res[P_NPOL];
+	struct plan plans[P_NPOL];
+	struct table out;
+	FILE *fp;
+	int p, rc = PF_EXIT_OK, want;
+
+	memset(plans, 0, sizeof(plans));
+	for (p = 0; p < P_NPOL; p++) {
+		want = o->all || o->json != NULL || p == (int)o->pol;
+		if (want && solve_policy(in, (enum policy)p, &plans[p],
+		    &res[p]) < 0) {
+			rc = PF_EXIT_DATA;
+			goto done;
+		}
+	}
+	if (o->json != NULL) {
+		if ((fp = fopen(o->json, "w")) == NULL) {
+			pf_err(o->json, "cannot create");
+			rc = PF_EXIT_DATA;
+			goto done;
+		}
+		if (solve_summary(fp, o->model, o->mhz, res,
+		    o->dag ? o->window : 0) < 0 || fclose(fp) != 0) {
+			pf_err(o->json, "write error");
+			rc = PF_EXIT_DATA;
+			goto done;
+		}
+	}
+	solve_plan_table(in, &plans[o->all ? P_PIMFLOW : o->pol], &out);
+	if (table_write(stdout, &out) < 0)
+		rc = PF_EXIT_DATA;
+	table_free(&out);
+done:
+	for (p = 0; p < P_NPOL; p++)
+		plan_free(&plans[p]);
+	return rc;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct opts o;
+	struct solve_in in;
+	struct table lt, ct;
+	int64_t v;
+	int ch, rc = PF_EXIT_DATA;
+
+	pf_setprogname(argv[0]);
+	memset(&o, 0, sizeof(o));
+	o.all = 1;
+	o.pol = P_PIMFLOW;
+	/* reference/pimflow.md §7.1: SM75_RTX2060 core clock 1365 MHz */
+	o.mhz = 1365;
+	o.window = 8;
+	o.model = "";
+	while ((ch = getopt(argc, argv, "Df:j:l:m:P:w:")) != -1) {
+		switch (ch) {
+		case 'D':
+			o.dag = 1;
+			break;
+		case 'f':
+			if (parse_double(optarg, &o.mhz) < 0 || o.mhz <= 0)
+				usage();
+			break;
+		case 'j':
+			o.json = optarg;
+			break;
+		case 'l':
+			o.layers = optarg;
+			break;
+		case 'm':
+			o.model = optarg;
+			break;
+		case 'P':
+			o.all = strcmp(optarg, "all") == 0;
+			if (!o.all && policy_parse(optarg, &o.pol) < 0)
+				usage();
+			break;
+		case 'w':
+			if (parse_int64(optarg, &v) < 0 || v < 2 || v > 12)
+				usage();
+			o.window = (int)v;
+			break;
+		default:
+			usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc > 1 || (o.dag && o.layers == NULL))
+		usage();
+	solve_in_init(&in);
+	if (o.layers != NULL) {
+		if (table_load(o.layers, &lt) < 0)
+			goto out;
+		v = solve_read_layers(&lt, &in);
+		table_free(&lt);
+		if (v < 0)
+			goto out;
+	}
+	if (table_load(argc == 1 ? argv[0] : "-", &ct) < 0)
+		goto out;
+	v = solve_read_costs(&ct, &in);
+	if (v == 0 && o.dag)
+		solve_dag(&in.c, &in.nc, in.nlayers, in.preds, in.npreds,
+		    o.window);
+	if (v == 0)
+		rc = run(&in, &o);
+	table_free(&ct);
+out:
+	solve_in_free(&in);
+	if (pf_close_stdout() < 0)
+		rc = PF_EXIT_DATA;
+	return rc;
+}
