@@ -1,0 +1,79 @@
+#!/bin/sh
+# make fuzz: builds the libFuzzer harnesses with clang (address and
+# undefined-behaviour sanitizers, Debian's libclang-rt-14-dev) against
+# lib/*.c and the generated ONNX protobuf code, and runs each for
+# FUZZ_SECONDS (default 60) from seed corpora: the bundled models, the
+# models under tests/, and the tables.  Corpora and crash reproducers are
+# kept in fuzz-out/ (FUZZ_OUT); a crash, leak or hang makes it exit 1.
+# FUZZ_HARNESS=csv|onnx runs only one; FUZZ_JOBS runs parallel workers.
+set -u
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+OUT=${FUZZ_OUT:-$TOP/fuzz-out}
+SECS=${FUZZ_SECONDS:-60}
+CC=${FUZZ_CC:-clang}
+cd "$TOP" || exit 1
+if ! command -v "$CC" >/dev/null 2>&1; then
+	echo "fuzz: no $CC (apt-get install clang libclang-rt-14-dev)"; exit 1
+fi
+make --no-print-directory build/gen/onnx.pb-c.c >/dev/null || exit 1
+mkdir -p "$OUT/bin"
+FLAGS="-g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -DSHAREDIR=\"/nonexistent\" \
+-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+-fno-omit-frame-pointer -Ilib -Ibuild/gen"
+LIBS="-lcsv -lprotobuf-c -lm"
+# The ONNX harness needs the loader; the CSV one needs no ONNX module.
+CSVSRC="lib/csvio.c lib/layer.c lib/diag.c lib/xalloc.c lib/arith.c"
+ONNXSRC="$(ls lib/*.c | grep -v -e '/main\.c$') build/gen/onnx.pb-c.c"
+
+build() {	# name sources...
+	name=$1; shift
+	echo "fuzz: building $name"
+	# shellcheck disable=SC2086
+	$CC $FLAGS -o "$OUT/bin/$name" "tests/fuzz/$name.c" "$@" $LIBS ||
+		return 1
+}
+
+seed() {	# corpus dir, files...
+	d=$1; shift
+	mkdir -p "$d"
+	for f in "$@"; do
+		[ -f "$f" ] || continue
+		# At most 64 KiB per seed, named by content so reruns add nothing.
+		s=$(head -c 65536 "$f" | cksum | cut -d' ' -f1)
+		[ -f "$d/seed-$s" ] || head -c 65536 "$f" >"$d/seed-$s"
+	done
+}
+
+run() {		# name corpus extra-libfuzzer-args...
+	name=$1 corpus=$2; shift 2
+	mkdir -p "$OUT/crash-$name"
+	log=$OUT/$name.log
+	echo "fuzz: running $name for ${SECS}s"
+	ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
+	UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
+	"$OUT/bin/$name" -max_total_time="$SECS" -timeout=10 -rss_limit_mb=2048 \
+	    -close_fd_mask=3 -print_final_stats=1 \
+	    -artifact_prefix="$OUT/crash-$name/" "$@" "$corpus" >"$log" 2>&1
+	rc=$?
+	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+	echo "fuzz: $name: exit $rc, ${execs:-?} executions (log $log)"
+	echo "$(date -u +%FT%TZ) $name $SECS ${execs:-0} $rc" >>"$OUT/stats"
+	[ "$rc" -eq 0 ]
+}
+
+fail=0
+want() { [ -z "${FUZZ_HARNESS:-}" ] || [ "$FUZZ_HARNESS" = "$1" ]; }
+if want csv; then
+	build fuzz_csv $CSVSRC || exit 1
+	seed "$OUT/corpus-csv" tests/*/*/in tests/*/*/out tests/*/*/*.csv \
+	    share/pimflow/*/*.csv tests/fuzz/seeds/*.csv
+	run fuzz_csv "$OUT/corpus-csv" -dict=tests/fuzz/csv.dict -max_len=8192 ||
+	    fail=1
+fi
+if want onnx; then
+	build fuzz_onnx $ONNXSRC || exit 1
+	seed "$OUT/corpus-onnx" share/pimflow/models/*.onnx \
+	    tests/*/*/*.onnx tests/*/*/*/*.onnx
+	run fuzz_onnx "$OUT/corpus-onnx" -max_len=131072 || fail=1
+fi
+exit $fail
