@@ -1,0 +1,346 @@
+/*
+ * The solver against brute force: on hundreds of random small candidate
+ * tables, for every policy, solve_dp's optimum must equal the minimum
+ * over every exact cover enumerated recursively, its plan must be a
+ * valid cover of allowed candidates whose times sum to it, and it must
+ * fail exactly when no cover exists.  The policies' optima must nest.
+ * The DAG-aware candidates are checked against an enumeration of every
+ * device assignment of a window's layers that no dependence crosses.
+ */
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "solve.h"
+#include "check.h"
+
+static uint64_t rng = 0x9E3779B97F4A7C15ULL;
+
+static int64_t
+rnd(int64_t lo, int64_t hi)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return lo + (int64_t)(rng % (uint64_t)(hi - lo + 1));
+}
+
+#define MAXC 200
+
+static struct cand cs[MAXC];
+static size_t ncs;
+
+static void
+add(int64_t first, int64_t last, enum cand_kind k, int gw, int hide,
+    long long ps)
+{
+	struct cand *x = &cs[ncs++];
+	char id[32];
+
+	memset(x, 0, sizeof(*x));
+	snprintf(id, sizeof(id), "c%zu", ncs);
+	x->id = strdup(id);
+	x->first = first;
+	x->last = last;
+	x->kind = k;
+	x->gwrite = gw;
+	x->hiding = hide;
+	x->ps = ps;
+}
+
+static void
+clear(void)
+{
+	size_t i;
+
+	for (i = 0; i < ncs; i++) {
+		free(cs[i].id);
+		free(cs[i].dev);
+	}
+	ncs = 0;
+}
+
+/* Minimum over every exact cover of layers pos..n-1 (LLONG_MAX if none). */
+static long long
+brute(int64_t pos, int64_t n, enum policy p)
+{
+	long long best = LLONG_MAX, t;
+	size_t i;
+
+	if (pos == n)
+		return 0;
+	for (i = 0; i < ncs; i++) {
+		if (cs[i].first != pos || cs[i].last >= n ||
+		    !policy_allows(p, &cs[i]))
+			continue;
+		t = brute(cs[i].last + 1, n, p);
+		if (t != LLONG_MAX && t + cs[i].ps < best)
+			best = t + cs[i].ps;
+	}
+	return best;
+}
+
+/* A random table; complete = every layer has base, gpu and both pims. */
+static int64_t
+randtable(int complete)
+{
+	int64_t n = rnd(1, 7), i;
+	int k;
+
+	clear();
+	for (i = 0; i < n; i++) {
+		if (complete || rnd(0, 9) > 0)
+			add(i, i, K_BASE, -1, -1, rnd(1, 40));
+		if (complete || rnd(0, 9) > 0)
+			add(i, i, K_GPU, -1, -1, rnd(1, 40));
+		if ((complete && rnd(0, 3) > 0) || rnd(0, 1)) {
+			add(i, i, K_PIM, 4, 1, rnd(1, 40));
+			add(i, i, K_PIM, 1, 0, rnd(1, 50));
+		}
+		for (k = (int)rnd(0, 3); k > 0; k--)
+			add(i, i, K_SPLIT, 4, (int)rnd(0, 4) > 0, rnd(1, 30));
+		if (i + 1 < n && rnd(0, 2) == 0)
+			add(i, i + 1, K_PIPE, 4, 1, rnd(1, 60));
+		if (i + 2 < n && rnd(0, 3) == 0)
+			add(i, i + 2, K_PIPE, 4, 1, rnd(1, 80));
+		if (!complete && i + 1 < n && rnd(0, 5) == 0)
+			add(i, i + 1, (enum cand_kind)rnd(0, 4), 4, 1,
+			    rnd(1, 60));
+	}
+	/* the solver must not rely on the input order of candidates */
+	for (i = (int64_t)ncs - 1; i > 0; i--) {
+		int64_t j = rnd(0, i);
+		struct cand t = cs[i];
+
+		cs[i] = cs[j];
+		cs[j] = t;
+	}
+	return n;
+}
+
+/* The policy table of reference/pimflow.md §8, written out. */
+static void
+test_policies(void)
+{
+	static const struct {
+		enum cand_kind	k;
+		int		gw, hide;
+		const char	*allowed;	/* one char per policy, in order */
+	} tab[] = {
+		{ K_BASE, -1, -1, "100000" },
+		{ K_GPU, -1, -1, "011111" },
+		{ K_PIM, 4, 1, "001111" },
+		{ K_PIM, 1, 0, "010000" },
+		{ K_PIM, 4, 0, "000000" },
+		{ K_SPLIT, 4, 1, "000101" },
+		{ K_SPLIT, 1, 0, "000000" },
+		{ K_PIPE, 4, 1, "000011" },
+		{ K_DAG, -1, -1, "000001" },
+	};
+	struct cand c;
+	size_t i;
+	int p;
+
+	for (i = 0; i < sizeof(tab) / sizeof(tab[0]); i++) {
+		memset(&c, 0, sizeof(c));
+		c.kind = tab[i].k;
+		c.gwrite = tab[i].gw;
+		c.hiding = tab[i].hide;
+		for (p = 0; p < P_NPOL; p++)
+			CHECK_EQ_I(policy_allows((enum policy)p, &c),
+			    tab[i].allowed[p] == '1');
+	}
+}
+
+static int nsolved, nfailed;
+
+static void
+check_policy(int64_t n, enum policy p, long long *out)
+{
+	struct plan pl;
+	long long want = brute(0, n, p), sum = 0;
+	int64_t bad, stuck, next = 0;
+	size_t k;
+
+	*out = LLONG_MAX;
+	if (solve_dp(cs, ncs, n, p, &pl, &bad, &stuck) < 0) {
+		CHECK(want == LLONG_MAX);
+		CHECK(bad >= 0 || stuck >= 0);
+		nfailed++;
+		return;
+	}
+	nsolved++;
+	CHECK_EQ_I(pl.ps, want);
+	for (k = 0; k < pl.nseg; k++) {
+		const struct cand *x = &cs[pl.seg[k]];
+
+		CHECK_EQ_I(x->first, next);
+		CHECK(policy_allows(p, x));
+		next = x->last + 1;
+		sum += x->ps;
+	}
+	CHECK_EQ_I(next, n);
+	CHECK_EQ_I(sum, pl.ps);
+	*out = pl.ps;
+	plan_free(&pl);
+}
+
+static void
+test_brute(void)
+{
+	long long t[P_NPOL];
+	int iter, p;
+	int64_t n;
+
+	for (iter = 0; iter < 600; iter++) {
+		n = randtable(iter % 2);
+		for (p = 0; p < P_NPOL; p++)
+			check_policy(n, (enum policy)p, &t[p]);
+		if (t[P_NEWTONPP] == LLONG_MAX)
+			continue;
+		/* nested choice sets, nested optima */
+		CHECK(t[P_PIMFLOW] <= t[P_MDDP]);
+		CHECK(t[P_MDDP] <= t[P_NEWTONPP]);
+		CHECK(t[P_PIMFLOW] <= t[P_PIPELINE]);
+		CHECK(t[P_PIPELINE] <= t[P_NEWTONPP]);
+	}
+}
+
+/* Nonzero if layer b depends on layer a (a < b) through layers in [lo, b]. */
+static int
+reaches(int64_t a, int64_t b, int64_t lo, int64_t *const *preds,
+    const int *np)
+{
+	int q;
+
+	if (a == b)
+		return 1;
+	for (q = 0; q < np[b]; q++)
+		if (preds[b][q] >= lo && preds[b][q] >= a &&
+		    reaches(a, preds[b][q], lo, preds, np))
+			return 1;
+	return 0;
+}
+
+static void
+test_dag(void)
+{
+	int64_t *preds[10], n, i, j;
+	int np[10], iter, q, ndag = 0, ngain = 0;
+	long long g[10], pm[10];
+
+	for (iter = 0; iter < 300; iter++) {
+		struct cand *c;
+		size_t nc, k, base;
+		struct plan a, b;
+		int64_t bad, stuck;
+		int w = (int)rnd(2, 5);
+
+		n = rnd(2, 9);
+		clear();
+		for (i = 0; i < n; i++) {
+			preds[i] = calloc(3, sizeof(int64_t));
+			np[i] = 0;
+			for (q = 0; q < 2 && i > 0; q++)
+				if (rnd(0, 2) > 0) {
+					int64_t v = rnd(0, i - 1);
+
+					if (np[i] == 0 || preds[i][0] != v)
+						preds[i][np[i]++] = v;
+				}
+			g[i] = rnd(1, 30);
+			add(i, i, K_GPU, -1, -1, g[i]);
+			pm[i] = rnd(0, 3) ? rnd(1, 30) : -1;
+			if (pm[i] >= 0)
+				add(i, i, K_PIM, 4, 1, pm[i]);
+		}
+		c = malloc(ncs * sizeof(*c));
+		memcpy(c, cs, ncs * sizeof(*c));
+		nc = base = ncs;
+		solve_dag(&c, &nc, n, preds, np, w);
+		for (k = base; k < nc; k++) {
+			const struct cand *x = &c[k];
+			int64_t lo = x->first, hi = x->last, len = hi - lo + 1;
+			long long best = LLONG_MAX;
+			unsigned m;
+
+			ndag++;
+			CHECK(x->kind == K_DAG && len >= 2 && len <= w);
+			/* no dependence crosses devices; sums as claimed */
+			{
+				long long sg = 0, sp = 0;
+
+				for (i = lo; i <= hi; i++) {
+					for (j = lo; j < i; j++)
+						if (x->dev[i - lo] != x->dev[j - lo])
+							CHECK(!reaches(j, i, lo, preds, np));
+					if (x->dev[i - lo])
+						sp += pm[i];
+					else
+						sg += g[i];
+				}
+				CHECK_EQ_I(x->gpu_ps, sg);
+				CHECK_EQ_I(x->pim_ps, sp);
+				CHECK_EQ_I(x->ps, sg > sp ? sg : sp);
+			}
+			/* optimal over every valid assignment of layers */
+			for (m = 1; m + 1 < 1u << len; m++) {
+				long long sg = 0, sp = 0;
+				int ok = 1;
+
+				for (i = lo; i <= hi && ok; i++) {
+					int d = m >> (i - lo) & 1;
+
+					for (j = lo; j < i && ok; j++)
+						if ((m >> (j - lo) & 1) != (unsigned)d &&
+						    reaches(j, i, lo, preds, np))
+							ok = 0;
+					if (d && pm[i] < 0)
+						ok = 0;
+					if (d)
+						sp += pm[i];
+					else
+						sg += g[i];
+				}
+				if (ok && (sg > sp ? sg : sp) < best)
+					best = sg > sp ? sg : sp;
+			}
+			CHECK_EQ_I(x->ps, best);
+		}
+		/* brute force finds no valid assignment where none was added */
+		CHECK(solve_dp(c, base, n, P_PIMFLOW, &a, &bad, &stuck) == 0);
+		CHECK(solve_dp(c, nc, n, P_PIMFLOW, &b, &bad, &stuck) == 0);
+		CHECK(b.ps <= a.ps);
+		ngain += b.ps < a.ps;
+		plan_free(&a);
+		plan_free(&b);
+		for (k = base; k < nc; k++) {
+			free(c[k].id);
+			free(c[k].dev);
+		}
+		free(c);
+		for (i = 0; i < n; i++)
+			free(preds[i]);
+	}
+	CHECK(ndag > 100);
+	CHECK(ngain > 10);
+	printf("%d dag candidates, %d tables improved\n", ndag, ngain);
+}
+
+int
+main(int argc, char **argv)
+{
+	(void)argc;
+	pf_setprogname(argv[0]);
+	test_policies();
+	test_brute();
+	CHECK(nsolved > 1000);
+	CHECK(nfailed > 50);
+	printf("%d policies solved, %d without cover\n", nsolved, nfailed);
+	test_dag();
+	clear();
+	return CHECK_DONE();
+}
