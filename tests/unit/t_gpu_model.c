@@ -1,0 +1,228 @@
+/*
+ * Unit tests of the GPU model: tile occupancy, waves, one GEMM option and
+ * one streaming kernel on a small machine whose figures are worked out by
+ * hand below, tile-menu parsing, and config loading errors.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "diag.h"
+#include "gpu_gemm.h"
+#include "gpu_model.h"
+#include "gpu_ops.h"
+#include "check.h"
+
+#define NEAR(a, b) (fabs((double)(a) - (double)(b)) < 1e-6 * (fabs((double)(b)) + 1))
+
+/* The SM75 limits of rtx2060-sim: 16 CTAs, 1024 threads, 64 Ki regs, 64 KiB. */
+static void
+sm75(struct gpu_model *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->max_ctas_per_sm = 16;
+	m->max_threads_per_sm = 1024;
+	m->regs_per_sm = 65536;
+	m->smem_kb_per_sm = 64;
+	m->tile_k = 32;
+	m->tile_stages = 2;
+	m->tile_regs_overhead = 64;
+}
+
+static void
+occupancy(void)
+{
+	struct gpu_model m;
+	struct gpu_tile t;
+
+	sm75(&m);
+	/* regs 128+64 = 192: 65536/(256*192) = 1.33; smem 384*32*2*2 = 48 KiB. */
+	t = (struct gpu_tile){ 256, 128, 256 };
+	CHECK_EQ_I(gpu_occupancy(&m, &t, 2), 1);
+	/* fp32 staging: 96 KiB of shared memory does not fit in 64. */
+	CHECK_EQ_I(gpu_occupancy(&m, &t, 4), 0);
+	/* regs 192: 65536/(128*192) = 2.67; smem 256*32*4 = 32 KiB -> 2. */
+	t = (struct gpu_tile){ 128, 128, 128 };
+	CHECK_EQ_I(gpu_occupancy(&m, &t, 2), 2);
+	/* regs 96 -> 5; smem 16 KiB -> 4; threads 8; CTAs 16 -> 4. */
+	t = (struct gpu_tile){ 64, 64, 128 };
+	CHECK_EQ_I(gpu_occupancy(&m, &t, 2), 4);
+	/* regs 80 -> 6; smem 144*32*4 = 18 KiB -> 3. */
+	t = (struct gpu_tile){ 16, 128, 128 };
+	CHECK_EQ_I(gpu_occupancy(&m, &t, 2), 3);
+	/* 64x64 with 32 threads: 128+64 regs -> 10; threads 32; smem -> 4. */
+	t = (struct gpu_tile){ 64, 64, 32 };
+	CHECK_EQ_I(gpu_occupancy(&m, &t, 2), 4);
+	/* 256 accumulators + 64 > 255 registers: never resident. */
+	t = (struct gpu_tile){ 128, 128, 64 };
+	CHECK_EQ_I(gpu_occupancy(&m, &t, 2), 0);
+	/* The CTA limit binds: a tiny tile, 16 CTAs. */
+	m.smem_kb_per_sm = 1024;
+	t = (struct gpu_tile){ 16, 16, 32 };
+	CHECK_EQ_I(gpu_occupancy(&m, &t, 2), 16);
+
+	CHECK(gpu_waves(25, 60) == 1);
+	CHECK(gpu_waves(60, 60) == 1);
+	CHECK(gpu_waves(61, 60) == 2);
+	CHECK(gpu_waves(3136, 60) == 53);
+}
+
+/*
+ * A toy machine: 2 SMs at 1000 MHz, one channel of 32 GB/s (32 B/cycle),
+ * 64 B/cycle of L2, 256 KiB of L2, 32 B/cycle into an SM, 512 FLOP/cycle,
+ * every efficiency 1, fill 100, one CTA per SM.
+ */
+static void
+toy(struct gpu_model *m)
+{
+	sm75(m);
+	m->sms = 2;
+	m->clock_mhz = 1000;
+	m->channels = 1;
+	m->bw_gbs_per_channel = 32;
+	m->l2_kb_per_channel = 256;
+	m->l2_bytes_per_cycle_per_channel = 64;
+	m->sm_l2_bytes_per_cycle = 32;
+	m->tc_fp16 = 512;
+	m->cuda_fp16 = 128;
+	m->cuda_fp32 = 64;
+	m->eff_math = m->eff_dram = m->eff_l2 = 1;
+	m->fill_cycles = 100;
+	m->launch_cycles = 1000;
+	m->max_ctas_per_sm = 1;
+	m->l2_input_fraction = 0.5;
+	m->l2_reuse_fraction = 0.5;
+	m->splitk_max = 4;
+	m->stream_threads = 256;
+	m->stream_elems_per_thread = 4;
+	m->tc_align = 8;
+}
+
+static void
+gemm_by_hand(void)
+{
+	struct gpu_model m;
+	struct gpu_mach g;
+	struct gpu_gemm p;
+	struct gpu_kern k;
+	struct gpu_tile t = { 64, 64, 128 };
+	double c;
+
+	toy(&m);
+	gpu_mach_init(&g, &m, 1);
+	CHECK(NEAR(g.dram_bpc, 32));
+	CHECK(NEAR(g.l2_bytes, 262144));
+	/* 128x128x64 fp16: 4 tiles of 64x64 on 2 SMs x 1 CTA = 2 waves. */
+	memset(&p, 0, sizeof(p));
+	p.g = 1; p.m = 128; p.n = 128; p.k = 64;
+	p.esz = 2; p.rate = 512;
+	p.a_bytes = 128 * 64 * 2;	/* 16384 */
+	p.b_bytes = 64 * 128 * 2;	/* 16384 */
+	p.c_bytes = 128 * 128 * 2;	/* 32768 */
+	c = gpu_gemm_option(&g, &p, &t, 1, &k);
+	/*
+	 * Per wave (2 tiles, one per SM):
+	 *  math = 2*64*64*64 / 512 = 1024 cycles;
+	 *  L2 = 2 tiles x (64+64)*64*2 B in + 16384 B out = 49152 B / 64 = 768,
+	 *       one SM's 16384 B / 32 = 512 -> 768;
+	 *  DRAM: operands (32 KiB) fit in half of L2, so each wave reads half
+	 *       of them once (16384 B) and writes half the output (16384 B):
+	 *       32768 / 32 = 1024;
+	 *  wave = max(1024, 768, 1024) + 100 = 1124; two waves = 2248.
+	 */
+	CHECK(NEAR(c, 2248));
+	CHECK(NEAR(k.cycles, 2248));
+	CHECK(k.waves == 2);
+	CHECK(k.ctas == 4);
+	CHECK_EQ_I(k.occ, 1);
+	CHECK(NEAR(k.dram_bytes, 65536));
+	CHECK(NEAR(k.l2_bytes, 98304));
+	CHECK(NEAR(k.math, 2048));
+
+	/*
+	 * The same with split-K 2: 8 tiles of K 32 in 4 waves.  Per wave
+	 * math 512, L2 in 2*128*32*2 = 16384 + fp32 partials 2*64*64*4 =
+	 * 32768 -> 49152/64 = 768 (one SM: 8192/32 = 256), DRAM reads
+	 * 32768*2/8 = 8192 + partials 32768 -> 40960/32 = 1280: wave 1380,
+	 * four 5520.  Reduction: 2*128*128*4 = 128 KiB of partials fit in
+	 * half of L2, so it reads them from L2 and writes 32 KiB: 16 CTAs of
+	 * 1024 elements, 8 per SM: DRAM 32768/32 = 1024, L2 163840/64 =
+	 * 2560, SM 8*1024*(163840/16384)/32 = 2560; math 8*1024*2/64 = 256:
+	 * 2560 + 100 = 2660.  Compared: 5520 + 2660 + 1000 launch.
+	 */
+	c = gpu_gemm_option(&g, &p, &t, 2, &k);
+	CHECK(NEAR(k.aux_cycles, 2660));
+	CHECK(NEAR(k.cycles, 5520 + 2660));
+	CHECK(NEAR(c, 5520 + 2660 + 1000));
+	CHECK_EQ_I(k.kernels, 2);
+	CHECK_EQ_I(k.splitk, 2);
+
+	/* The menu choice is the cheapest option: here no split. */
+	m.tiles[0] = t;
+	m.ntiles = 1;
+	gpu_gemm_cost(&g, &p, &k);
+	CHECK_EQ_I(k.splitk, 1);
+	CHECK(NEAR(k.cycles, 2248));
+}
+
+static void
+stream_by_hand(void)
+{
+	struct gpu_model m;
+	struct gpu_mach g;
+	struct gpu_stream s;
+	struct gpu_kern k;
+
+	toy(&m);
+	m.max_ctas_per_sm = 16;
+	gpu_mach_init(&g, &m, 1);
+	/* 1024 elements: one CTA of 256 x 4, on one SM. */
+	memset(&s, 0, sizeof(s));
+	s.elems = 1024;
+	s.dram_rd = 2048;
+	s.dram_wr = 2048;
+	s.flops = 1024;
+	s.rate = 128;
+	gpu_stream_cost(&g, &s, &k);
+	/*
+	 * DRAM 4096/32 = 128; L2 4096/64 = 64; SM 1024*(4096/1024)/32 =
+	 * 128; math 1024*1/128 = 8: 128 + fill 100.
+	 */
+	CHECK(NEAR(k.cycles, 228));
+	CHECK(k.ctas == 1 && k.waves == 1);
+	CHECK_EQ_I(k.occ, 4);	/* 1024 threads / 256 */
+	/* 1025 elements: a second CTA, on the other SM: no slower per SM. */
+	s.elems = 1025;
+	gpu_stream_cost(&g, &s, &k);
+	CHECK(k.ctas == 2);
+	CHECK(k.cycles >= 228);
+}
+
+static void
+tiles(void)
+{
+	struct gpu_model m;
+	const char *why;
+
+	memset(&m, 0, sizeof(m));
+	CHECK(gpu_tiles_parse("256x128/256, 64x64/128", &m, &why) == 0);
+	CHECK_EQ_I(m.ntiles, 2);
+	CHECK_EQ_I(m.tiles[1].tm, 64);
+	CHECK_EQ_I(m.tiles[1].threads, 128);
+	CHECK(gpu_tiles_parse("256x128", &m, &why) < 0);
+	CHECK(gpu_tiles_parse("256x128/256;", &m, &why) < 0);
+	CHECK(gpu_tiles_parse("0x128/256", &m, &why) < 0);
+	CHECK(gpu_tiles_parse("", &m, &why) < 0);
+}
+
+int
+main(int argc, char **argv)
+{
+	(void)argc;
+	pf_setprogname(argv[0]);
+	occupancy();
+	gemm_by_hand();
+	stream_by_hand();
+	tiles();
+	return CHECK_DONE();
+}
