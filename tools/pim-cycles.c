@@ -1,0 +1,167 @@
+/*
+ * pim-cycles: fill cycles and ns of the PIM rows of a tasks table with the
+ * Newton PIM model (lib/newton_cost.h): PIMFlow's command generation and
+ * cycle-exact Ramulator-Newton timing, plus documented extensions.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "conf.h"
+#include "csvio.h"
+#include "diag.h"
+#include "newton_cost.h"
+#include "pim_model.h"
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: pim-cycles [-aEGrsx] [-c config] "
+	    "[-g max_gwrite] [-n pim_channels] [-T tracefile] [file ...]\n");
+	exit(PF_EXIT_USAGE);
+}
+
+static int64_t
+posarg(const char *s, int opt)
+{
+	int64_t v;
+
+	if (parse_int64(s, &v) < 0 || v < 1 || v > (1 << 20)) {
+		pf_err(NULL, "-%c: bad count '%s'", opt, s);
+		usage();
+	}
+	return v;
+}
+
+/* Append the rows of src (same columns) to dst. */
+static int
+append(struct table *dst, const struct table *src)
+{
+	size_t r, c, n;
+
+	if (dst->ncols != src->ncols)
+		goto bad;
+	for (c = 0; c < src->ncols; c++)
+		if (strcmp(dst->cols[c], src->cols[c]) != 0)
+			goto bad;
+	for (r = 0; r < src->nrows; r++) {
+		n = table_addrow(dst);
+		for (c = 0; c < src->ncols; c++)
+			table_set(dst, n, c, table_get(src, r, c));
+	}
+	return 0;
+bad:
+	pf_errl(src->fname, 1, "columns differ from those of '%s'",
+	    dst->fname);
+	return -1;
+}
+
+static double
+now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct pim_opts o;
+	struct pim_model m;
+	struct table all, t;
+	const char *config = "newton-gddr6", *tracef = NULL;
+	char *path;
+	FILE *trace = NULL;
+	int64_t n = 0, g = 0, rows, cmds, trows = 0, tcmds = 0;
+	int ch, i, nohide = 0, stats = 0, rc = PF_EXIT_DATA, first = 1;
+	double t0;
+
+	pf_setprogname(argv[0]);
+	memset(&o, 0, sizeof(o));
+	while ((ch = getopt(argc, argv, "aEGT:c:g:n:rsx")) != -1)
+		switch (ch) {
+		case 'a': o.all = 1; break;
+		case 'E': o.exact = 1; break;
+		case 'G': o.per_group = 1; break;
+		case 'T': tracef = optarg; break;
+		case 'c': config = optarg; break;
+		case 'g': g = posarg(optarg, ch); break;
+		case 'n': n = posarg(optarg, ch); break;
+		case 'r': o.reduce = 1; break;
+		case 's': stats = 1; break;
+		case 'x': nohide = 1; break;
+		default: usage();
+		}
+	argc -= optind;
+	argv += optind;
+
+	if ((path = conf_resolve("pim", config)) == NULL)
+		return PF_EXIT_DATA;
+	if (pim_model_load(path, &m) < 0) {
+		free(path);
+		return PF_EXIT_DATA;
+	}
+	free(path);
+	o.channels = n > 0 ? n : m.channels;
+	o.max_gwrite = g > 0 ? g : m.max_gwrite;
+	o.hiding = nohide ? 0 : m.hiding;
+	if (tracef != NULL && (trace = fopen(tracef, "w")) == NULL) {
+		pf_err(tracef, "cannot open for writing");
+		return PF_EXIT_DATA;
+	}
+
+	t0 = now_s();
+	table_init(&all, "-");
+	for (i = 0; i < (argc > 0 ? argc : 1); i++) {
+		const char *in = argc > 0 ? argv[i] : "-";
+
+		if (first) {
+			table_free(&all);
+			if (table_load(in, &all) < 0 ||
+			    pim_cost_table(&m, &all, &o, trace, &rows, &cmds) < 0)
+				goto out;
+			first = 0;
+		} else {
+			if (table_load(in, &t) < 0)
+				goto out;
+			if (pim_cost_table(&m, &t, &o, trace, &rows, &cmds) < 0 ||
+			    append(&all, &t) < 0) {
+				table_free(&t);
+				goto out;
+			}
+			table_free(&t);
+		}
+		trows += rows;
+		tcmds += cmds;
+	}
+	if (stats) {
+		double dt = now_s() - t0;
+
+		fprintf(stderr, "%s: %lld pim rows, %lld commands timed, "
+		    "%.3f s, %.0f rows/s, %.0f commands/s\n", pf_progname(),
+		    (long long)trows, (long long)tcmds, dt,
+		    dt > 0 ? (double)trows / dt : 0,
+		    dt > 0 ? (double)tcmds / dt : 0);
+	}
+	if (table_write(stdout, &all) < 0) {
+		pf_err(NULL, "write error");
+		goto out;
+	}
+	rc = PF_EXIT_OK;
+out:
+	table_free(&all);
+	if (trace != NULL && (fclose(trace) != 0 || ferror(stdout))) {
+		pf_err(tracef, "write error");
+		rc = PF_EXIT_DATA;
+	}
+	if (rc != PF_EXIT_OK && tracef != NULL)
+		unlink(tracef);
+	if (pf_close_stdout() < 0)
+		rc = PF_EXIT_DATA;
+	return rc;
+}
