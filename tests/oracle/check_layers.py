@@ -344,10 +344,52 @@ class Model:
                     p not in skip and self.nconsumers(n.input[0]) == 1:
                 skip.add(i)
                 self.group.setdefault(p, [p]).append(i)
+        # A zero constant Pad of spatial axes feeding only a Conv becomes
+        # the Conv's padding.
+        self.padfold = {}	# conv -> Pad node
+        for i, n in enumerate(g.node):
+            if i in skip or n.op_type != "Pad":
+                continue
+            c = self.consumers.get(n.output[0], [])
+            pads = self.pad_amounts(n)
+            if len(c) == 1 and g.node[c[0]].op_type == "Conv" and \
+                    n.output[0] not in self.graph_outputs and \
+                    g.node[c[0]].input[0] == n.output[0] and \
+                    pads is not None and c[0] not in skip:
+                skip.add(i)
+                self.padfold[c[0]] = i
+        # The decomposed LayerNorm is one norm row.
+        self.kind = {}
+        for i, n in enumerate(g.node):
+            if i in skip or n.op_type != "ReduceMean":
+                continue
+            ln = self.match_layernorm(i)
+            if ln is not None:
+                for j in ln[1:]:
+                    skip.add(j)
+                self.group[i] = ln
+                self.kind[i] = "norm"
         for i, n in enumerate(g.node):
             if i in skip:
                 continue
             self.group.setdefault(i, [i])
+        # A constant bias Add after a weight MatMul joins the gemm.
+        for i, n in enumerate(g.node):
+            if i not in self.group or n.op_type != "MatMul" or \
+                    n.input[1] not in self.const:
+                continue
+            y = n.output[0]
+            c = self.consumers.get(y, [])
+            if len(c) != 1 or y in self.graph_outputs:
+                continue
+            a = g.node[c[0]]
+            other = [v for v in a.input if v != y]
+            if a.op_type == "Add" and len(other) == 1 and \
+                    other[0] in self.const and c[0] in self.group and \
+                    self.shape(a.output[0]) == self.shape(y):
+                del self.group[c[0]]
+                skip.add(c[0])
+                self.group[i].append(c[0])
         for h, grp in self.group.items():
             self.last[h] = g.node[grp[-1]].output[0]
             self.act[h] = "none"
@@ -366,12 +408,89 @@ class Model:
             name, nodes, out = fused
             for j in nodes:
                 skip.add(j)
-                del self.group[j]
+                self.group.pop(j, None)
                 self.group[h].append(j)
             self.act[h] = name
             self.last[h] = out
             owner[out] = h
         self.heads = sorted(self.group)
+
+    def pad_amounts(self, n):
+        """Spatial pads [(begin, end)] of a zero constant Pad of a rank-3+
+        tensor that pads only axes 2.., or None."""
+        a = attrs(n)
+        mode = a.get("mode", b"constant")
+        mode = mode.decode() if isinstance(mode, bytes) else mode
+        if mode != "constant":
+            return None
+        if "pads" in a:
+            pads, val = list(a["pads"]), a.get("value", 0.0)
+        else:
+            if len(n.input) < 2 or n.input[1] not in self.values:
+                return None
+            pads = [int(v) for v in self.values[n.input[1]]]
+            val = 0.0
+            if len(n.input) > 2 and n.input[2]:
+                if n.input[2] not in self.values:
+                    return None
+                val = float(self.values[n.input[2]].reshape(-1)[0])
+            if len(n.input) > 3 and n.input[3]:
+                return None	# axes input (opset 18): not handled here
+        r = len(pads) // 2
+        if val != 0.0 or r < 3 or any(pads[j] != 0 or pads[j + r] != 0
+                                      for j in range(2)) or \
+                any(p < 0 for p in pads):
+            return None
+        return [(pads[j], pads[j + r]) for j in range(2, r)]
+
+    def match_layernorm(self, i):
+        """Nodes of a decomposed LayerNorm starting at ReduceMean i."""
+        g, C = self.g, self.consumers
+
+        def only(t, op):
+            c = C.get(t, [])
+            if len(c) != 1 or t in self.graph_outputs or \
+                    g.node[c[0]].op_type != op:
+                return None
+            return c[0]
+        r1 = g.node[i]
+        x = r1.input[0]
+        c = C.get(r1.output[0], [])
+        if len(c) != 1 or g.node[c[0]].op_type != "Sub" or \
+                list(g.node[c[0]].input) != [x, r1.output[0]]:
+            return None
+        sub = c[0]
+        d = g.node[sub].output[0]
+        cs = C.get(d, [])
+        if len(cs) != 2 or d in self.graph_outputs:
+            return None
+        pw = [j for j in cs if g.node[j].op_type == "Pow"]
+        dv = [j for j in cs if g.node[j].op_type == "Div"]
+        if len(pw) != 1 or len(dv) != 1 or \
+                not self.is_scalar_const(g.node[pw[0]].input[1], 2.0):
+            return None
+        r2 = only(g.node[pw[0]].output[0], "ReduceMean")
+        if r2 is None:
+            return None
+        ad = only(g.node[r2].output[0], "Add")
+        if ad is None:
+            return None
+        sq = only(g.node[ad].output[0], "Sqrt")
+        if sq is None or only(g.node[sq].output[0], "Div") != dv[0] or \
+                list(g.node[dv[0]].input) != [d, g.node[sq].output[0]]:
+            return None
+        nodes = [i, sub, pw[0], r2, ad, sq, dv[0]]
+        t = g.node[dv[0]].output[0]
+        for op in ("Mul", "Add"):
+            j = only(t, op)
+            if j is None:
+                break
+            other = [v for v in g.node[j].input if v != t]
+            if len(other) != 1 or other[0] not in self.const:
+                break
+            nodes.append(j)
+            t = g.node[j].output[0]
+        return nodes
 
     def match_act(self, i, x):
         """(act, nodes, output) if node i starts a fusable activation on x."""
@@ -472,8 +591,24 @@ def expect(M, h):
             raise KeyError(t)
         return d
 
-    if op in ("Conv", "ConvTranspose"):
-        x, w = need(n.input[0]), need(n.input[1])
+    if h in M.kind:		# decomposed LayerNorm
+        grp = M.group[h]
+        x = need(n.input[0])
+        b, c, hh, ww = layout(x)
+        ob, oc, oh, ow = layout(out)
+        wb = 0
+        for j in grp[7:]:	# the scale Mul and bias Add
+            for v in g.node[j].input:
+                if v in M.const:
+                    wb += M.tbytes(v)
+        e.update(op="norm", batch=b, in_c=c, in_h=hh, in_w=ww, out_c=oc,
+                 out_h=oh, out_w=ow, in_bytes=M.tbytes(n.input[0]),
+                 weight_bytes=wb, gemm_m=0, gemm_n=0, gemm_k=0, gemm_batch=0)
+    elif op in ("Conv", "ConvTranspose"):
+        xin = n.input[0]
+        if h in M.padfold:	# a Pad folded into the conv's padding
+            xin = g.node[M.padfold[h]].input[0]
+        x, w = need(xin), need(n.input[1])
         kind = "ncl" if len(x) == 3 else "token"
         b, c, hh, ww = layout(x, kind)
         ob, oc, oh, ow = layout(out, kind)
@@ -482,9 +617,14 @@ def expect(M, h):
         st = a.get("strides", [1] * r)
         dl = a.get("dilations", [1] * r)
         grp = a.get("group", 1)
-        pads = pads_of(n, a, x[2:], ks, st, dl) if op == "Conv" else \
+        pads = pads_of(n, a, need(n.input[0])[2:], ks, st, dl) \
+            if op == "Conv" else \
             [(p, q) for p, q in zip(a.get("pads", [0] * 2 * r)[:r],
                                     a.get("pads", [0] * 2 * r)[r:])]
+        if h in M.padfold:
+            extra = M.pad_amounts(g.node[M.padfold[h]])
+            pads = [(p + q, r_ + s_) for (p, r_), (q, s_) in
+                    zip(pads, extra)]
         if r == 1:
             ks, st, dl, pads = [1] + list(ks), [1] + list(st), \
                 [1] + list(dl), [(0, 0)] + pads
@@ -681,6 +821,11 @@ def main():
         return 0
     with open(args.layers, newline="") as f:
         rows = list(enumerate(csv.DictReader(f)))
+    # A pattern's row may take the name of any of its nodes.
+    alias = {M.names[j]: M.names[h] for h in M.kind for j in M.group[h]}
+    for _, r in rows:
+        if r.get("name") in alias:
+            r["name"] = alias[r["name"]]
     bad = []
 
     def mismatch(msg):

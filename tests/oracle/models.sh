@@ -24,6 +24,16 @@ for m in "$TOP"/share/pimflow/models/*.onnx; do
 	fi
 	if ! "$PY" "$ORACLE" "$m" "$tmp/$n.csv"; then fail=1; fi
 done
+# The oracle itself must catch a wrong table: one MAC count off by one.
+t=$tmp/resnet18_cifar10.csv
+if [ -s "$t" ]; then
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "macs") c = i }
+	    NR == 2 { $c = $c + 1 } { print }' OFS=, "$t" >"$tmp/mut.csv"
+	if "$PY" "$ORACLE" "$TOP/share/pimflow/models/resnet18_cifar10.onnx" \
+	    "$tmp/mut.csv" >"$tmp/mut.out"; then
+		echo "FAIL the oracle accepted a wrong MAC count"; fail=1
+	fi
+fi
 # The user report's model at 64x64: a clean error at the Gemm, no output.
 m=$TOP/share/pimflow/models/resnet18_cifar10.onnx
 if "$BIN/onnx2layers" -i input=1x3x64x64 "$m" >"$tmp/c64.csv" 2>"$tmp/c64.err"; then
