@@ -89,7 +89,7 @@ check_geometry(const struct table *t)
 }
 
 static int
-fold(const struct table *t, const long *c, long gwc, long hidec,
+fold(const struct table *t, const long *c, long gwc, long hidec, long lc,
     const size_t *idx, const struct group *g, double sync_ns,
     struct table *out)
 {
@@ -146,7 +146,7 @@ fold(const struct table *t, const long *c, long gwc, long hidec,
 			pf_errl(t->fname, table_line(t, r),
 			    "candidate '%s': %s piece of layer %s (step %lld) "
 			    "has no cost: run %s", cand, dev,
-			    table_get(t, r, (size_t)c[N_FIRST]),
+			    table_get(t, r, (size_t)(lc >= 0 ? lc : c[N_FIRST])),
 			    (long long)st, d == 0 ? "gpu-cycles" : "pim-cycles");
 			goto bad;
 		}
@@ -247,7 +247,8 @@ merge_costs(const struct table *t, double sync_ns, struct table *out)
 	}
 	qsort(g, ng, sizeof(*g), byfirst);
 	for (i = 0; i < ng; i++)
-		if (fold(t, c, gwc, hidec, idx, &g[i], sync_ns, out) < 0)
+		if (fold(t, c, gwc, hidec, table_col(t, "layer"), idx, &g[i],
+		    sync_ns, out) < 0)
 			goto done;
 	rc = 0;
 done:
