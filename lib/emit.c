@@ -1,0 +1,770 @@
+/*
+ * Layer emission: one pass in topological order that resolves, folds,
+ * fuses or emits each node and fills its layers.csv geometry.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arith.h"
+#include "diag.h"
+#include "emit.h"
+#include "fuse.h"
+#include "layer.h"
+#include "shape.h"
+#include "xalloc.h"
+
+struct row {
+	struct layer	 l;
+	const char	*name, *onnx_op;
+	char		*preds;
+};
+
+struct em {
+	struct model	*m;
+	struct fuse	 f;
+	const char	*dtype;
+	int		 esz;
+	struct row	*rows;
+	size_t		 nrows, cap;
+};
+
+enum kind {
+	K_VIEW, K_CONV, K_GEMM, K_POOL, K_GPOOL, K_REDUCE, K_ELT, K_ACT,
+	K_SOFTMAX, K_NORM, K_BN, K_CONCAT, K_TRANSPOSE, K_RESIZE, K_GATHER,
+	K_OTHER
+};
+
+static const struct {
+	const char	*op;
+	enum kind	 k;
+	const char	*act;	/* K_ACT: the act column's value */
+} kinds[] = {
+	{ "Reshape", K_VIEW, 0 }, { "Flatten", K_VIEW, 0 },
+	{ "Squeeze", K_VIEW, 0 }, { "Unsqueeze", K_VIEW, 0 },
+	{ "Identity", K_VIEW, 0 }, { "Dropout", K_VIEW, 0 },
+	{ "Cast", K_VIEW, 0 }, { "Expand", K_VIEW, 0 },
+	{ "Slice", K_VIEW, 0 }, { "Split", K_VIEW, 0 },
+	{ "Conv", K_CONV, 0 }, { "ConvTranspose", K_CONV, 0 },
+	{ "Gemm", K_GEMM, 0 }, { "MatMul", K_GEMM, 0 },
+	{ "MaxPool", K_POOL, 0 }, { "AveragePool", K_POOL, 0 },
+	{ "LpPool", K_POOL, 0 }, { "GlobalAveragePool", K_GPOOL, 0 },
+	{ "GlobalMaxPool", K_GPOOL, 0 }, { "GlobalLpPool", K_GPOOL, 0 },
+	{ "Softmax", K_SOFTMAX, 0 }, { "LogSoftmax", K_SOFTMAX, 0 },
+	{ "Hardmax", K_SOFTMAX, 0 },
+	{ "BatchNormalization", K_BN, 0 }, { "LayerNormalization", K_NORM, 0 },
+	{ "InstanceNormalization", K_NORM, 0 },
+	{ "GroupNormalization", K_NORM, 0 }, { "LRN", K_NORM, 0 },
+	{ "MeanVarianceNormalization", K_NORM, 0 },
+	{ "LpNormalization", K_NORM, 0 },
+	{ "Concat", K_CONCAT, 0 }, { "Transpose", K_TRANSPOSE, 0 },
+	{ "DepthToSpace", K_TRANSPOSE, 0 }, { "SpaceToDepth", K_TRANSPOSE, 0 },
+	{ "Resize", K_RESIZE, 0 }, { "Upsample", K_RESIZE, 0 },
+	{ "Gather", K_GATHER, 0 }, { "GatherElements", K_OTHER, 0 },
+	{ "ArgMax", K_REDUCE, 0 }, { "ArgMin", K_REDUCE, 0 },
+	{ "TopK", K_REDUCE, 0 },
+	{ "Relu", K_ACT, "relu" }, { "Clip", K_ACT, "clip" },
+	{ "LeakyRelu", K_ACT, "leakyrelu" }, { "PRelu", K_ACT, "prelu" },
+	{ "Elu", K_ACT, "elu" }, { "Selu", K_ACT, "selu" },
+	{ "Celu", K_ACT, "celu" }, { "Softplus", K_ACT, "softplus" },
+	{ "Softsign", K_ACT, "softsign" }, { "Sigmoid", K_ACT, "sigmoid" },
+	{ "HardSigmoid", K_ACT, "hardsigmoid" },
+	{ "HardSwish", K_ACT, "hardswish" }, { "Tanh", K_ACT, "tanh" },
+	{ "Erf", K_ACT, "erf" }, { "Gelu", K_ACT, "gelu" },
+	{ "Mish", K_ACT, "mish" }, { "ThresholdedRelu", K_ACT, "thresholdedrelu" },
+	{ "Pad", K_OTHER, 0 }, { "Tile", K_OTHER, 0 }, { "CumSum", K_OTHER, 0 },
+	{ "Trilu", K_OTHER, 0 },
+};
+
+static enum kind
+kindof(const struct node *n, const char **act)
+{
+	size_t i;
+
+	*act = NULL;
+	if (!n->stdop)
+		return K_OTHER;
+	if (n->pat == PAT_NORM)
+		return K_NORM;
+	if (n->pat != PAT_NONE) {
+		*act = n->pat == PAT_GELU ? "gelu" : n->pat == PAT_SILU ?
+		    "silu" : "hardswish";
+		return K_ACT;
+	}
+	if (strncmp(n->op, "Reduce", 6) == 0)
+		return K_REDUCE;
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (strcmp(n->op, kinds[i].op) == 0) {
+			*act = kinds[i].act;
+			return kinds[i].k;
+		}
+	/* Known to shape inference and not listed: elementwise math. */
+	return K_ELT;
+}
+
+/* Element size in bytes: integer tensors keep theirs, floats use -t. */
+static int64_t
+esz(const struct em *e, const struct tensor *t)
+{
+	return onnx_dtype_isint(t->dtype) ? onnx_dtype_size(t->dtype) : e->esz;
+}
+
+static int
+bytes(const struct em *e, const struct tensor *t, int64_t *acc)
+{
+	int64_t b;
+
+	if (ck_mul(tensor_numel(t), esz(e, t), &b) < 0 || tensor_numel(t) < 0 ||
+	    ck_add(*acc, b, acc) < 0)
+		return -1;
+	return 0;
+}
+
+/*
+ * (batch, c, h, w) of a tensor: rank 4 NCHW; rank 3 [N,S,D] (chan: a
+ * Conv1d/pool [N,C,L]); rank 2 [N,D]; rank 1 [D]; higher ranks fold their
+ * extra leading dims into batch.
+ */
+static int
+layout(const struct tensor *t, int chan, int64_t *b, int64_t *c, int64_t *h,
+    int64_t *w)
+{
+	const int64_t *d = t->dims;
+	int r = t->rank;
+
+	*b = *c = *h = *w = 1;
+	switch (r) {
+	case 0:
+		return 0;
+	case 1:
+		*c = d[0];
+		return 0;
+	case 2:
+		*b = d[0];
+		*c = d[1];
+		return 0;
+	case 3:
+		*b = d[0];
+		if (chan) {
+			*c = d[1];
+			*w = d[2];
+		} else {
+			*h = d[1];
+			*c = d[2];
+		}
+		return 0;
+	default:
+		if (ck_prod(d, r - 3, b) < 0)
+			return -1;
+		*c = d[r - 3];
+		*h = d[r - 2];
+		*w = d[r - 1];
+		return 0;
+	}
+}
+
+/* Union of the source layers of tensors ts (n of them) into dst. */
+static void
+srcunion(struct model *m, const int *ts, size_t n, struct tensor *dst)
+{
+	int buf[256], nb = 0, i, j;
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		const struct tensor *t;
+
+		if (ts[k] < 0 || (t = &m->t[ts[k]])->isconst)
+			continue;
+		for (i = 0; i < t->nsrc; i++) {
+			for (j = 0; j < nb && buf[j] != t->src[i]; j++)
+				;
+			if (j == nb && nb < 256)
+				buf[nb++] = t->src[i];
+		}
+	}
+	free(dst->src);
+	dst->src = xcalloc(nb ? (size_t)nb : 1, sizeof(int));
+	memcpy(dst->src, buf, (size_t)nb * sizeof(int));
+	dst->nsrc = nb;
+	dst->layer = -1;
+}
+
+static int
+intcmp(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+/* The row of layer L as the direct producer of outputs of n. */
+static void
+setsrc(struct model *m, const struct node *n, int L)
+{
+	size_t i;
+
+	for (i = 0; i < n->nout; i++) {
+		struct tensor *t = node_out(m, n, i);
+
+		if (t == NULL)
+			continue;
+		free(t->src);
+		t->src = xmalloc(sizeof(int));
+		t->src[0] = L;
+		t->nsrc = 1;
+		t->layer = L;
+	}
+}
+
+static void
+view(struct model *m, const struct node *n)
+{
+	size_t i;
+
+	for (i = 0; i < n->nout; i++)
+		if (n->out[i] >= 0)
+			srcunion(m, n->in, n->nin, &m->t[n->out[i]]);
+}
+
+/* Fusable producer row of tensor ti for a following act/bias, or NULL. */
+static struct row *
+producer(struct em *e, int ti)
+{
+	struct row *r;
+
+	if (ti < 0 || e->m->t[ti].layer < 0 || fuse_users(&e->f, ti) != 1)
+		return NULL;
+	r = &e->rows[e->m->t[ti].layer];
+	if (strcmp(r->l.act, "none") != 0)
+		return NULL;
+	return r;
+}
+
+/* act column value of a Clip: relu6, relu or clip. */
+static const char *
+clipname(const struct model *m, const struct node *n)
+{
+	const struct tensor *lo = node_in(m, n, 1), *hi = node_in(m, n, 2);
+	double a = attr_float(n, "min", -INFINITY);
+	double b = attr_float(n, "max", INFINITY);
+
+	if (lo != NULL)
+		a = lo->hasval && lo->nval == 1 ? tensor_fval(lo, 0) : NAN;
+	if (hi != NULL)
+		b = hi->hasval && hi->nval == 1 ? tensor_fval(hi, 0) : NAN;
+	if (a == 0 && b == 6)
+		return "relu6";
+	if (a == 0 && b == INFINITY)
+		return "relu";
+	return "clip";
+}
+
+/* How many leading inputs of op are data (the rest are arguments). */
+static size_t
+ndata(const struct node *n)
+{
+	static const char *const one[] = {
+		"Resize", "Upsample", "Pad", "Clip", "Split", "Squeeze",
+		"Unsqueeze", "Reshape", "Expand", "Tile", "TopK", "Slice",
+		"ArgMax", "ArgMin", "CumSum", "Trilu", NULL
+	};
+	int i;
+
+	if (strncmp(n->op, "Reduce", 6) == 0)
+		return 1;
+	for (i = 0; one[i] != NULL; i++)
+		if (strcmp(n->op, one[i]) == 0)
+			return 1;
+	return n->nin;
+}
+
+static struct row *
+newrow(struct em *e, const struct node *n, enum layer_op op)
+{
+	struct row *r;
+
+	if (e->nrows == e->cap) {
+		e->cap = e->cap ? 2 * e->cap : 64;
+		e->rows = xreallocarray(e->rows, e->cap, sizeof(*e->rows));
+	}
+	r = &e->rows[e->nrows];
+	memset(r, 0, sizeof(*r));
+	layer_init(&r->l);
+	r->l.id = (int64_t)e->nrows;
+	r->l.op = op;
+	snprintf(r->l.dtype, sizeof(r->l.dtype), "%s", e->dtype);
+	r->name = n->patname != NULL ? n->patname : n->name;
+	r->onnx_op = n->op;
+	if (n->patname != NULL) {
+		size_t i;
+
+		for (i = 0; i < e->m->nn; i++)
+			if (e->m->n[i].name == n->patname)
+				r->onnx_op = e->m->n[i].op;
+	}
+	e->nrows++;
+	return r;
+}
+
+/* preds: the sorted distinct source layers of the data tensors ts. */
+static void
+preds(struct em *e, struct row *r, const int *ts, size_t n)
+{
+	struct tensor tmp;
+	size_t off = 0, cap;
+	int i;
+
+	memset(&tmp, 0, sizeof(tmp));
+	srcunion(e->m, ts, n, &tmp);
+	qsort(tmp.src, (size_t)tmp.nsrc, sizeof(int), intcmp);
+	cap = (size_t)tmp.nsrc * 12 + 1;
+	r->preds = xmalloc(cap);
+	r->preds[0] = '\0';
+	for (i = 0; i < tmp.nsrc; i++)
+		off += (size_t)snprintf(r->preds + off, cap - off, "%s%d",
+		    i ? " " : "", tmp.src[i]);
+	free(tmp.src);
+}
+
+static int
+overflow(const struct em *e, const struct node *n)
+{
+	pf_err(e->m->file, "node %s: a byte or MAC count overflows 64 bits",
+	    n->name);
+	return -1;
+}
+
+/*
+ * Geometry every row shares: in_* from the first data tensor, out_* from
+ * the output, byte counts of the data tensors ts (activations into
+ * in_bytes, constants into weight_bytes) and the output, preds.
+ */
+static int
+generic(struct em *e, const struct node *n, struct row *r, const int *ts,
+    size_t nts, int chan)
+{
+	struct model *m = e->m;
+	const struct tensor *o = node_out(m, n, 0), *x = NULL;
+	struct layer *l = &r->l;
+	size_t i;
+
+	for (i = 0; i < nts && x == NULL; i++)
+		if (ts[i] >= 0 && !m->t[ts[i]].isconst)
+			x = &m->t[ts[i]];
+	if (x == NULL)
+		x = &m->t[ts[0]];
+	if (layout(x, chan, &l->batch, &l->in_c, &l->in_h, &l->in_w) < 0 ||
+	    layout(o, chan, &l->batch, &l->out_c, &l->out_h, &l->out_w) < 0)
+		return overflow(e, n);
+	/* batch follows the output (a reduction may fold it). */
+	l->in_bytes = l->weight_bytes = l->out_bytes = 0;
+	for (i = 0; i < nts; i++) {
+		const struct tensor *t;
+
+		if (ts[i] < 0)
+			continue;
+		t = &m->t[ts[i]];
+		if (bytes(e, t, t->isconst ? &l->weight_bytes :
+		    &l->in_bytes) < 0)
+			return overflow(e, n);
+	}
+	if (bytes(e, o, &l->out_bytes) < 0)
+		return overflow(e, n);
+	preds(e, r, ts, nts);
+	return 0;
+}
+
+/* Conv and pool windows: kernel, stride, pads, dilation into the row. */
+static int
+windowrow(struct em *e, const struct node *n, struct row *r)
+{
+	struct model *m = e->m;
+	const struct tensor *x = node_in(m, n, 0), *w = node_in(m, n, 1);
+	struct layer *l = &r->l;
+	struct window win;
+	int64_t pp[2 * ONNX_MAXRANK] = { 0 };
+	int np, pr, hi, wi, rank = x->rank;
+
+	if (window_geom(m, n, x, strncmp(n->op, "Conv", 4) == 0 ?
+	    w->dims + 2 : NULL, &win) < 0)
+		return -1;
+	if (win.nsp > 2) {
+		pf_err(m->file, "node %s: %s over %d spatial axes is not "
+		    "supported", n->name, n->op, win.nsp);
+		return -1;
+	}
+	if (n->padfrom >= 0 && node_ints(m, &m->n[n->padfrom], "pads", 1, pp,
+	    2 * ONNX_MAXRANK, &np, &pr) < 0)
+		return -1;
+	/* A 1-D window lies along w. */
+	hi = win.nsp == 2 ? 0 : -1;
+	wi = win.nsp - 1;
+	if (hi == 0) {
+		l->kernel_h = win.k[0];
+		l->stride_h = win.s[0];
+		l->dil_h = win.d[0];
+		l->pad_top = win.pb[0] + pp[2];
+		l->pad_bottom = win.pe[0] + pp[rank + 2];
+	}
+	l->kernel_w = win.k[wi];
+	l->stride_w = win.s[wi];
+	l->dil_w = win.d[wi];
+	l->pad_left = win.pb[wi] + pp[2 + wi];
+	l->pad_right = win.pe[wi] + pp[rank + 2 + wi];
+	return 0;
+}
+
+static int
+convrow(struct em *e, const struct node *n)
+{
+	struct model *m = e->m;
+	struct row *r = newrow(e, n, OP_CONV);
+	int ts[1];
+
+	ts[0] = n->padfrom >= 0 ? m->n[n->padfrom].in[0] : n->in[0];
+	if (generic(e, n, r, ts, 1, 1) < 0 || windowrow(e, n, r) < 0)
+		return -1;
+	r->l.groups = attr_int(n, "group", 1);
+	if (layer_derive(&r->l) < 0)
+		return overflow(e, n);
+	return 0;
+}
+
+static int
+poolrow(struct em *e, const struct node *n, int global)
+{
+	struct row *r = newrow(e, n, OP_POOL);
+
+	if (generic(e, n, r, n->in, 1, 1) < 0)
+		return -1;
+	if (global) {
+		r->l.kernel_h = r->l.in_h;
+		r->l.kernel_w = r->l.in_w;
+		return 0;
+	}
+	return windowrow(e, n, r);
+}
+
+/* A weight product: activation [.., K] times constant [K, N]. */
+static int
+gemmrow(struct em *e, const struct node *n)
+{
+	struct model *m = e->m;
+	const struct tensor *a = node_in(m, n, 0), *o = node_out(m, n, 0);
+	struct row *r = newrow(e, n, OP_GEMM);
+	struct layer *l = &r->l;
+	int64_t k;
+
+	if (generic(e, n, r, n->in, 1, 0) < 0)
+		return -1;
+	k = a->dims[a->rank - 1];
+	if (strcmp(n->op, "Gemm") == 0 && attr_int(n, "transA", 0)) {
+		l->batch = a->dims[1];
+		k = a->dims[0];
+	} else if (a->rank == 1)
+		l->batch = 1;
+	else {
+		l->batch = a->dims[0];
+		if (ck_prod(a->dims + 1, a->rank - 2, &l->in_h) < 0)
+			return overflow(e, n);
+	}
+	l->in_c = k;
+	l->in_w = l->out_w = 1;
+	l->out_h = l->in_h;
+	l->out_c = o->dims[o->rank - 1];
+	if (layer_derive(l) < 0)
+		return overflow(e, n);
+	return 0;
+}
+
+/* A product of two activations (attention Q*K^T, scores*V). */
+static int
+matmulrow(struct em *e, const struct node *n)
+{
+	struct model *m = e->m;
+	const struct tensor *a = node_in(m, n, 0), *b = node_in(m, n, 1);
+	const struct tensor *o = node_out(m, n, 0);
+	struct row *r = newrow(e, n, OP_MATMUL);
+	struct layer *l = &r->l;
+	int64_t v[4];
+	int ts[2];
+
+	ts[0] = n->in[0];
+	ts[1] = n->in[1];
+	if (generic(e, n, r, ts, 2, 0) < 0)
+		return -1;
+	if (strcmp(n->op, "Gemm") == 0) {
+		int ta = (int)attr_int(n, "transA", 0);
+
+		l->gemm_m = a->dims[ta ? 1 : 0];
+		l->gemm_k = a->dims[ta ? 0 : 1];
+		l->gemm_batch = 1;
+	} else {
+		l->gemm_m = a->rank > 1 ? a->dims[a->rank - 2] : 1;
+		l->gemm_k = a->dims[a->rank - 1];
+		if (ck_prod(o->dims, o->rank - (a->rank > 1) - (b->rank > 1),
+		    &l->gemm_batch) < 0)
+			return overflow(e, n);
+	}
+	l->gemm_n = b->rank > 1 ? o->dims[o->rank - 1] : 1;
+	l->batch = o->rank >= 3 ? o->dims[0] : 1;
+	l->in_w = l->out_w = l->gemm_batch / l->batch;
+	l->in_h = l->out_h = l->gemm_m;
+	l->in_c = l->gemm_k;
+	l->out_c = l->gemm_n;
+	v[0] = l->gemm_batch;
+	v[1] = l->gemm_m;
+	v[2] = l->gemm_n;
+	v[3] = l->gemm_k;
+	if (ck_prod(v, 4, &l->macs) < 0)
+		return overflow(e, n);
+	/* Both operands are inputs as stored; nothing is a weight. */
+	if (ck_add(l->in_bytes, l->weight_bytes, &l->in_bytes) < 0)
+		return overflow(e, n);
+	l->weight_bytes = 0;
+	return 0;
+}
+
+/* Gather of a constant table [V, D] by activation indices. */
+static int
+embedrow(struct em *e, const struct node *n)
+{
+	struct model *m = e->m;
+	const struct tensor *ix = node_in(m, n, 1), *o = node_out(m, n, 0);
+	struct row *r = newrow(e, n, OP_EMBED);
+	struct layer *l = &r->l;
+	int64_t b, c, h, w;
+
+	if (generic(e, n, r, n->in, 2, 0) < 0)
+		return -1;
+	/* The ids tensor read as a token tensor [N, S] of one channel. */
+	if (layout(ix, 0, &l->batch, &c, &l->in_h, &l->in_w) < 0)
+		return overflow(e, n);
+	if (ix->rank == 2) {
+		l->in_h = c;
+		l->in_w = 1;
+	} else if (ix->rank == 1) {
+		l->batch = 1;
+		l->in_h = c;
+	}
+	l->in_c = 1;
+	if (layout(o, 0, &b, &l->out_c, &h, &w) < 0)
+		return overflow(e, n);
+	l->out_h = l->in_h;
+	l->out_w = l->in_w;
+	return 0;
+}
+
+/* Whether a Transpose moves data (not only dims of size 1). */
+static int
+moves(const struct model *m, const struct node *n)
+{
+	const struct tensor *x = node_in(m, n, 0);
+	const int64_t *p;
+	size_t np, i;
+	int64_t last = -1;
+
+	if (attr_ints(n, "perm", &p, &np) < 0 || np == 0)
+		return 1;
+	for (i = 0; i < np; i++) {
+		if (x->dims[p[i]] == 1)
+			continue;
+		if (p[i] < last)
+			return 1;
+		last = p[i];
+	}
+	return 0;
+}
+
+static int
+fusable(enum layer_op op)
+{
+	return op == OP_CONV || op == OP_GEMM || op == OP_MATMUL ||
+	    op == OP_POOL || op == OP_ELTWISE || op == OP_NORM;
+}
+
+/* ReduceMean over exactly the spatial axes of a rank >= 3 tensor. */
+static int
+spatialmean(const struct model *m, const struct node *n)
+{
+	const struct tensor *x = node_in(m, n, 0);
+	int64_t ax[ONNX_MAXRANK];
+	int na, pr, i, seen = 0;
+
+	if (strcmp(n->op, "ReduceMean") != 0 || x->rank < 3 ||
+	    (n->nin > 1 && n->in[1] >= 0 && !m->t[n->in[1]].hasval) ||
+	    node_ints(m, n, "axes", 1, ax, ONNX_MAXRANK, &na, &pr) < 0 ||
+	    na != x->rank - 2)
+		return 0;
+	for (i = 0; i < na; i++) {
+		int64_t a = ax[i] < 0 ? ax[i] + x->rank : ax[i];
+
+		if (a < 2 || a >= x->rank || (seen & (1 << a)))
+			return 0;
+		seen |= 1 << a;
+	}
+	return 1;
+}
+
+static int
+node1(struct em *e, int ni, int keep)
+{
+	struct model *m = e->m;
+	struct node *n = &m->n[ni];
+	const char *act;
+	enum kind k = kindof(n, &act);
+	struct row *r;
+	int ts[3], x, nts;
+
+	if (!n->stdop || !shape_has_rule(n->op)) {
+		(void)keep;
+		r = newrow(e, n, OP_OTHER);
+		return generic(e, n, r, n->in, n->nin, 0);
+	}
+	switch (k) {
+	case K_VIEW:
+		view(m, n);
+		return 0;
+	case K_TRANSPOSE:
+		if (strcmp(n->op, "Transpose") == 0 && !moves(m, n)) {
+			view(m, n);
+			return 0;
+		}
+		r = newrow(e, n, OP_TRANSPOSE);
+		return generic(e, n, r, n->in, 1, 0);
+	case K_BN:
+		if ((r = producer(e, n->in[0])) != NULL && r->l.op == OP_CONV) {
+			setsrc(m, n, (int)r->l.id);
+			return 0;
+		}
+		r = newrow(e, n, OP_NORM);
+		return generic(e, n, r, n->in, n->nin, 1);
+	case K_ACT:
+		x = n->pat ? n->patin : n->in[0];
+		if (strcmp(n->op, "Clip") == 0 && !n->pat)
+			act = clipname(m, n);
+		if ((r = producer(e, x)) != NULL && fusable(r->l.op)) {
+			snprintf(r->l.act, sizeof(r->l.act), "%s", act);
+			setsrc(m, n, (int)r->l.id);
+			return 0;
+		}
+		r = newrow(e, n, OP_ACT);
+		snprintf(r->l.act, sizeof(r->l.act), "%s", act);
+		if (n->pat)
+			return generic(e, n, r, &x, 1, 0);
+		return generic(e, n, r, n->in, ndata(n), 0);
+	case K_ELT:
+		if (strcmp(n->op, "Add") == 0 && n->nin == 2)
+			for (x = 0; x < 2; x++) {
+				const struct tensor *c = node_in(m, n, 1 - x);
+
+				if ((r = producer(e, n->in[x])) != NULL &&
+				    r->l.op == OP_GEMM && c != NULL &&
+				    c->isconst && c->rank <= 1 &&
+				    tensor_numel(c) == r->l.out_c) {
+					setsrc(m, n, (int)r->l.id);
+					return 0;
+				}
+			}
+		r = newrow(e, n, OP_ELTWISE);
+		return generic(e, n, r, n->in, n->nin, 0);
+	case K_GATHER:
+		if (m->t[n->in[0]].isconst)
+			return embedrow(e, n);
+		view(m, n);
+		return 0;
+	case K_GEMM:
+		if (m->t[n->in[1]].isconst && m->t[n->in[1]].rank == 2 &&
+		    !m->t[n->in[0]].isconst)
+			return gemmrow(e, n);
+		return matmulrow(e, n);
+	case K_CONV:
+		return convrow(e, n);
+	case K_POOL:
+		return poolrow(e, n, 0);
+	case K_GPOOL:
+		return poolrow(e, n, 1);
+	case K_REDUCE:
+		if (spatialmean(m, n))
+			return poolrow(e, n, 1);
+		r = newrow(e, n, OP_REDUCE);
+		return generic(e, n, r, n->in, ndata(n), 0);
+	case K_NORM:
+		nts = 0;
+		ts[nts++] = n->pat ? n->patin : n->in[0];
+		if (n->pat) {
+			if (n->patw[0] >= 0)
+				ts[nts++] = n->patw[0];
+			if (n->patw[1] >= 0)
+				ts[nts++] = n->patw[1];
+		}
+		r = newrow(e, n, OP_NORM);
+		if (n->pat)
+			return generic(e, n, r, ts, (size_t)nts, 0);
+		return generic(e, n, r, n->in, n->nin,
+		    strcmp(n->op, "LayerNormalization") != 0);
+	case K_SOFTMAX:
+		r = newrow(e, n, OP_SOFTMAX);
+		return generic(e, n, r, n->in, 1, 0);
+	case K_CONCAT:
+		r = newrow(e, n, OP_CONCAT);
+		return generic(e, n, r, n->in, n->nin, 0);
+	case K_RESIZE:
+		r = newrow(e, n, OP_RESIZE);
+		return generic(e, n, r, n->in, 1, 1);
+	default:
+		r = newrow(e, n, OP_OTHER);
+		return generic(e, n, r, n->in, ndata(n), 0);
+	}
+}
+
+int
+emit_layers(struct model *m, const char *dtype, struct table *t)
+{
+	struct em e;
+	struct layer_cols lc;
+	size_t i;
+	int rc = 0;
+
+	memset(&e, 0, sizeof(e));
+	e.m = m;
+	e.dtype = dtype;
+	e.esz = dtype_bytes(dtype);
+	fuse_init(&e.f, m);
+	for (i = 0; i < m->nn && rc == 0; i++) {
+		int ni = m->order[i];
+		struct node *n = &m->n[ni];
+		const struct tensor *o = node_out(m, n, 0);
+		size_t before = e.nrows;
+
+		if (n->skip) {
+			view(m, n);
+			continue;
+		}
+		if (o == NULL || o->isconst)
+			continue;
+		rc = node1(&e, ni, 1);
+		if (rc == 0 && e.nrows > before)
+			setsrc(m, n, (int)before);
+	}
+	if (rc == 0) {
+		long cn = -1, co = -1, cp = -1;
+
+		layer_cols_add(t, &lc);
+		cn = table_col(t, "name");
+		co = table_col(t, "onnx_op");
+		cp = table_col(t, "preds");
+		for (i = 0; i < e.nrows; i++) {
+			size_t row = table_addrow(t);
+
+			layer_put(t, &lc, row, &e.rows[i].l);
+			table_set(t, row, (size_t)cn, e.rows[i].name);
+			table_set(t, row, (size_t)co, e.rows[i].onnx_op);
+			table_set(t, row, (size_t)cp, e.rows[i].preds);
+		}
+	}
+	for (i = 0; i < e.nrows; i++)
+		free(e.rows[i].preds);
+	free(e.rows);
+	fuse_free(&e.f);
+	return rc;
+}

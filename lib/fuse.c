@@ -1,0 +1,308 @@
+/*
+ * Fusion patterns that span several nodes, found before emission: each
+ * is marked on its last node (pat, patin, patname) and its other nodes
+ * are flagged skip, so the emitter sees one activation or norm.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arith.h"
+#include "diag.h"
+#include "fuse.h"
+#include "shape.h"
+#include "xalloc.h"
+
+static int
+isop(const struct fuse *e, int ni, const char *op)
+{
+	return ni >= 0 && e->m->n[ni].stdop && strcmp(e->m->n[ni].op, op) == 0;
+}
+
+/* The only consumer of tensor ti, or -1 (none, several, graph output). */
+int
+fuse_only(const struct fuse *e, int ti)
+{
+	if (ti < 0 || e->nusers[ti] != 1 || e->m->t[ti].isout)
+		return -1;
+	return e->users[ti][0];
+}
+
+/* The input of a two-input node that is not ti, or -1. */
+static int
+other(const struct node *n, int ti)
+{
+	if (n->nin != 2)
+		return -1;
+	if (n->in[0] == ti && n->in[1] != ti)
+		return n->in[1];
+	if (n->in[1] == ti && n->in[0] != ti)
+		return n->in[0];
+	return -1;
+}
+
+static int
+isconst(const struct fuse *e, int ti)
+{
+	return ti >= 0 && e->m->t[ti].isconst;
+}
+
+static int
+out0(const struct fuse *e, int ni)
+{
+	return e->m->n[ni].nout > 0 ? e->m->n[ni].out[0] : -1;
+}
+
+static void
+mark(struct fuse *e, int fin, enum pat p, int x, const int *skip, int nskip)
+{
+	struct node *f = &e->m->n[fin];
+	int i;
+
+	f->pat = p;
+	f->patin = x;
+	for (i = 0; i < nskip; i++) {
+		e->m->n[skip[i]].skip = 1;
+		e->final[skip[i]] = fin;
+	}
+}
+
+/* x*0.5*(1+erf(x/sqrt2)) in either of the two orders exporters write. */
+static void
+pat_gelu(struct fuse *e, int ei)
+{
+	struct model *m = e->m;
+	int d = m->n[ei].in[0], di, x, a, m1, y, m2, h, sk[4];
+
+	if (d < 0 || (di = m->t[d].producer) < 0 || fuse_only(e, d) != ei ||
+	    !(isop(e, di, "Div") || isop(e, di, "Mul")) ||
+	    m->n[di].nin != 2 || !isconst(e, m->n[di].in[1]) ||
+	    isconst(e, x = m->n[di].in[0]))
+		return;
+	if (!isop(e, a = fuse_only(e, out0(e, ei)), "Add") ||
+	    !isconst(e, other(&m->n[a], out0(e, ei))) ||
+	    !isop(e, m1 = fuse_only(e, out0(e, a)), "Mul"))
+		return;
+	y = other(&m->n[m1], out0(e, a));
+	sk[0] = di;
+	sk[1] = ei;
+	sk[2] = a;
+	if (y == x) {
+		if (!isop(e, m2 = fuse_only(e, out0(e, m1)), "Mul") ||
+		    !isconst(e, other(&m->n[m2], out0(e, m1))))
+			return;
+		sk[3] = m1;
+		mark(e, m2, PAT_GELU, x, sk, 4);
+		m->n[m2].patname = m->n[ei].name;
+	} else if (y >= 0 && isop(e, h = m->t[y].producer, "Mul") &&
+	    fuse_only(e, y) == m1 && isconst(e, other(&m->n[h], x))) {
+		sk[3] = h;
+		mark(e, m1, PAT_GELU, x, sk, 4);
+		m->n[m1].patname = m->n[ei].name;
+	}
+}
+
+/* Sigmoid(x)*x = silu, HardSigmoid(x)*x = hardswish. */
+static void
+pat_gate(struct fuse *e, int si, enum pat p)
+{
+	struct model *m = e->m;
+	int x = m->n[si].in[0], mu;
+
+	if (p == PAT_HSWISH &&
+	    (fabs(attr_float(&m->n[si], "alpha", 0.2) - 1.0 / 6) > 1e-3 ||
+	    fabs(attr_float(&m->n[si], "beta", 0.5) - 0.5) > 1e-6))
+		return;
+	if (x < 0 || !isop(e, mu = fuse_only(e, out0(e, si)), "Mul") ||
+	    other(&m->n[mu], out0(e, si)) != x)
+		return;
+	mark(e, mu, p, x, &si, 1);
+	m->n[mu].patname = m->n[si].name;
+}
+
+/* Decomposed LayerNorm starting at its first ReduceMean. */
+static void
+pat_norm(struct fuse *e, int r1)
+{
+	struct model *m = e->m;
+	struct node *R1 = &m->n[r1];
+	int x = R1->in[0], s, so, p, dv, r2, ad, q, fin, mu, b, sk[9], ns = 0;
+	int64_t ax[ONNX_MAXRANK];
+	int na, pr;
+
+	if (R1->nin > 1 && R1->in[1] >= 0 && !m->t[R1->in[1]].hasval)
+		return;
+	if (x < 0 || node_ints(m, R1, "axes", 1, ax, ONNX_MAXRANK, &na,
+	    &pr) < 0 || na != 1 ||
+	    (ax[0] != -1 && ax[0] != m->t[x].rank - 1))
+		return;
+	if (!isop(e, s = fuse_only(e, out0(e, r1)), "Sub") ||
+	    m->n[s].in[0] != x || m->n[s].in[1] != out0(e, r1))
+		return;
+	so = out0(e, s);
+	if (so < 0 || e->nusers[so] != 2 || m->t[so].isout)
+		return;
+	p = e->users[so][0];
+	dv = e->users[so][1];
+	if (isop(e, p, "Div")) {
+		p = dv;
+		dv = e->users[so][0];
+	}
+	if (!isop(e, p, "Pow") || m->n[p].in[0] != so ||
+	    !isconst(e, m->n[p].in[1]) || !isop(e, dv, "Div") ||
+	    m->n[dv].in[0] != so)
+		return;
+	if (!isop(e, r2 = fuse_only(e, out0(e, p)), "ReduceMean") ||
+	    !isop(e, ad = fuse_only(e, out0(e, r2)), "Add") ||
+	    !isconst(e, other(&m->n[ad], out0(e, r2))) ||
+	    !isop(e, q = fuse_only(e, out0(e, ad)), "Sqrt") ||
+	    fuse_only(e, out0(e, q)) != dv || m->n[dv].in[1] != out0(e, q))
+		return;
+	sk[ns++] = r1;
+	sk[ns++] = s;
+	sk[ns++] = p;
+	sk[ns++] = r2;
+	sk[ns++] = ad;
+	sk[ns++] = q;
+	fin = dv;
+	if (isop(e, mu = fuse_only(e, out0(e, dv)), "Mul") &&
+	    isconst(e, other(&m->n[mu], out0(e, dv)))) {
+		sk[ns++] = fin;
+		m->n[mu].patw[0] = other(&m->n[mu], out0(e, dv));
+		fin = mu;
+		if (isop(e, b = fuse_only(e, out0(e, mu)), "Add") &&
+		    isconst(e, other(&m->n[b], out0(e, mu)))) {
+			sk[ns++] = fin;
+			m->n[b].patw[0] = m->n[mu].patw[0];
+			m->n[b].patw[1] = other(&m->n[b], out0(e, mu));
+			fin = b;
+		}
+	}
+	mark(e, fin, PAT_NORM, x, sk, ns);
+	m->n[fin].patname = R1->name;
+}
+
+/* A zero constant Pad of spatial axes feeding only a Conv's data input. */
+static void
+pat_pad(struct fuse *e, int pi)
+{
+	struct model *m = e->m;
+	struct node *P = &m->n[pi];
+	const struct tensor *x = node_in(m, P, 0), *v = node_in(m, P, 2);
+	int64_t p[2 * ONNX_MAXRANK];
+	char buf[16];
+	int np, pr, c, i;
+
+	if (x == NULL || x->isconst || node_in(m, P, 3) != NULL ||
+	    strcmp(attr_str(P, "mode", buf, sizeof(buf), "constant"),
+	    "constant") != 0 || attr_float(P, "value", 0) != 0 ||
+	    (v != NULL && (!v->hasval || v->nval != 1 ||
+	    tensor_fval(v, 0) != 0)))
+		return;
+	if (P->nin > 1 && P->in[1] >= 0 && !m->t[P->in[1]].hasval)
+		return;
+	if (node_ints(m, P, "pads", 1, p, 2 * ONNX_MAXRANK, &np, &pr) < 0 ||
+	    np != 2 * x->rank || x->rank < 3)
+		return;
+	for (i = 0; i < x->rank; i++)
+		if (p[i] < 0 || p[x->rank + i] < 0 ||
+		    (i < 2 && (p[i] != 0 || p[x->rank + i] != 0)))
+			return;
+	if (!isop(e, c = fuse_only(e, out0(e, pi)), "Conv") ||
+	    m->n[c].in[0] != out0(e, pi) ||
+	    strcmp(attr_str(&m->n[c], "auto_pad", buf, sizeof(buf), "NOTSET"),
+	    "NOTSET") != 0)
+		return;
+	m->n[c].padfrom = pi;
+	P->skip = 1;
+	e->final[pi] = c;
+}
+
+static void
+users(struct fuse *e)
+{
+	struct model *m = e->m;
+	size_t i, k;
+	int j, t;
+
+	e->users = xcalloc(m->nt ? m->nt : 1, sizeof(int *));
+	e->nusers = xcalloc(m->nt ? m->nt : 1, sizeof(int));
+	for (i = 0; i < m->nn; i++)
+		for (k = 0; k < m->n[i].nin; k++) {
+			if ((t = m->n[i].in[k]) < 0)
+				continue;
+			for (j = 0; j < e->nusers[t]; j++)
+				if (e->users[t][j] == (int)i)
+					break;
+			if (j < e->nusers[t])
+				continue;
+			e->users[t] = xreallocarray(e->users[t],
+			    (size_t)e->nusers[t] + 1, sizeof(int));
+			e->users[t][e->nusers[t]++] = (int)i;
+		}
+}
+
+void
+fuse_init(struct fuse *e, struct model *m)
+{
+	size_t i;
+
+	e->m = m;
+	users(e);
+	e->final = xcalloc(m->nn ? m->nn : 1, sizeof(int));
+	for (i = 0; i < m->nn; i++) {
+		int ni = m->order[i];
+		struct node *n = &m->n[ni];
+
+		if (n->skip || n->pat || !n->stdop || n->nin == 0 ||
+		    n->in[0] < 0 || m->t[n->in[0]].isconst)
+			continue;
+		if (strcmp(n->op, "Erf") == 0)
+			pat_gelu(e, ni);
+		else if (strcmp(n->op, "Sigmoid") == 0)
+			pat_gate(e, ni, PAT_SILU);
+		else if (strcmp(n->op, "HardSigmoid") == 0)
+			pat_gate(e, ni, PAT_HSWISH);
+		else if (strcmp(n->op, "ReduceMean") == 0)
+			pat_norm(e, ni);
+		else if (strcmp(n->op, "Pad") == 0)
+			pat_pad(e, ni);
+	}
+}
+
+/* Consumers of tensor ti once patterns are collapsed (graph output: 1). */
+int
+fuse_users(const struct fuse *e, int ti)
+{
+	int seen[64], ns = 0, i, j, u;
+
+	if (e->m->t[ti].isout)
+		return 2;
+	for (i = 0; i < e->nusers[ti]; i++) {
+		u = e->users[ti][i];
+		if (e->m->n[u].skip)
+			u = e->final[u];
+		for (j = 0; j < ns && seen[j] != u; j++)
+			;
+		if (j == ns) {
+			if (ns == 64)
+				return ns;
+			seen[ns++] = u;
+		}
+	}
+	return ns;
+}
+
+void
+fuse_free(struct fuse *e)
+{
+	size_t i;
+
+	for (i = 0; e->users != NULL && i < e->m->nt; i++)
+		free(e->users[i]);
+	free(e->users);
+	free(e->nusers);
+	free(e->final);
+	memset(e, 0, sizeof(*e));
+}

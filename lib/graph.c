@@ -1,0 +1,317 @@
+/*
+ * Graph passes: topological order, graph input shapes, inference driver.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arith.h"
+#include "consteval.h"
+#include "diag.h"
+#include "graph.h"
+#include "shape.h"
+#include "xalloc.h"
+
+int
+graph_parse_shape(char *s, struct input_shape *is)
+{
+	char *eq = strrchr(s, '='), *p, *end;
+	long long v;
+
+	memset(is, 0, sizeof(*is));
+	if (eq != NULL) {
+		if (eq == s)
+			return -1;
+		*eq = '\0';
+		is->name = s;
+		p = eq + 1;
+	} else
+		p = s;
+	for (;;) {
+		if (is->rank == ONNX_MAXRANK || *p < '0' || *p > '9')
+			return -1;
+		v = strtoll(p, &end, 10);
+		if (v < 1 || v > INT64_MAX / 2)
+			return -1;
+		is->dims[is->rank++] = v;
+		if (*end == '\0')
+			return 0;
+		if (*end != 'x' && *end != 'X' && *end != ',')
+			return -1;
+		p = end + 1;
+	}
+}
+
+/* Min-heap of node indices, for Kahn's algorithm with file-order ties. */
+static void
+hpush(int *h, int *n, int v)
+{
+	int i = (*n)++, p;
+
+	while (i > 0 && h[p = (i - 1) / 2] > v) {
+		h[i] = h[p];
+		i = p;
+	}
+	h[i] = v;
+}
+
+static int
+hpop(int *h, int *n)
+{
+	int top = h[0], v = h[--*n], i = 0, c;
+
+	while ((c = 2 * i + 1) < *n) {
+		if (c + 1 < *n && h[c + 1] < h[c])
+			c++;
+		if (h[c] >= v)
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	h[i] = v;
+	return top;
+}
+
+/* Report a node on a cycle among the nodes with indeg > 0. */
+static void
+cycle(const struct model *m, const int *indeg)
+{
+	int *seen = xcalloc(m->nn, sizeof(int)), i, j, next;
+	size_t k;
+
+	for (i = 0; i < (int)m->nn && indeg[i] == 0; i++)
+		;
+	/* Walk back along unfinished producers until a node repeats. */
+	while (!seen[i]) {
+		seen[i] = 1;
+		next = -1;
+		for (k = 0; k < m->n[i].nin && next < 0; k++) {
+			j = m->n[i].in[k];
+			if (j >= 0 && m->t[j].producer >= 0 &&
+			    indeg[m->t[j].producer] > 0)
+				next = m->t[j].producer;
+		}
+		if (next < 0)
+			break;
+		i = next;
+	}
+	pf_err(m->file, "node %s: graph has a cycle through this node",
+	    m->n[i].name);
+	free(seen);
+}
+
+int
+graph_order(struct model *m)
+{
+	int *indeg, *heap, *cnt, *off, *adj, nh = 0, no = 0, ok = 1, i, p;
+	size_t k;
+
+	m->order = xcalloc(m->nn, sizeof(int));
+	for (i = 0; i < (int)m->nn && ok; i++)
+		for (k = 0; k < m->n[i].nin; k++)
+			if (m->n[i].in[k] >= 0 &&
+			    m->t[m->n[i].in[k]].producer >= i)
+				ok = 0;
+	if (ok) {
+		for (i = 0; i < (int)m->nn; i++)
+			m->order[i] = i;
+		return 0;
+	}
+	/* Consumer lists in CSR form: off[p]..off[p+1] in adj. */
+	indeg = xcalloc(m->nn, sizeof(int));
+	cnt = xcalloc(m->nn + 1, sizeof(int));
+	off = xcalloc(m->nn + 1, sizeof(int));
+	for (i = 0; i < (int)m->nn; i++)
+		for (k = 0; k < m->n[i].nin; k++)
+			if (m->n[i].in[k] >= 0 &&
+			    (p = m->t[m->n[i].in[k]].producer) >= 0) {
+				cnt[p]++;
+				indeg[i]++;
+			}
+	for (i = 0; i < (int)m->nn; i++)
+		off[i + 1] = off[i] + cnt[i];
+	adj = xcalloc((size_t)off[m->nn] + 1, sizeof(int));
+	memset(cnt, 0, (m->nn + 1) * sizeof(int));
+	for (i = 0; i < (int)m->nn; i++)
+		for (k = 0; k < m->n[i].nin; k++)
+			if (m->n[i].in[k] >= 0 &&
+			    (p = m->t[m->n[i].in[k]].producer) >= 0)
+				adj[off[p] + cnt[p]++] = i;
+	heap = xcalloc(m->nn, sizeof(int));
+	for (i = 0; i < (int)m->nn; i++)
+		if (indeg[i] == 0)
+			hpush(heap, &nh, i);
+	while (nh > 0) {
+		int v = hpop(heap, &nh), e;
+
+		m->order[no++] = v;
+		for (e = off[v]; e < off[v + 1]; e++)
+			if (--indeg[adj[e]] == 0)
+				hpush(heap, &nh, adj[e]);
+	}
+	if (no < (int)m->nn)
+		cycle(m, indeg);
+	free(indeg);
+	free(cnt);
+	free(off);
+	free(adj);
+	free(heap);
+	return no < (int)m->nn ? -1 : 0;
+}
+
+/* Whether input slot k of op holds a weight rather than data. */
+static int
+weightslot(const char *op, size_t k)
+{
+	static const char *const w1[] = {
+		"Conv", "ConvTranspose", "Gemm", "MatMul", "BatchNormalization",
+		"InstanceNormalization", "LayerNormalization",
+		"GroupNormalization", "PRelu", NULL
+	};
+	int i;
+
+	if (strcmp(op, "Gather") == 0)
+		return k == 0;
+	for (i = 0; w1[i] != NULL; i++)
+		if (strcmp(op, w1[i]) == 0)
+			return k >= 1;
+	return 0;
+}
+
+static void
+listinputs(const struct model *m, char *buf, size_t size)
+{
+	size_t i, off = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < m->nt && off < size; i++)
+		if (m->t[i].isinput && !m->t[i].isweight)
+			off += (size_t)snprintf(buf + off, size - off, "%s'%s'",
+			    off ? ", " : "", m->t[i].name);
+	if (off == 0)
+		snprintf(buf, size, "none");
+}
+
+/* Name of the symbolic dim d of graph input t, or "?". */
+static const char *
+dimparam(const struct model *m, const struct tensor *t, int d)
+{
+	size_t i;
+
+	for (i = 0; i < m->g->n_input; i++) {
+		const Onnx__ValueInfoProto *vi = m->g->input[i];
+		const Onnx__TensorShapeProto *sp;
+
+		if (strcmp(vi->name, t->name) != 0 || vi->type == NULL ||
+		    vi->type->value_case !=
+		    ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE ||
+		    vi->type->tensor_type == NULL ||
+		    (sp = vi->type->tensor_type->shape) == NULL ||
+		    (size_t)d >= sp->n_dim)
+			continue;
+		if (sp->dim[d]->value_case ==
+		    ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM &&
+		    sp->dim[d]->dim_param != NULL)
+			return sp->dim[d]->dim_param;
+	}
+	return "?";
+}
+
+int
+graph_inputs(struct model *m, const struct input_shape *is, int nis)
+{
+	char buf[512];
+	size_t i, k;
+	int j, ndata = 0, one = -1, *data;
+
+	/* A graph input is a weight when every use is a weight slot. */
+	data = xcalloc(m->nt ? m->nt : 1, sizeof(int));
+	for (i = 0; i < m->nn; i++)
+		for (k = 0; k < m->n[i].nin; k++)
+			if (m->n[i].in[k] >= 0 &&
+			    !weightslot(m->n[i].op, k))
+				data[m->n[i].in[k]] = 1;
+	for (i = 0; i < m->nt; i++) {
+		struct tensor *t = &m->t[i];
+
+		if (!t->isinput)
+			continue;
+		if (t->nuse > 0 && !data[i] && !t->isout)
+			t->isweight = t->isconst = 1;
+		else {
+			ndata++;
+			one = (int)i;
+		}
+	}
+	free(data);
+	for (j = 0; j < nis; j++) {
+		int ti = is[j].name != NULL ? model_find(m, is[j].name) : one;
+		struct tensor *t;
+
+		if (is[j].name == NULL && ndata != 1) {
+			listinputs(m, buf, sizeof(buf));
+			pf_err(m->file, "-i without a name needs exactly one "
+			    "data input; the model has %d: %s", ndata, buf);
+			return -1;
+		}
+		if (ti < 0 || !m->t[ti].isinput) {
+			listinputs(m, buf, sizeof(buf));
+			pf_err(m->file, "-i '%s': no graph input has that "
+			    "name (inputs: %s)", is[j].name, buf);
+			return -1;
+		}
+		t = &m->t[ti];
+		t->declrank = is[j].rank;
+		memcpy(t->decl, is[j].dims, sizeof(t->decl));
+	}
+	for (i = 0; i < m->nt; i++) {
+		struct tensor *t = &m->t[i];
+
+		if (!t->isinput || t->nuse == 0)
+			continue;
+		if (t->declrank < 0) {
+			pf_err(m->file, "input '%s' has no declared shape: give "
+			    "it with -i %s=NxCxHxW", t->name, t->name);
+			return -1;
+		}
+		for (j = 0; j < t->declrank; j++) {
+			if (t->decl[j] < 0) {
+				pf_err(m->file, "input '%s': dim %d ('%s') is "
+				    "unknown: give the shape with -i "
+				    "%s=NxCxHxW", t->name, j,
+				    dimparam(m, t, j), t->name);
+				return -1;
+			}
+			if (t->decl[j] == 0) {
+				pf_err(m->file, "input '%s': dim %d is zero",
+				    t->name, j);
+				return -1;
+			}
+		}
+		t->rank = t->declrank;
+		memcpy(t->dims, t->decl, sizeof(t->dims));
+		t->known = 1;
+		if (t->dtype == DT_UNDEF)
+			t->dtype = DT_FLOAT;
+		if (tensor_numel(t) < 0) {
+			pf_err(m->file, "input '%s': element count overflows "
+			    "64 bits", t->name);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int
+graph_infer(struct model *m, int keep)
+{
+	size_t i;
+
+	for (i = 0; i < m->nn; i++) {
+		int ni = m->order[i];
+
+		if (shape_infer(m, ni, keep) < 0 || ceval_node(m, &m->n[ni]) < 0)
+			return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,718 @@
+/*
+ * ONNX model loading: protobuf-c decoding, the tensor table and node
+ * list, attribute access and the values of small constant tensors.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arith.h"
+#include "diag.h"
+#include "onnx_load.h"
+#include "xalloc.h"
+
+#define S(s) ((s) != NULL ? (s) : "")
+
+static size_t
+strhash(const char *s)
+{
+	size_t h = 5381;
+
+	while (*s != '\0')
+		h = h * 33 + (unsigned char)*s++;
+	return h;
+}
+
+int
+model_find(const struct model *m, const char *name)
+{
+	size_t h, k;
+
+	if (m->hcap == 0)
+		return -1;
+	for (h = strhash(name) & (m->hcap - 1);; h = (h + 1) & (m->hcap - 1)) {
+		k = m->hash[h];
+		if (k == 0)
+			return -1;
+		if (strcmp(m->t[k - 1].name, name) == 0)
+			return (int)(k - 1);
+	}
+}
+
+/* Index of the tensor called name, added (unknown shape) if absent. */
+static int
+tensor_add(struct model *m, const char *name)
+{
+	struct tensor *t;
+	size_t h;
+	int i;
+
+	if ((i = model_find(m, name)) >= 0)
+		return i;
+	if (m->nt == m->tcap) {
+		m->tcap = m->tcap ? 2 * m->tcap : 64;
+		m->t = xreallocarray(m->t, m->tcap, sizeof(*m->t));
+	}
+	if (2 * (m->nt + 1) > m->hcap) {
+		size_t j, ncap = m->hcap ? 2 * m->hcap : 128;
+
+		free(m->hash);
+		m->hash = xcalloc(ncap, sizeof(*m->hash));
+		m->hcap = ncap;
+		for (j = 0; j < m->nt; j++) {
+			for (h = strhash(m->t[j].name) & (ncap - 1); m->hash[h];
+			    h = (h + 1) & (ncap - 1))
+				;
+			m->hash[h] = j + 1;
+		}
+	}
+	t = &m->t[m->nt];
+	memset(t, 0, sizeof(*t));
+	t->name = name;
+	t->declrank = -1;
+	t->producer = -1;
+	t->layer = -1;
+	for (h = strhash(name) & (m->hcap - 1); m->hash[h];
+	    h = (h + 1) & (m->hcap - 1))
+		;
+	m->hash[h] = ++m->nt;
+	return (int)(m->nt - 1);
+}
+
+int64_t
+tensor_numel(const struct tensor *t)
+{
+	int64_t n;
+
+	if (ck_prod(t->dims, t->rank, &n) < 0)
+		return -1;
+	return n;
+}
+
+int
+onnx_dtype_size(int32_t dtype)
+{
+	switch (dtype) {
+	case DT_UINT8: case DT_INT8: case DT_BOOL:
+		return 1;
+	case DT_UINT16: case DT_INT16: case DT_FLOAT16: case DT_BFLOAT16:
+		return 2;
+	case DT_FLOAT: case DT_INT32: case DT_UINT32:
+		return 4;
+	case DT_DOUBLE: case DT_INT64: case DT_UINT64:
+		return 8;
+	default:
+		return 0;
+	}
+}
+
+int
+onnx_dtype_isint(int32_t dtype)
+{
+	switch (dtype) {
+	case DT_UINT8: case DT_INT8: case DT_BOOL: case DT_UINT16:
+	case DT_INT16: case DT_INT32: case DT_UINT32: case DT_INT64:
+	case DT_UINT64:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+void
+tensor_setval(struct tensor *t, int64_t nval)
+{
+	free(t->iv);
+	free(t->fv);
+	t->iv = NULL;
+	t->fv = NULL;
+	if (onnx_dtype_isint(t->dtype))
+		t->iv = xcalloc(nval > 0 ? (size_t)nval : 1, sizeof(*t->iv));
+	else
+		t->fv = xcalloc(nval > 0 ? (size_t)nval : 1, sizeof(*t->fv));
+	t->nval = nval;
+	t->hasval = 1;
+}
+
+int64_t
+tensor_ival(const struct tensor *t, int64_t i)
+{
+	double d;
+
+	if (t->iv != NULL)
+		return t->iv[i];
+	d = t->fv[i];
+	if (!(d > -9.2e18 && d < 9.2e18))	/* also NaN */
+		return d > 0 ? INT64_MAX : INT64_MIN;
+	return (int64_t)d;
+}
+
+double
+tensor_fval(const struct tensor *t, int64_t i)
+{
+	return t->iv != NULL ? (double)t->iv[i] : t->fv[i];
+}
+
+/* IEEE half and bfloat16 to double. */
+static double
+half2d(uint16_t h)
+{
+	int e = (h >> 10) & 0x1f, f = h & 0x3ff;
+	double v;
+
+	if (e == 0)
+		v = ldexp(f, -24);
+	else if (e == 31)
+		v = f ? NAN : INFINITY;
+	else
+		v = ldexp(f + 1024, e - 25);
+	return (h & 0x8000) ? -v : v;
+}
+
+static double
+bf2d(uint16_t h)
+{
+	uint32_t u = (uint32_t)h << 16;
+	float f;
+
+	memcpy(&f, &u, sizeof(f));
+	return f;
+}
+
+/* Element i of little-endian raw data of type dtype into t's values. */
+static void
+rawget(struct tensor *t, const uint8_t *p, int64_t i)
+{
+	int sz = onnx_dtype_size(t->dtype);
+	uint64_t u = 0;
+	int k;
+	float f;
+	double d;
+
+	for (k = sz - 1; k >= 0; k--)
+		u = u << 8 | p[i * sz + k];
+	switch (t->dtype) {
+	case DT_FLOAT:
+		memcpy(&f, &(uint32_t){ (uint32_t)u }, 4);
+		t->fv[i] = f;
+		break;
+	case DT_DOUBLE:
+		memcpy(&d, &u, 8);
+		t->fv[i] = d;
+		break;
+	case DT_FLOAT16:
+		t->fv[i] = half2d((uint16_t)u);
+		break;
+	case DT_BFLOAT16:
+		t->fv[i] = bf2d((uint16_t)u);
+		break;
+	case DT_INT8:
+		t->iv[i] = (int8_t)u;
+		break;
+	case DT_INT16:
+		t->iv[i] = (int16_t)u;
+		break;
+	case DT_INT32:
+		t->iv[i] = (int32_t)u;
+		break;
+	case DT_INT64:
+		t->iv[i] = (int64_t)u;
+		break;
+	case DT_UINT64:
+		t->iv[i] = u > INT64_MAX ? INT64_MAX : (int64_t)u;
+		break;
+	default:	/* unsigned of up to 32 bits, bool */
+		t->iv[i] = (int64_t)u;
+		break;
+	}
+}
+
+/* Values from the typed fields; -1 when their count is not n. */
+static int
+typedget(struct tensor *t, const Onnx__TensorProto *tp, int64_t n)
+{
+	int64_t i;
+
+	switch (t->dtype) {
+	case DT_FLOAT:
+		if ((int64_t)tp->n_float_data != n)
+			return -1;
+		for (i = 0; i < n; i++)
+			t->fv[i] = tp->float_data[i];
+		return 0;
+	case DT_DOUBLE:
+		if ((int64_t)tp->n_double_data != n)
+			return -1;
+		for (i = 0; i < n; i++)
+			t->fv[i] = tp->double_data[i];
+		return 0;
+	case DT_INT64:
+		if ((int64_t)tp->n_int64_data != n)
+			return -1;
+		for (i = 0; i < n; i++)
+			t->iv[i] = tp->int64_data[i];
+		return 0;
+	case DT_UINT32: case DT_UINT64:
+		if ((int64_t)tp->n_uint64_data != n)
+			return -1;
+		for (i = 0; i < n; i++)
+			t->iv[i] = tp->uint64_data[i] > INT64_MAX ? INT64_MAX :
+			    (int64_t)tp->uint64_data[i];
+		return 0;
+	default:
+		if ((int64_t)tp->n_int32_data != n)
+			return -1;
+		for (i = 0; i < n; i++) {
+			if (t->dtype == DT_FLOAT16)
+				t->fv[i] = half2d((uint16_t)tp->int32_data[i]);
+			else if (t->dtype == DT_BFLOAT16)
+				t->fv[i] = bf2d((uint16_t)tp->int32_data[i]);
+			else
+				t->iv[i] = tp->int32_data[i];
+		}
+		return 0;
+	}
+}
+
+int
+tensor_from_proto(struct tensor *t, const Onnx__TensorProto *tp,
+    const char *file, const char *where)
+{
+	int64_t n;
+	size_t i;
+	int sz;
+
+	if (tp->n_dims > ONNX_MAXRANK) {
+		pf_err(file, "%s: rank %zu is above %d", where, tp->n_dims,
+		    ONNX_MAXRANK);
+		return -1;
+	}
+	t->rank = (int)tp->n_dims;
+	for (i = 0; i < tp->n_dims; i++) {
+		if (tp->dims[i] < 0) {
+			pf_err(file, "%s: negative dim '%lld'", where,
+			    (long long)tp->dims[i]);
+			return -1;
+		}
+		t->dims[i] = tp->dims[i];
+	}
+	if ((n = tensor_numel(t)) < 0) {
+		pf_err(file, "%s: element count overflows 64 bits", where);
+		return -1;
+	}
+	t->dtype = tp->has_data_type ? tp->data_type : DT_UNDEF;
+	t->known = 1;
+	sz = onnx_dtype_size(t->dtype);
+	if (n > ONNX_MAXVAL || sz == 0 || (tp->has_data_location &&
+	    tp->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL) ||
+	    tp->n_external_data > 0)
+		return 0;	/* dims are all this tool needs */
+	tensor_setval(t, n);
+	if (tp->has_raw_data) {
+		if ((int64_t)tp->raw_data.len != n * sz) {
+			pf_err(file, "%s: raw_data has %zu bytes, want %lld",
+			    where, tp->raw_data.len, (long long)(n * sz));
+			return -1;
+		}
+		for (n = 0; n < t->nval; n++)
+			rawget(t, tp->raw_data.data, n);
+	} else if (typedget(t, tp, n) < 0) {
+		/* A tensor whose data is missing keeps its dims only. */
+		free(t->iv);
+		free(t->fv);
+		t->iv = NULL;
+		t->fv = NULL;
+		t->hasval = 0;
+		t->nval = 0;
+	}
+	return 0;
+}
+
+/* Declared shape from a ValueInfoProto into t->decl. */
+static int
+setdecl(struct model *m, struct tensor *t, const Onnx__ValueInfoProto *vi)
+{
+	const Onnx__TensorShapeProto *sp;
+	size_t i;
+
+	if (vi->type == NULL ||
+	    vi->type->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE ||
+	    vi->type->tensor_type == NULL)
+		return 0;
+	if (vi->type->tensor_type->has_elem_type && t->dtype == DT_UNDEF)
+		t->dtype = vi->type->tensor_type->elem_type;
+	if ((sp = vi->type->tensor_type->shape) == NULL)
+		return 0;
+	if (sp->n_dim > ONNX_MAXRANK) {
+		pf_err(m->file, "value '%s': rank %zu is above %d", t->name,
+		    sp->n_dim, ONNX_MAXRANK);
+		return -1;
+	}
+	t->declrank = (int)sp->n_dim;
+	for (i = 0; i < sp->n_dim; i++) {
+		const Onnx__TensorShapeProto__Dimension *d = sp->dim[i];
+
+		t->decl[i] = -1;
+		if (d->value_case ==
+		    ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE) {
+			if (d->dim_value < 0) {
+				pf_err(m->file, "input '%s': negative dim '%lld'",
+				    t->name, (long long)d->dim_value);
+				return -1;
+			}
+			t->decl[i] = d->dim_value;
+		}
+	}
+	return 0;
+}
+
+/* Read the whole file; -1 reported. */
+static int
+slurp(const char *path, uint8_t **buf, size_t *len)
+{
+	FILE *fp;
+	size_t cap = 1 << 16, n = 0, r;
+	uint8_t *b;
+
+	if ((fp = fopen(path, "rb")) == NULL) {
+		pf_err(path, "%s", strerror(errno));
+		return -1;
+	}
+	b = xmalloc(cap);
+	while ((r = fread(b + n, 1, cap - n, fp)) > 0) {
+		n += r;
+		if (n == cap)
+			b = xreallocarray(b, cap *= 2, 1);
+	}
+	if (ferror(fp)) {
+		pf_err(path, "read error: %s", strerror(errno));
+		fclose(fp);
+		free(b);
+		return -1;
+	}
+	fclose(fp);
+	*buf = b;
+	*len = n;
+	return 0;
+}
+
+static int
+buildnodes(struct model *m)
+{
+	const Onnx__GraphProto *g = m->g;
+	size_t i, j;
+	int k;
+
+	m->n = xcalloc(g->n_node ? g->n_node : 1, sizeof(*m->n));
+	m->nn = g->n_node;
+	for (i = 0; i < g->n_node; i++) {
+		Onnx__NodeProto *np = g->node[i];
+		struct node *n = &m->n[i];
+
+		n->np = np;
+		n->op = S(np->op_type);
+		n->stdop = np->domain == NULL || *np->domain == '\0' ||
+		    strcmp(np->domain, "ai.onnx") == 0;
+		n->padfrom = -1;
+		n->patin = n->patw[0] = n->patw[1] = -1;
+		if (np->name != NULL && *np->name != '\0')
+			n->name = np->name;
+		else {
+			size_t len = strlen(n->op) + 24;
+
+			n->genname = xmalloc(len);
+			snprintf(n->genname, len, "%s_%zu", *n->op ? n->op :
+			    "node", i);
+			n->name = n->genname;
+		}
+		n->nin = np->n_input;
+		n->nout = np->n_output;
+		n->in = xcalloc(n->nin ? n->nin : 1, sizeof(int));
+		n->out = xcalloc(n->nout ? n->nout : 1, sizeof(int));
+		for (j = 0; j < np->n_output; j++) {
+			if (np->output[j] == NULL || *np->output[j] == '\0') {
+				n->out[j] = -1;
+				continue;
+			}
+			k = tensor_add(m, np->output[j]);
+			if (m->t[k].producer >= 0 || m->t[k].isinit ||
+			    m->t[k].isinput) {
+				pf_err(m->file, "node %s: output '%s' is "
+				    "already defined", n->name, np->output[j]);
+				return -1;
+			}
+			m->t[k].producer = (int)i;
+			n->out[j] = k;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Inputs are resolved after every output is known, so a graph whose
+ * nodes are not in topological order still links up.
+ */
+static int
+linkinputs(struct model *m)
+{
+	size_t i, j;
+	int k;
+
+	for (i = 0; i < m->nn; i++) {
+		struct node *n = &m->n[i];
+
+		for (j = 0; j < n->nin; j++) {
+			const char *s = n->np->input[j];
+
+			if (s == NULL || *s == '\0') {
+				n->in[j] = -1;
+				continue;
+			}
+			if ((k = model_find(m, s)) < 0) {
+				pf_err(m->file, "node %s: input '%s' is not a "
+				    "graph input, initializer or node output",
+				    n->name, s);
+				return -1;
+			}
+			n->in[j] = k;
+			m->t[k].nuse++;
+		}
+	}
+	return 0;
+}
+
+int
+model_load(struct model *m, const char *path)
+{
+	Onnx__GraphProto *g;
+	uint8_t *buf = NULL;
+	size_t len = 0, i, j;
+	char where[64];
+	int k;
+
+	memset(m, 0, sizeof(*m));
+	m->file = path;
+	if (slurp(path, &buf, &len) < 0)
+		return -1;
+	if (len == 0) {
+		pf_err(path, "empty file");
+		free(buf);
+		return -1;
+	}
+	m->mp = onnx__model_proto__unpack(NULL, len, buf);
+	free(buf);
+	if (m->mp == NULL) {
+		pf_err(path, "not an ONNX model: protobuf does not decode "
+		    "(truncated or corrupt file?)");
+		return -1;
+	}
+	if ((g = m->g = m->mp->graph) == NULL || g->n_node == 0) {
+		pf_err(path, "not an ONNX model: %s", g == NULL ? "no graph" :
+		    "graph has no nodes");
+		return -1;
+	}
+	m->opset = -1;
+	for (i = 0; i < m->mp->n_opset_import; i++) {
+		const Onnx__OperatorSetIdProto *os = m->mp->opset_import[i];
+
+		if ((os->domain == NULL || *os->domain == '\0' ||
+		    strcmp(os->domain, "ai.onnx") == 0) && os->has_version)
+			m->opset = os->version;
+	}
+	if (m->opset < 0)
+		m->opset = 1;	/* IR version 2 models have no import */
+	for (i = 0; i < g->n_initializer; i++) {
+		const Onnx__TensorProto *tp = g->initializer[i];
+
+		if (tp->name == NULL || *tp->name == '\0') {
+			pf_err(path, "initializer %zu has no name", i);
+			return -1;
+		}
+		k = tensor_add(m, tp->name);
+		if (m->t[k].isinit) {
+			pf_err(path, "initializer '%s' is defined twice",
+			    tp->name);
+			return -1;
+		}
+		m->t[k].isinit = m->t[k].isconst = 1;
+		snprintf(where, sizeof(where), "initializer '%.40s'", tp->name);
+		if (tensor_from_proto(&m->t[k], tp, path, where) < 0)
+			return -1;
+	}
+	for (i = 0; i < g->n_input; i++) {
+		const Onnx__ValueInfoProto *vi = g->input[i];
+
+		if (vi->name == NULL || *vi->name == '\0') {
+			pf_err(path, "graph input %zu has no name", i);
+			return -1;
+		}
+		k = tensor_add(m, vi->name);
+		if (!m->t[k].isinit) {
+			m->t[k].isinput = 1;
+			if (setdecl(m, &m->t[k], vi) < 0)
+				return -1;
+		}
+	}
+	if (buildnodes(m) < 0)
+		return -1;
+	for (i = 0; i < g->n_value_info + g->n_output; i++) {
+		const Onnx__ValueInfoProto *vi = i < g->n_value_info ?
+		    g->value_info[i] : g->output[i - g->n_value_info];
+
+		if (vi->name == NULL || (k = model_find(m, vi->name)) < 0)
+			continue;
+		if (m->t[k].isinit || m->t[k].isinput)
+			continue;
+		if (i >= g->n_value_info) {
+			m->t[k].isout = 1;
+			m->t[k].nuse++;
+		}
+		if (setdecl(m, &m->t[k], vi) < 0)
+			return -1;
+	}
+	(void)j;
+	return linkinputs(m);
+}
+
+void
+model_free(struct model *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->nt; i++) {
+		free(m->t[i].iv);
+		free(m->t[i].fv);
+		free(m->t[i].src);
+	}
+	for (i = 0; i < m->nn; i++) {
+		free(m->n[i].in);
+		free(m->n[i].out);
+		free(m->n[i].genname);
+	}
+	free(m->t);
+	free(m->hash);
+	free(m->n);
+	free(m->order);
+	if (m->mp != NULL)
+		onnx__model_proto__free_unpacked(m->mp, NULL);
+	memset(m, 0, sizeof(*m));
+}
+
+const Onnx__AttributeProto *
+node_attr(const struct node *n, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n->np->n_attribute; i++)
+		if (n->np->attribute[i]->name != NULL &&
+		    strcmp(n->np->attribute[i]->name, name) == 0)
+			return n->np->attribute[i];
+	return NULL;
+}
+
+int64_t
+attr_int(const struct node *n, const char *name, int64_t def)
+{
+	const Onnx__AttributeProto *a = node_attr(n, name);
+
+	if (a == NULL)
+		return def;
+	if (a->has_i)
+		return a->i;
+	if (a->has_f)
+		return (int64_t)a->f;
+	return def;
+}
+
+double
+attr_float(const struct node *n, const char *name, double def)
+{
+	const Onnx__AttributeProto *a = node_attr(n, name);
+
+	if (a == NULL)
+		return def;
+	if (a->has_f)
+		return a->f;
+	if (a->has_i)
+		return (double)a->i;
+	return def;
+}
+
+const char *
+attr_str(const struct node *n, const char *name, char *buf, size_t size,
+    const char *def)
+{
+	const Onnx__AttributeProto *a = node_attr(n, name);
+	size_t len;
+
+	if (a == NULL || !a->has_s)
+		return def;
+	len = a->s.len < size - 1 ? a->s.len : size - 1;
+	if (len > 0)
+		memcpy(buf, a->s.data, len);
+	buf[len] = '\0';
+	return buf;
+}
+
+int
+attr_ints(const struct node *n, const char *name, const int64_t **v,
+    size_t *nv)
+{
+	const Onnx__AttributeProto *a = node_attr(n, name);
+
+	if (a == NULL)
+		return -1;
+	*v = a->ints;
+	*nv = a->n_ints;
+	return 0;
+}
+
+int
+attr_floats(const struct node *n, const char *name, const float **v,
+    size_t *nv)
+{
+	const Onnx__AttributeProto *a = node_attr(n, name);
+
+	if (a == NULL)
+		return -1;
+	*v = a->floats;
+	*nv = a->n_floats;
+	return 0;
+}
+
+struct tensor *
+node_in(const struct model *m, const struct node *n, size_t i)
+{
+	if (i >= n->nin || n->in[i] < 0)
+		return NULL;
+	return &m->t[n->in[i]];
+}
+
+struct tensor *
+node_out(const struct model *m, const struct node *n, size_t i)
+{
+	if (i >= n->nout || n->out[i] < 0)
+		return NULL;
+	return &m->t[n->out[i]];
+}
+
+const char *
+shape_str(const struct tensor *t, char *buf, size_t size)
+{
+	size_t off = 0;
+	int i;
+
+	buf[0] = '\0';
+	if (!t->known) {
+		snprintf(buf, size, "?");
+		return buf;
+	}
+	if (t->rank == 0)
+		snprintf(buf, size, "scalar");
+	for (i = 0; i < t->rank && off < size; i++)
+		off += (size_t)snprintf(buf + off, size - off, "%s%lld",
+		    i ? "x" : "", (long long)t->dims[i]);
+	return buf;
+}

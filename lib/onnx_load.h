@@ -1,0 +1,146 @@
+/*
+ * ONNX model loading for onnx2layers: the protobuf is decoded by the
+ * protobuf-c code generated from the system's onnx.proto, and turned into
+ * a table of named tensors and a list of nodes that refer to them by index.
+ * Only dims are needed for weights; values are kept for small tensors
+ * (shape arguments such as a Reshape's shape or a Slice's starts), which
+ * later stages read and fold.  External data is never opened.
+ *
+ * struct tensor and struct node also carry the fields the later stages
+ * (shape inference, constant folding, emission) fill in, so one model
+ * value travels through the whole tool.
+ */
+#ifndef PF_ONNX_LOAD_H
+#define PF_ONNX_LOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "onnx.pb-c.h"
+
+#define ONNX_MAXRANK	8	/* tensors of higher rank are an error */
+#define ONNX_MAXVAL	65536	/* values are kept for tensors this small */
+
+/* ONNX TensorProto.DataType values used by name. */
+enum {
+	DT_UNDEF = 0, DT_FLOAT = 1, DT_UINT8 = 2, DT_INT8 = 3, DT_UINT16 = 4,
+	DT_INT16 = 5, DT_INT32 = 6, DT_INT64 = 7, DT_STRING = 8, DT_BOOL = 9,
+	DT_FLOAT16 = 10, DT_DOUBLE = 11, DT_UINT32 = 12, DT_UINT64 = 13,
+	DT_BFLOAT16 = 16
+};
+
+struct tensor {
+	const char	*name;		/* borrowed from the model */
+	int32_t		 dtype;		/* DT_*, DT_UNDEF when unknown */
+	int		 known;		/* rank and dims are set */
+	int		 rank;
+	int64_t		 dims[ONNX_MAXRANK];
+	int		 isconst;	/* weight, or computed without data input */
+	int		 isinit;	/* initializer */
+	int		 isinput;	/* graph input that is not an initializer */
+	int		 isweight;	/* such an input used only as a weight */
+	int		 isout;		/* graph output */
+	int		 hasval;	/* values below are valid */
+	int64_t		 nval;
+	int64_t		*iv;		/* integer and bool values, or NULL */
+	double		*fv;		/* floating-point values, or NULL */
+	int		 declrank;	/* declared shape (value_info), -1 none */
+	int64_t		 decl[ONNX_MAXRANK];	/* -1 = symbolic or absent */
+	int		 producer;	/* node index, -1 for graph inputs */
+	int		 nuse;		/* consumers (graph output counts one) */
+	/* Filled by the emitter (graph.c). */
+	int		*src;		/* layers this tensor's data comes from */
+	int		 nsrc;
+	int		 layer;		/* layer whose direct output it is, or -1 */
+};
+
+struct node {
+	Onnx__NodeProto	*np;
+	const char	*name;		/* node name, or a generated one */
+	char		*genname;	/* owned storage of a generated name */
+	const char	*op;		/* op_type */
+	int		 stdop;		/* default (ai.onnx) domain */
+	size_t		 nin, nout;
+	int		*in, *out;	/* tensor indices, -1 = omitted optional */
+	/* Filled by the emitter (graph.c). */
+	int		 skip;		/* absorbed into a pattern */
+	int		 pat;		/* pattern this node ends, 0 none */
+	int		 patin;		/* pattern's input tensor */
+	int		 patw[2];	/* pattern's constant tensors, -1 none */
+	const char	*patname;	/* name the pattern's row takes */
+	int		 padfrom;	/* Pad node folded into this Conv, -1 */
+};
+
+struct model {
+	const char	*file;		/* name used in diagnostics */
+	Onnx__ModelProto *mp;
+	Onnx__GraphProto *g;
+	int64_t		 opset;		/* version of the default domain */
+	struct tensor	*t;
+	size_t		 nt, tcap;
+	size_t		*hash;		/* open addressing: tensor index + 1 */
+	size_t		 hcap;
+	struct node	*n;
+	size_t		 nn;
+	int		*order;		/* nodes in topological order */
+};
+
+/*
+ * Read and decode the model at path, building the tensor table (graph
+ * inputs, initializers, declared shapes, node outputs) and the node list.
+ * Reports "file: ..." and returns -1 on an unreadable file, a protobuf
+ * that does not decode, a model without graph, an invalid tensor or a
+ * name used twice as an output.  m is valid for model_free either way.
+ */
+int model_load(struct model *m, const char *path);
+void model_free(struct model *m);
+
+/* Index of the tensor called name, or -1. */
+int model_find(const struct model *m, const char *name);
+
+/* Number of elements of a tensor with known dims; -1 on overflow. */
+int64_t tensor_numel(const struct tensor *t);
+/* Bytes of one element of an ONNX type (0 if it has no fixed size). */
+int onnx_dtype_size(int32_t dtype);
+/* Whether the type holds integers or bools (values kept in iv). */
+int onnx_dtype_isint(int32_t dtype);
+
+/*
+ * Allocate value storage for nval elements of the tensor's type (iv or
+ * fv), replacing any held before, and set hasval.
+ */
+void tensor_setval(struct tensor *t, int64_t nval);
+/* Value i as int64 (floats truncated) or as double. */
+int64_t tensor_ival(const struct tensor *t, int64_t i);
+double tensor_fval(const struct tensor *t, int64_t i);
+
+/*
+ * Fill t (dims, dtype, values when stored and small) from a TensorProto.
+ * where names it in diagnostics.  Returns -1 (reported) on negative dims,
+ * an overflowing element count or data of the wrong length.
+ */
+int tensor_from_proto(struct tensor *t, const Onnx__TensorProto *tp,
+    const char *file, const char *where);
+
+/* Attribute access on a node; absent attributes yield the default. */
+const Onnx__AttributeProto *node_attr(const struct node *n, const char *name);
+int64_t attr_int(const struct node *n, const char *name, int64_t def);
+double attr_float(const struct node *n, const char *name, double def);
+/* Copy a string attribute into buf (truncated to size-1); def if absent. */
+const char *attr_str(const struct node *n, const char *name, char *buf,
+    size_t size, const char *def);
+/* Integer list attribute: 0 and *v, *nv set, or -1 if absent. */
+int attr_ints(const struct node *n, const char *name, const int64_t **v,
+    size_t *nv);
+/* Float list attribute: 0 and *v, *nv set, or -1 if absent. */
+int attr_floats(const struct node *n, const char *name, const float **v,
+    size_t *nv);
+
+/* Tensor of input i of a node, or NULL when absent or omitted. */
+struct tensor *node_in(const struct model *m, const struct node *n, size_t i);
+struct tensor *node_out(const struct model *m, const struct node *n, size_t i);
+
+/* "3x224x224"-style rendering of a shape into buf. */
+const char *shape_str(const struct tensor *t, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,98 @@
+/*
+ * onnx2layers: read an ONNX model and write its layer table (layers.csv,
+ * pf-formats(7)) with every shape inferred for the given input shapes.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "csvio.h"
+#include "diag.h"
+#include "emit.h"
+#include "graph.h"
+#include "layer.h"
+#include "onnx_load.h"
+#include "xalloc.h"
+
+struct opts {
+	struct input_shape	*is;	/* -i */
+	int			 nis;
+	const char		*dtype;	/* -t */
+	int			 keep;	/* -k */
+};
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: %s [-k] [-i [name=]NxCxHxW] ... [-t dtype] "
+	    "model.onnx\n", pf_progname());
+	exit(PF_EXIT_USAGE);
+}
+
+static int
+run(const char *path, const struct opts *o)
+{
+	struct model m;
+	struct table t;
+	int rc = PF_EXIT_DATA;
+
+	table_init(&t, "<stdout>");
+	if (model_load(&m, path) == 0 && graph_order(&m) == 0 &&
+	    graph_inputs(&m, o->is, o->nis) == 0 &&
+	    graph_infer(&m, o->keep) == 0 &&
+	    emit_layers(&m, o->dtype, &t) == 0) {
+		if (table_write(stdout, &t) == 0)
+			rc = PF_EXIT_OK;
+		else
+			pf_err("<stdout>", "write error");
+	}
+	table_free(&t);
+	model_free(&m);
+	return rc;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct opts o;
+	int c, rc;
+
+	pf_setprogname(argv[0]);
+	memset(&o, 0, sizeof(o));
+	o.dtype = "fp16";
+	o.is = xcalloc((size_t)argc, sizeof(*o.is));
+	while ((c = getopt(argc, argv, "i:kt:")) != -1) {
+		switch (c) {
+		case 'i':
+			if (graph_parse_shape(optarg, &o.is[o.nis]) < 0) {
+				pf_err(NULL, "-i '%s': want [name=]NxCxHxW with "
+				    "positive dims", optarg);
+				usage();
+			}
+			o.nis++;
+			break;
+		case 'k':
+			o.keep = 1;
+			break;
+		case 't':
+			if (dtype_bytes(optarg) == 0) {
+				pf_err(NULL, "-t '%s': unknown dtype", optarg);
+				usage();
+			}
+			o.dtype = optarg;
+			break;
+		default:
+			usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc != 1)
+		usage();
+	rc = run(argv[0], &o);
+	free(o.is);
+	if (pf_close_stdout() < 0 && rc == PF_EXIT_OK)
+		rc = PF_EXIT_DATA;
+	return rc;
+}
