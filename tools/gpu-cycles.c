@@ -21,7 +21,7 @@ struct opts {
 	const char	*config;
 	const char	*measured;
 	long		 total;		/* -C, 0 = config's channels */
-	long		 pim;		/* -n */
+	long		 pim;		/* -n, -1 = default */
 };
 
 /* Appended columns, in order (cycles and ns only if absent). */
@@ -196,7 +196,7 @@ bad:
 int
 main(int argc, char **argv)
 {
-	struct opts o = { "rtx2060-sim", NULL, 0, 16 };
+	struct opts o = { "rtx2060-sim", NULL, 0, -1 };
 	struct gpu_model m;
 	struct gpu_measured ms;
 	struct table t, u;
@@ -234,6 +234,9 @@ main(int argc, char **argv)
 		return PF_EXIT_DATA;
 	if (o.total == 0)
 		o.total = (long)m.channels;
+	/* The published 16 PIM channels, or half of a smaller machine. */
+	if (o.pim < 0)
+		o.pim = o.total > 16 ? 16 : o.total / 2;
 	if (o.pim >= o.total) {
 		pf_err(NULL, "-n %ld: PIM channels must be fewer than the %ld "
 		    "channels in total", o.pim, o.total);
