@@ -18,8 +18,9 @@ PATH=$PF_BIN:$TOP/pipelines:$PATH
 PIMFLOW_SHARE=$TOP/share/pimflow
 export TOP PF_BIN PATH PIMFLOW_SHARE
 pass=0 fail=0 skip=0
-out=$TOP/tests/out
-rm -rf "$out"; mkdir -p "$out"
+# Per-run scratch space, so concurrent runs never share files.
+out=$(mktemp -d "${TMPDIR:-/tmp}/pftest.XXXXXX")
+trap 'rm -rf "$out"' EXIT
 
 want() { case "$1" in *"${TESTS:-}"*) return 0 ;; esac; return 1; }
 ok() { pass=$((pass + 1)); [ -n "${VERBOSE:-}" ] && echo "ok   $1"; return 0; }
