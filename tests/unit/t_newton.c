@@ -380,6 +380,68 @@ test_properties(void)
 	CHECK_EQ_I(viol_rows, 0);
 }
 
+/*
+ * The published generator recomputes H_o = (h - kh + 2 ph) / s + 1 from
+ * the input; pim-cycles takes P from the row's out_h/out_w.  For square,
+ * symmetric cases both agree exactly; -a and -G change nothing where
+ * they have nothing to change.
+ */
+static void
+test_geometry(void)
+{
+	struct layer l;
+	struct ngen_layer gl;
+	struct ngen_plan p;
+	struct pim_opts o;
+	struct pim_cost c, d;
+	struct nt_stats st;
+	int i;
+
+	srand(777);
+	for (i = 0; i < 60; i++) {
+		int64_t ci = 1 + rand() % 300, co = 1 + rand() % 200;
+		int64_t k = 1 + 2 * (rand() % 3), s = 1 + rand() % 2;
+		int64_t pad = rand() % (k / 2 + 1), h = k + rand() % 30;
+		int64_t ho = (h - k + 2 * pad) / s + 1;
+		struct ngen_chblock cb[2];
+		struct nt_seg seg[2];
+		int pi;
+
+		mkconv(&l, ci, co, h, k, pad, s);
+		c = cost(&l, 16, 4, 1, 0);
+		/* The published path: P from the generator's own formula. */
+		memset(&gl, 0, sizeof(gl));
+		gl.ci = ci; gl.co = co; gl.kh = gl.kw = k; gl.h = h;
+		gl.p = ho * ho;
+		CHECK(ngen_build(&M, &gl, 16, 4, &p) == 0);
+		for (pi = 0; pi < p.nparts; pi++) {
+			ngen_chan_block(&p.part[pi], 0, &cb[pi]);
+			seg[pi].b = &cb[pi].b;
+			seg[pi].count = ngen_chan_blocks(&p.part[pi], 0);
+		}
+		nt_run(&M, 1, seg, (size_t)p.nparts, 1, 1, &st);
+		CHECK_EQ_I(st.cycles, c.cycles);
+		for (pi = 0; pi < p.nparts; pi++)
+			ngen_chblock_free(&cb[pi]);
+		ngen_free(&p);
+
+		/* -a: channel 0 is the slowest; -G on groups = 1: no change. */
+		memset(&o, 0, sizeof(o));
+		o.all = 1;
+		o.per_group = 1;
+		CHECK(pim_cost_layer(&M, &l, 12 + rand() % 20, 4, 1, &o, NULL,
+		    "t", &d) == 0);
+		CHECK_EQ_I(d.channel, 0);
+	}
+	/* An asymmetric halo piece differs from the symmetric formula. */
+	mkconv(&l, 32, 64, 29, 3, 1, 1);
+	l.pad_bottom = 0;
+	l.in_w = l.out_w = 56;
+	l.out_h = 28;
+	c = cost(&l, 16, 4, 1, 0);
+	CHECK_EQ_I(c.st.gwrite, 28 * 56 / 4);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -390,5 +452,6 @@ main(int argc, char **argv)
 	test_rules();
 	test_quirks();
 	test_properties();
+	test_geometry();
 	return CHECK_DONE();
 }
