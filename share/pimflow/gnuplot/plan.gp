@@ -19,7 +19,8 @@ set y2tics 0, 20, 100
 set ytics nomirror
 set xtics rotate by 90 right nomirror font ",8" noenhanced
 set grid ytics lc rgb "#dddddd"
-set key outside bottom center horizontal noenhanced
+set key at screen 0.5, screen 0.01 center bottom horizontal noenhanced
+set bmargin 9
 set offsets 0.5, 0.5, graph 0.05, 0
 plot dat using 3:xtic(2) title "GPU time" lc rgb "#4477aa", \
      ""  using 4 title "PIM time" lc rgb "#ee6677", \
