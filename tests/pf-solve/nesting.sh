@@ -1,0 +1,49 @@
+#!/bin/sh
+# On every bundled model, the whole flow onnx2layers | pf-split | gpu-cycles |
+# pim-cycles | pf-merge | pf-solve -P all runs, the policies' optima nest
+# (pimflow <= mddp <= newton++, pimflow <= pipeline <= newton++), the plan's
+# ns column sums to the summary's pimflow total, every layer appears once,
+# and -D (co-scheduled branches) never does worse than pimflow.
+# Skips (77) when a tool is missing; a model the upstream tools cannot
+# handle is reported and left out, and no model at all is a skip.
+set -u
+for t in onnx2layers pf-split gpu-cycles pim-cycles pf-merge pf-solve; do
+	command -v $t >/dev/null 2>&1 || { echo "$t not built"; exit 77; }
+done
+command -v jq >/dev/null 2>&1 || { echo "jq missing"; exit 77; }
+dir=$(mktemp -d "${TMPDIR:-/tmp}/pf-nest.XXXXXX")
+trap 'rm -rf "$dir"' EXIT
+fail=0 done=0
+for f in "$PIMFLOW_SHARE"/models/*.onnx; do
+	[ -f "$f" ] || continue
+	m=$(basename "$f" .onnx)
+	if ! onnx2layers "$f" >"$dir/l.csv" 2>"$dir/err" ||
+	    ! pf-split "$dir/l.csv" | gpu-cycles | pim-cycles >"$dir/t.csv" 2>>"$dir/err"; then
+		echo "note: $m left out: $(head -1 "$dir/err")"
+		continue
+	fi
+	if ! pf-merge "$dir/t.csv" >"$dir/c.csv" ||
+	    ! pf-solve -P all -l "$dir/l.csv" -j "$dir/s.json" -m "$m" "$dir/c.csv" >"$dir/p.csv" ||
+	    ! pf-solve -D -l "$dir/l.csv" -j "$dir/d.json" "$dir/c.csv" >/dev/null; then
+		echo "FAIL $m: pf-merge or pf-solve failed"
+		fail=1
+		continue
+	fi
+	done=$((done + 1))
+	jq -e '[.policies[] | {(.policy): .ns}] | add |
+	    .pimflow <= .mddp and .mddp <= ."newton++" and
+	    .pimflow <= .pipeline and .pipeline <= ."newton++"' "$dir/s.json" >/dev/null ||
+	    { echo "FAIL $m: optima do not nest"; fail=1; }
+	jq -e --slurpfile d "$dir/d.json" '$d[0].policies[5].ns <= .policies[5].ns' \
+	    "$dir/s.json" >/dev/null || { echo "FAIL $m: -D worse than pimflow"; fail=1; }
+	sum=$(awk -F, 'NR > 1 { s += $10 } END { printf "%.3f", s }' "$dir/p.csv")
+	tot=$(jq -r '.policies[5].ns' "$dir/s.json")
+	awk -v a="$sum" -v b="$tot" 'BEGIN { d = a - b; exit !(d < 0.01 && d > -0.01) }' ||
+	    { echo "FAIL $m: plan sums to $sum, summary says $tot"; fail=1; }
+	nl=$(($(wc -l <"$dir/l.csv") - 1))
+	np=$(awk -F, 'NR > 1 { n[$1]++ } END { print length(n) }' "$dir/p.csv")
+	[ "$nl" -eq "$np" ] || { echo "FAIL $m: $np plan layers of $nl"; fail=1; }
+	echo "$m: $(jq -r '[.policies[] | "\(.policy) \(.speedup)"] | join(", ")' "$dir/s.json"); -D pimflow $(jq -r '.policies[5].speedup' "$dir/d.json")"
+done
+[ "$done" -gt 0 ] || { echo "no model got through the upstream tools"; exit 77; }
+exit $fail
