@@ -44,8 +44,8 @@ static const struct {
 	{ "Reshape", K_VIEW, 0 }, { "Flatten", K_VIEW, 0 },
 	{ "Squeeze", K_VIEW, 0 }, { "Unsqueeze", K_VIEW, 0 },
 	{ "Identity", K_VIEW, 0 }, { "Dropout", K_VIEW, 0 },
-	{ "Cast", K_VIEW, 0 }, { "Expand", K_VIEW, 0 },
-	{ "Slice", K_VIEW, 0 }, { "Split", K_VIEW, 0 },
+	{ "Cast", K_VIEW, 0 }, { "Expand", K_OTHER, 0 },
+	{ "Slice", K_OTHER, 0 }, { "Split", K_OTHER, 0 },
 	{ "Conv", K_CONV, 0 }, { "ConvTranspose", K_CONV, 0 },
 	{ "Gemm", K_GEMM, 0 }, { "MatMul", K_GEMM, 0 },
 	{ "MaxPool", K_POOL, 0 }, { "AveragePool", K_POOL, 0 },
@@ -258,25 +258,6 @@ clipname(const struct model *m, const struct node *n)
 	return "clip";
 }
 
-/* How many leading inputs of op are data (the rest are arguments). */
-static size_t
-ndata(const struct node *n)
-{
-	static const char *const one[] = {
-		"Resize", "Upsample", "Pad", "Clip", "Split", "Squeeze",
-		"Unsqueeze", "Reshape", "Expand", "Tile", "TopK", "Slice",
-		"ArgMax", "ArgMin", "CumSum", "Trilu", NULL
-	};
-	int i;
-
-	if (strncmp(n->op, "Reduce", 6) == 0)
-		return 1;
-	for (i = 0; one[i] != NULL; i++)
-		if (strcmp(n->op, one[i]) == 0)
-			return 1;
-	return n->nin;
-}
-
 static struct row *
 newrow(struct em *e, const struct node *n, enum layer_op op)
 {
@@ -345,6 +326,7 @@ generic(struct em *e, const struct node *n, struct row *r, const int *ts,
 	struct model *m = e->m;
 	const struct tensor *o = node_out(m, n, 0), *x = NULL;
 	struct layer *l = &r->l;
+	int64_t ob;
 	size_t i;
 
 	for (i = 0; i < nts && x == NULL; i++)
@@ -352,10 +334,9 @@ generic(struct em *e, const struct node *n, struct row *r, const int *ts,
 			x = &m->t[ts[i]];
 	if (x == NULL)
 		x = &m->t[ts[0]];
-	if (layout(x, chan, &l->batch, &l->in_c, &l->in_h, &l->in_w) < 0 ||
-	    layout(o, chan, &l->batch, &l->out_c, &l->out_h, &l->out_w) < 0)
+	if (layout(o, chan, &ob, &l->out_c, &l->out_h, &l->out_w) < 0 ||
+	    layout(x, chan, &l->batch, &l->in_c, &l->in_h, &l->in_w) < 0)
 		return overflow(e, n);
-	/* batch follows the output (a reduction may fold it). */
 	l->in_bytes = l->weight_bytes = l->out_bytes = 0;
 	for (i = 0; i < nts; i++) {
 		const struct tensor *t;
@@ -651,7 +632,7 @@ node1(struct em *e, int ni, int keep)
 		snprintf(r->l.act, sizeof(r->l.act), "%s", act);
 		if (n->pat)
 			return generic(e, n, r, &x, 1, 0);
-		return generic(e, n, r, n->in, ndata(n), 0);
+		return generic(e, n, r, n->in, n->nin, 0);
 	case K_ELT:
 		if (strcmp(n->op, "Add") == 0 && n->nin == 2)
 			for (x = 0; x < 2; x++) {
@@ -670,8 +651,8 @@ node1(struct em *e, int ni, int keep)
 	case K_GATHER:
 		if (m->t[n->in[0]].isconst)
 			return embedrow(e, n);
-		view(m, n);
-		return 0;
+		r = newrow(e, n, OP_OTHER);
+		return generic(e, n, r, n->in, n->nin, 0);
 	case K_GEMM:
 		if (m->t[n->in[1]].isconst && m->t[n->in[1]].rank == 2 &&
 		    !m->t[n->in[0]].isconst)
@@ -687,7 +668,7 @@ node1(struct em *e, int ni, int keep)
 		if (spatialmean(m, n))
 			return poolrow(e, n, 1);
 		r = newrow(e, n, OP_REDUCE);
-		return generic(e, n, r, n->in, ndata(n), 0);
+		return generic(e, n, r, n->in, n->nin, 0);
 	case K_NORM:
 		nts = 0;
 		ts[nts++] = n->pat ? n->patin : n->in[0];
@@ -704,16 +685,16 @@ node1(struct em *e, int ni, int keep)
 		    strcmp(n->op, "LayerNormalization") != 0);
 	case K_SOFTMAX:
 		r = newrow(e, n, OP_SOFTMAX);
-		return generic(e, n, r, n->in, 1, 0);
+		return generic(e, n, r, n->in, n->nin, 0);
 	case K_CONCAT:
 		r = newrow(e, n, OP_CONCAT);
 		return generic(e, n, r, n->in, n->nin, 0);
 	case K_RESIZE:
 		r = newrow(e, n, OP_RESIZE);
-		return generic(e, n, r, n->in, 1, 1);
+		return generic(e, n, r, n->in, n->nin, 1);
 	default:
 		r = newrow(e, n, OP_OTHER);
-		return generic(e, n, r, n->in, ndata(n), 0);
+		return generic(e, n, r, n->in, n->nin, 0);
 	}
 }
 

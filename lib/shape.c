@@ -14,19 +14,23 @@ int
 shape_broadcast(const int64_t *a, int ra, const int64_t *b, int rb,
     int64_t *out, int *ro)
 {
+	int64_t tmp[ONNX_MAXRANK];
 	int r = ra > rb ? ra : rb, i;
 
+	/* out may alias a or b. */
 	for (i = 0; i < r; i++) {
 		int64_t x = i < r - ra ? 1 : a[i - (r - ra)];
 		int64_t y = i < r - rb ? 1 : b[i - (r - rb)];
 
 		if (x == y || y == 1)
-			out[i] = x;
+			tmp[i] = x;
 		else if (x == 1)
-			out[i] = y;
+			tmp[i] = y;
 		else
 			return -1;
 	}
+	for (i = 0; i < r; i++)
+		out[i] = tmp[i];
 	*ro = r;
 	return 0;
 }

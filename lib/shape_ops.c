@@ -529,9 +529,16 @@ reshape(struct model *m, const struct node *n)
 	shape_setout(m, n, 0, x->dtype, ns, s);
 	return 0;
 bad:
-	pf_err(m->file, "node %s: cannot reshape %s (%lld elements) to the "
-	    "given shape", n->name, shape_str(x, sa, sizeof(sa)),
-	    (long long)tot);
+	{
+		size_t off = 0;
+
+		sb[0] = '\0';
+		for (i = 0; i < ns && off < sizeof(sb); i++)
+			off += (size_t)snprintf(sb + off, sizeof(sb) - off,
+			    "%s%lld", i ? "x" : "", (long long)s[i]);
+	}
+	pf_err(m->file, "node %s: cannot reshape %s (%lld elements) to %s",
+	    n->name, shape_str(x, sa, sizeof(sa)), (long long)tot, sb);
 	return -1;
 }
 
