@@ -135,8 +135,18 @@ run_block(struct eng *e, const struct nt_block *b)
 		issue(e, NT_GACT2);
 		issue(e, NT_GACT3);
 		for (g = b->off[s]; g < b->off[s + 1]; g++) {
-			for (k = 0; k < b->grp[g]; k++)
+			k = b->grp[g];
+			if (k > 0) {
+				/*
+				 * Once the first COMP of a run is out, every
+				 * other constraint is already met: the rest
+				 * follow tCCD_S apart (tCCD_S >= 1).
+				 */
 				issue(e, NT_COMP);
+				e->comp += (k - 1) * e->m->t_ccd_s;
+				e->now = e->comp;
+				e->st.comp += k - 1;
+			}
 			issue(e, NT_READRES);
 		}
 	}
