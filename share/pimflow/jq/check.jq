@@ -1,11 +1,4 @@
-# true when a pf-solve summary (pf-formats(7)) has every field pimflow and
-# the plots read: model, machine.gpu_clock_mhz, and the six policies in
-# order, each with numeric ns, gpu_cycles, speedup and a layers count per kind.
-def num: type == "number";
-(.model | type == "string")
-and (.machine.gpu_clock_mhz | num)
-and ([.policies[].policy] == ["none", "newton+", "newton++", "mddp", "pipeline", "pimflow"])
-and all(.policies[];
-	(.ns | num) and (.gpu_cycles | num) and (.speedup | num)
-	and ([.layers[]?] | length == 5 and all(num))
-	and (.layers | has("base") and has("gpu") and has("pim") and has("split") and has("pipe")))
+# true when a pf-solve summary has every field of pf-formats(7) that
+# pimflow reads (def check in pf.jq).  Run with jq -L share/pimflow/jq -e.
+include "pf";
+check
