@@ -394,18 +394,31 @@ class Model:
             self.last[h] = g.node[grp[-1]].output[0]
             self.act[h] = "none"
             owner[self.last[h]] = h
-        # Activation fusion, in file order.
+        # Activation fusion, in file order.  Only into a layer whose last
+        # node has one output: an act on one output of a Split is not the
+        # Split's.  A multi-node pattern that cannot fuse is one act row.
         for i, n in enumerate(g.node):
             if i in skip or i not in self.group:
                 continue
             x = n.input[0] if n.input else ""
-            h = owner.get(x)
-            if h is None or self.act[h] != "none" or h == i:
-                continue
             fused = self.match_act(i, x)
             if fused is None:
                 continue
             name, nodes, out = fused
+            h = owner.get(x)
+            if h is None or self.act[h] != "none" or h == i or \
+                    len([o for o in g.node[self.group[h][-1]].output
+                         if o]) != 1:
+                if len(nodes) > 1:
+                    for j in nodes[1:]:
+                        skip.add(j)
+                        self.group.pop(j, None)
+                    self.group[i] = nodes
+                    self.kind[i] = "actpat"
+                    self.act[i] = name
+                    self.last[i] = out
+                    owner[out] = i
+                continue
             for j in nodes:
                 skip.add(j)
                 self.group.pop(j, None)
@@ -591,7 +604,14 @@ def expect(M, h):
             raise KeyError(t)
         return d
 
-    if h in M.kind:		# decomposed LayerNorm
+    if M.kind.get(h) == "actpat":	# an activation pattern on its own
+        x = need(n.input[0])
+        b, c, hh, ww = layout(x)
+        ob, oc, oh, ow = layout(out)
+        e.update(op="act", batch=b, in_c=c, in_h=hh, in_w=ww, out_c=oc,
+                 out_h=oh, out_w=ow, in_bytes=M.tbytes(n.input[0]),
+                 weight_bytes=0, gemm_m=0, gemm_n=0, gemm_k=0, gemm_batch=0)
+    elif h in M.kind:		# decomposed LayerNorm
         grp = M.group[h]
         x = need(n.input[0])
         b, c, hh, ww = layout(x)
@@ -639,6 +659,9 @@ def expect(M, h):
         e["gemm_batch"] = grp
         e["weight_bytes"] = prod(w) * esz
         e["in_bytes"] = prod(x) * esz
+        if op == "ConvTranspose":	# the contract gives no GEMM view
+            for k in ("gemm_m", "gemm_n", "gemm_k", "gemm_batch"):
+                e[k] = None
     elif op == "Gemm" or (op == "MatMul" and n.input[1] in M.const):
         x, w = need(n.input[0]), need(n.input[1])
         if op == "Gemm":
@@ -708,7 +731,10 @@ def expect(M, h):
                                                    "Reciprocal") \
                 else "eltwise"
         elif op in ACTS:
+            # A standalone activation: act may name it or say none.
             e["op"] = "act"
+            e["act"] = ("none", ACTS[op] or op.lower()) \
+                if ACTS[op] or op != "Clip" else None
         elif op in ("Softmax", "LogSoftmax"):
             e["op"] = "softmax"
         elif op in NORMS:
@@ -726,7 +752,12 @@ def expect(M, h):
     if "in_bytes" in e and op not in ("Conv", "ConvTranspose", "Gemm",
                                       "MatMul"):
         pass
-    if e["op"] in ("conv", "gemm", "matmul"):
+    if op == "ConvTranspose":
+        # Every input position meets every weight once (scatter or col2im
+        # view alike): N*H_in*W_in * C_in*(C_out/g)*kh*kw.
+        x = need(n.input[0])
+        e["macs"] = prod(x[:1] + x[2:]) * prod(need(n.input[1]))
+    elif e["op"] in ("conv", "gemm", "matmul"):
         e["macs"] = e["gemm_batch"] * e["gemm_m"] * e["gemm_n"] * e["gemm_k"]
     else:
         e["macs"] = 0
