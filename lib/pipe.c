@@ -13,6 +13,12 @@ is1x1(const struct layer *l)
 	return l->op == OP_CONV && l->kernel_h == 1 && l->kernel_w == 1;
 }
 
+static int
+isgemm(const struct layer *l)
+{
+	return l->op == OP_GEMM || l->op == OP_MATMUL;
+}
+
 /* Rows a layer consumes along the pipelined axis. */
 static int64_t
 inrows(const struct layer *l)
@@ -30,10 +36,9 @@ pipe_link_ok(const struct layer *a, const struct layer *b,
 
 	if (nb_preds != 1 || b_preds[0] != a->id || b->id != a->id + 1)
 		return 0;
-	if (conv != (b->op == OP_CONV))
+	if (!conv && !(isgemm(a) && isgemm(b)))
 		return 0;
-	if (!conv && (a->op == OP_OTHER || (a->op != OP_GEMM &&
-	    a->op != OP_MATMUL) || (b->op != OP_GEMM && b->op != OP_MATMUL)))
+	if (conv && b->op != OP_CONV)
 		return 0;
 	if (b->batch != a->batch || b->in_c != a->out_c ||
 	    b->in_w != a->out_w || inrows(b) != split_nrows(a))

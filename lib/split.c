@@ -3,6 +3,7 @@
  * with exact halo rows and padding (see split.h for the contracts and
  * pf-split(1) for the rules).
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "arith.h"
@@ -179,7 +180,9 @@ hrows(const struct layer *l, int ratio)
 {
 	int64_t h = share(l->in_h, ratio), q;
 
-	if (h < 0)
+	/* keeps the doubled centre arithmetic below far from overflow */
+	if (h < 0 || l->in_h > INT32_MAX || l->pad_top > INT32_MAX ||
+	    l->kernel_h > INT32_MAX || l->dil_h > INT32_MAX)
 		return -1;
 	/* centre of output o: o*s - pt + (k-1)*d/2 < h, doubled to stay integral */
 	q = 2 * h + 2 * l->pad_top - (l->kernel_h - 1) * l->dil_h;
