@@ -107,7 +107,7 @@ def evaluate(node, ins, opset):
             return np.trunc(ins[0] / ins[1]).astype(ins[0].dtype)
         return ins[0] / ins[1]
     if op == "Cast":
-        t = onnx.helper.tensor_dtype_to_np_dtype(a["to"])
+        t = onnx.mapping.TENSOR_TYPE_TO_NP_TYPE[a["to"]]
         return x.astype(t)
     if op == "Reshape":
         shape = [int(d) for d in ins[1]]

@@ -2,8 +2,12 @@
 # Small models built with python3-onnx's helper API (synth_models.py):
 # auto_pad, asymmetric pads, dilation, groups, ceil_mode, Conv1d,
 # ConvTranspose, Pad folding, transA, broadcasting MatMul, opset 9/13/17/18
-# argument forms, a symbolic batch given with -i.  Each goes through
-# onnx2layers and the oracle.  Skips (77) without Debian's python3-onnx.
+# argument forms, a symbolic batch given with -i; and the exporter's own
+# symbolic-dims models in tests/oracle/fixtures (tools/export-models -d:
+# BERT with dynamic batch and sequence, whose Reshape shapes are computed
+# by Shape/Gather/Cast/Concat chains; ResNet-18 with dynamic batch and
+# image size).  Each goes through onnx2layers (with NAME.args) and the
+# oracle.  Skips (77) without Debian's python3-onnx.
 set -u
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 PY=/usr/bin/python3
@@ -16,6 +20,7 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 "$PY" "$TOP/tests/oracle/synth_models.py" "$tmp" || exit 1
 fail=0
+cp "$TOP"/tests/oracle/fixtures/*.onnx "$TOP"/tests/oracle/fixtures/*.args "$tmp"/
 for m in "$tmp"/*.onnx; do
 	b=${m%.onnx}
 	args=$(cat "$b.args")
