@@ -105,8 +105,8 @@ pim_cost_layer(const struct pim_model *m, const struct layer *l,
 	struct ngen_layer gl;
 	struct ngen_plan plan;
 	struct nt_stats st;
-	int64_t repeat = 1, inst = 1, jnch = nch, v[3], ch, prev, outs;
-	double comp, rr, gw, bytes;
+	int64_t repeat = 1, inst = 1, jnch = nch, v[3], ch, prev;
+	double comp, rr, gw, bytes, outs;
 	int i, esz;
 
 	memset(c, 0, sizeof(*c));
@@ -196,13 +196,14 @@ pim_cost_layer(const struct pim_model *m, const struct layer *l,
 	 */
 	if (o->reduce) {
 		esz = dtype_bytes(l->dtype);
-		outs = gl.p * gl.co * inst;
+		outs = (double)gl.p * (double)gl.co * (double)inst;
 		if (c->partials > 1) {
-			bytes = (double)(c->partials + 1) * (double)outs * esz;
+			bytes = (double)(c->partials + 1) * outs * esz;
 			c->extra = (int64_t)ceil(bytes /
 			    ((double)nch * m->bus_bytes_per_clk));
 		} else if (strcmp(l->act, "none") != 0) {
-			c->extra = ceil_div(outs, m->banks * nch) * m->t_act16;
+			c->extra = (int64_t)ceil(outs / (double)(m->banks * nch)) *
+			    m->t_act16;
 		}
 	}
 	c->cycles = c->st.cycles + c->extra;
