@@ -415,7 +415,7 @@ poolrow(struct em *e, const struct node *n, int global)
 {
 	struct row *r = newrow(e, n, OP_POOL);
 
-	if (generic(e, n, r, n->in, 1, 1) < 0)
+	if (generic(e, n, r, n->in, n->nin, 1) < 0)
 		return -1;
 	if (global) {
 		r->l.kernel_h = r->l.in_h;
@@ -556,13 +556,6 @@ moves(const struct model *m, const struct node *n)
 	return 0;
 }
 
-static int
-fusable(enum layer_op op)
-{
-	return op == OP_CONV || op == OP_GEMM || op == OP_MATMUL ||
-	    op == OP_POOL || op == OP_ELTWISE || op == OP_NORM;
-}
-
 /* ReduceMean over exactly the spatial axes of a rank >= 3 tensor. */
 static int
 spatialmean(const struct model *m, const struct node *n)
@@ -623,7 +616,7 @@ node1(struct em *e, int ni, int keep)
 		x = n->pat ? n->patin : n->in[0];
 		if (strcmp(n->op, "Clip") == 0 && !n->pat)
 			act = clipname(m, n);
-		if ((r = producer(e, x)) != NULL && fusable(r->l.op)) {
+		if ((r = producer(e, x)) != NULL) {
 			snprintf(r->l.act, sizeof(r->l.act), "%s", act);
 			setsrc(m, n, (int)r->l.id);
 			return 0;

@@ -19,14 +19,9 @@ graph_parse_shape(char *s, struct input_shape *is)
 	long long v;
 
 	memset(is, 0, sizeof(*is));
-	if (eq != NULL) {
-		if (eq == s)
-			return -1;
-		*eq = '\0';
-		is->name = s;
-		p = eq + 1;
-	} else
-		p = s;
+	if (eq == s)
+		return -1;
+	p = eq != NULL ? eq + 1 : s;
 	for (;;) {
 		if (is->rank == ONNX_MAXRANK || *p < '0' || *p > '9')
 			return -1;
@@ -35,11 +30,17 @@ graph_parse_shape(char *s, struct input_shape *is)
 			return -1;
 		is->dims[is->rank++] = v;
 		if (*end == '\0')
-			return 0;
+			break;
 		if (*end != 'x' && *end != 'X' && *end != ',')
 			return -1;
 		p = end + 1;
 	}
+	/* Split off the name only once the whole option is valid. */
+	if (eq != NULL) {
+		*eq = '\0';
+		is->name = s;
+	}
+	return 0;
 }
 
 /* Min-heap of node indices, for Kahn's algorithm with file-order ties. */

@@ -17,9 +17,10 @@ struct input_shape {
 };
 
 /*
- * Parse "name=1x3x224x224" or "1x3x224x224" into *is; name points into s,
- * which must outlive it (the '=' is not modified: a copy is kept).
- * Returns -1 (no report) when malformed or a dim is not positive.
+ * Parse "name=1x3x224x224" or "1x3x224x224" into *is; on success the '='
+ * of s becomes a NUL and is->name points into s, which must outlive it.
+ * Returns -1 (no report, s unchanged) when malformed or a dim is not
+ * positive.
  */
 int graph_parse_shape(char *s, struct input_shape *is);
 

@@ -1,0 +1,339 @@
+#!/usr/bin/python3
+# Builds the small ONNX models the onnx2layers golden cases read, with
+# python3-onnx's helper API (and python3-torch for the F.pad chain).  The
+# generated files are committed, so the tests need no python; rerun this
+# only to change a model:  /usr/bin/python3 tests/onnx2layers/gen/make_models.py
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto as T, helper as h, numpy_helper
+
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "models")
+F = T.FLOAT
+
+
+def vi(name, dims, t=F):
+    return h.make_tensor_value_info(name, t, dims)
+
+
+def w(name, dims, t=F):
+    """A float weight with zero values (dims are all that matter)."""
+    return numpy_helper.from_array(np.zeros(dims, np.float32 if t == F
+                                            else np.int64), name)
+
+
+def bigdims(name, dims):
+    """A tensor proto with the given dims and no data (too large to hold)."""
+    t = T()
+    t.name = name
+    t.data_type = F
+    t.dims.extend(dims)
+    return t
+
+
+def iw(name, vals):
+    return numpy_helper.from_array(np.array(vals, np.int64), name)
+
+
+def fw(name, vals):
+    return numpy_helper.from_array(np.array(vals, np.float32), name)
+
+
+def save(name, nodes, inputs, outputs, inits=(), opset=13, vinfo=(),
+         check=False):
+    g = h.make_graph(nodes, name, inputs, outputs, list(inits),
+                     value_info=list(vinfo))
+    m = h.make_model(g, opset_imports=[h.make_opsetid("", opset)],
+                     producer_name="make_models.py")
+    m.ir_version = 7 if opset < 15 else 8
+    if check:
+        onnx.checker.check_model(m)
+    onnx.save(m, os.path.join(OUT, name + ".onnx"))
+
+
+def N(op, ins, outs, name=None, **kw):
+    return h.make_node(op, ins, outs, name=name or outs[0], **kw)
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    # A plain CNN: Conv+BN+Relu, MaxPool, Conv+Relu, GlobalAveragePool,
+    # Flatten, Gemm (opset 13).
+    save("cnn", [
+        N("Conv", ["x", "w1", "b1"], ["c1"], kernel_shape=[3, 3],
+          pads=[1, 1, 1, 1]),
+        N("BatchNormalization", ["c1", "s", "bb", "mu", "var"], ["bn"]),
+        N("Relu", ["bn"], ["r1"]),
+        N("MaxPool", ["r1"], ["p1"], kernel_shape=[2, 2], strides=[2, 2]),
+        N("Conv", ["p1", "w2"], ["c2"], kernel_shape=[3, 3], strides=[2, 2]),
+        N("Relu", ["c2"], ["r2"]),
+        N("GlobalAveragePool", ["r2"], ["gp"]),
+        N("Flatten", ["gp"], ["fl"]),
+        N("Gemm", ["fl", "wf", "bf"], ["y"], transB=1),
+    ], [vi("x", [1, 3, 32, 32])], [vi("y", [1, 10])],
+        [w("w1", [16, 3, 3, 3]), w("b1", [16]), w("s", [16]), w("bb", [16]),
+         w("mu", [16]), w("var", [16]), w("w2", [32, 16, 3, 3]),
+         w("wf", [10, 32]), w("bf", [10])])
+    # Conv geometry: non-square kernel and strides, asymmetric pads,
+    # dilation, groups; a depthwise conv with Clip(0,6) as inputs.
+    save("conv_geom", [
+        N("Conv", ["x", "w1"], ["c1"], kernel_shape=[3, 5], strides=[2, 1],
+          pads=[0, 1, 2, 3], dilations=[2, 1], group=2),
+        N("Conv", ["c1", "w2"], ["c2"], kernel_shape=[3, 3], group=8,
+          pads=[1, 1, 1, 1]),
+        N("Clip", ["c2", "lo", "hi"], ["y"]),
+    ], [vi("x", [1, 4, 17, 20])], [vi("y", None)],
+        [w("w1", [8, 2, 3, 5]), w("w2", [8, 1, 3, 3]), fw("lo", 0.0),
+         fw("hi", 6.0)], opset=11)
+    # auto_pad SAME_UPPER / SAME_LOWER / VALID on odd sizes.
+    save("autopad", [
+        N("Conv", ["x", "w1"], ["c1"], kernel_shape=[4, 4], strides=[2, 2],
+          auto_pad="SAME_UPPER"),
+        N("Conv", ["c1", "w2"], ["c2"], kernel_shape=[4, 3], strides=[3, 2],
+          auto_pad="SAME_LOWER"),
+        N("Conv", ["c2", "w3"], ["y"], kernel_shape=[2, 2], strides=[2, 2],
+          auto_pad="VALID"),
+    ], [vi("x", [1, 3, 15, 13])], [vi("y", None)],
+        [w("w1", [4, 3, 4, 4]), w("w2", [4, 4, 4, 3]), w("w3", [4, 4, 2, 2])],
+        opset=11)
+    # Pools: ceil_mode (the last window starts inside), count_include_pad,
+    # dilation (opset 10 MaxPool), global max pool.
+    save("pool", [
+        N("MaxPool", ["x"], ["p1"], kernel_shape=[3, 3], strides=[2, 2],
+          ceil_mode=1),
+        N("AveragePool", ["p1"], ["p2"], kernel_shape=[3, 2],
+          strides=[2, 2], pads=[1, 0, 1, 1], count_include_pad=1,
+          ceil_mode=1),
+        N("MaxPool", ["p2"], ["p3"], kernel_shape=[2, 2], dilations=[2, 2]),
+        N("GlobalMaxPool", ["p3"], ["y"]),
+    ], [vi("x", [1, 8, 112, 57])], [vi("y", None)], opset=10)
+    # numpy broadcasting of elementwise ops.
+    save("broadcast", [
+        N("Add", ["x", "b3"], ["a"]),
+        N("Mul", ["a", "row"], ["m"]),
+        N("Sub", ["m", "x"], ["s"]),
+        N("Div", ["s", "sc"], ["y"]),
+    ], [vi("x", [2, 3, 8, 8])], [vi("y", None)],
+        [w("b3", [3, 1, 1]), w("row", [1, 1, 8, 1]), fw("sc", 2.0)])
+    # Opset 9: Upsample scales input, Pad and Slice and Squeeze/Unsqueeze
+    # attributes, Clip min/max attributes.
+    save("opset9", [
+        N("Upsample", ["x", "sc"], ["u"], mode="nearest"),
+        N("Pad", ["u"], ["p"], pads=[0, 0, 1, 2, 0, 0, 3, 4]),
+        N("Slice", ["p"], ["sl"], starts=[1, 0], ends=[-1, 1000],
+          axes=[2, 3]),
+        N("Clip", ["sl"], ["cl"], min=0.0, max=6.0),
+        N("ReduceMean", ["cl"], ["rm"], axes=[1], keepdims=0),
+        N("Unsqueeze", ["rm"], ["un"], axes=[1]),
+        N("Squeeze", ["un"], ["y"], axes=[1]),
+    ], [vi("x", [1, 2, 5, 6])], [vi("y", None)],
+        [fw("sc", [1, 1, 2, 2])], opset=9)
+    # Opset 10: Resize(X, scales), Slice with inputs and a negative step.
+    save("opset10", [
+        N("Resize", ["x", "sc"], ["r"], mode="nearest"),
+        N("Slice", ["r", "st", "en", "ax", "sp"], ["y"]),
+    ], [vi("x", [1, 2, 5, 6])], [vi("y", None)],
+        [fw("sc", [1, 1, 1.5, 2]), iw("st", [-1, 0]), iw("en", [-100, 12]),
+         iw("ax", [2, 3]), iw("sp", [-2, 3])], opset=10)
+    # Opset 11: Pad pads input, Clip inputs, Resize roi/scales/sizes.
+    save("opset11", [
+        N("Pad", ["x", "pads"], ["p"]),
+        N("Clip", ["p", "lo"], ["c"]),
+        N("Resize", ["c", "roi", "", "sizes"], ["y"], mode="linear"),
+    ], [vi("x", [1, 2, 5, 6])], [vi("y", None)],
+        [iw("pads", [0, 0, 2, 0, 0, 0, 0, 1]), fw("lo", 0.0),
+         fw("roi", []), iw("sizes", [1, 2, 9, 20])], opset=11)
+    # Opset 13: Split sizes input, Squeeze/Unsqueeze axes inputs,
+    # ReduceSum axes input, Softmax.
+    save("opset13", [
+        N("Split", ["x", "sp"], ["a", "b"], axis=1),
+        N("Unsqueeze", ["a", "ax0"], ["ua"]),
+        N("Squeeze", ["ua", "ax0"], ["sa"]),
+        N("ReduceSum", ["b", "ax23"], ["rs"], keepdims=1),
+        N("Mul", ["sa", "rs"], ["m"]),
+        N("Softmax", ["m"], ["y"], axis=1),
+    ], [vi("x", [1, 6, 4, 4])], [vi("y", None)],
+        [iw("sp", [3, 3]),
+         iw("ax0", [0]), iw("ax23", [2, 3])])
+    # Opset 17: LayerNormalization op, Gelu as the Erf decomposition,
+    # batched and broadcast MatMul, a weight MatMul with its bias Add.
+    save("opset17", [
+        N("MatMul", ["x", "wq"], ["q"]),
+        N("Add", ["bq", "q"], ["qb"]),
+        N("Div", ["qb", "sqrt2"], ["d"]),
+        N("Erf", ["d"], ["e"]),
+        N("Add", ["e", "one"], ["e1"]),
+        N("Mul", ["qb", "e1"], ["g"]),
+        N("Mul", ["g", "half"], ["gl"]),
+        N("LayerNormalization", ["gl", "gam", "bet"], ["ln"], axis=-1),
+        N("Reshape", ["ln", "hshape"], ["hd"]),
+        N("Transpose", ["hd"], ["ht"], perm=[0, 2, 1, 3]),
+        N("Transpose", ["hd"], ["kt"], perm=[0, 2, 3, 1]),
+        N("MatMul", ["ht", "kt"], ["sc"]),
+        N("MatMul", ["sc", "shared"], ["y"]),
+    ], [vi("x", [2, 10, 32]), vi("shared", [4, 10, 5])], [vi("y", None)],
+        [w("wq", [32, 64]), w("bq", [64]), fw("sqrt2", 1.4142135),
+         fw("one", 1.0), fw("half", 0.5), w("gam", [64]), w("bet", [64]),
+         iw("hshape", [2, 10, 4, 16])], opset=17)
+    # Opset 18: ReduceMean axes as an input, over the spatial axes (a
+    # pool) and over channels (a reduce); Split num_outputs.
+    save("opset18", [
+        N("ReduceMean", ["x", "hw"], ["gp"], keepdims=1),
+        N("ReduceMean", ["x", "c"], ["rc"], keepdims=0),
+        N("Split", ["x"], ["s0", "s1", "s2"], axis=2, num_outputs=3),
+        N("Add", ["s0", "gp"], ["y"]),
+    ], [vi("x", [1, 4, 7, 6])], [vi("y", None), vi("rc", None),
+                                  vi("s1", None), vi("s2", None)],
+        [iw("hw", [2, 3]), iw("c", [1])], opset=18)
+    # Fusion patterns: SiLU, HardSwish, a decomposed LayerNorm, and an
+    # activation that cannot fuse (its input has two consumers).
+    save("fusion", [
+        N("Conv", ["x", "w1"], ["c1"], kernel_shape=[1, 1]),
+        N("Sigmoid", ["c1"], ["s1"]),
+        N("Mul", ["c1", "s1"], ["silu"]),
+        N("Conv", ["silu", "w2"], ["c2"], kernel_shape=[1, 1]),
+        N("HardSigmoid", ["c2"], ["hs"], alpha=1.0 / 6, beta=0.5),
+        N("Mul", ["hs", "c2"], ["hsw"]),
+        N("Conv", ["hsw", "w3"], ["c3"], kernel_shape=[1, 1]),
+        N("Relu", ["c3"], ["r3"]),
+        N("Add", ["r3", "c3"], ["res"]),
+        N("Reshape", ["res", "tok"], ["t"]),
+        N("ReduceMean", ["t"], ["mean"], axes=[-1]),
+        N("Sub", ["t", "mean"], ["dd"]),
+        N("Pow", ["dd", "two"], ["sq"]),
+        N("ReduceMean", ["sq"], ["var"], axes=[-1]),
+        N("Add", ["var", "eps"], ["ve"]),
+        N("Sqrt", ["ve"], ["sd"]),
+        N("Div", ["dd", "sd"], ["nm"]),
+        N("Mul", ["nm", "gam"], ["ng"]),
+        N("Add", ["ng", "bet"], ["y"]),
+    ], [vi("x", [1, 8, 4, 4])], [vi("y", None)],
+        [w("w1", [8, 8, 1, 1]), w("w2", [8, 8, 1, 1]), w("w3", [8, 8, 1, 1]),
+         iw("tok", [1, 8, 16]), fw("two", 2.0), fw("eps", 1e-5),
+         w("gam", [16]), w("bet", [16])])
+    # Embedding lookup by int64 token ids, then a weight MatMul.
+    save("embed", [
+        N("Gather", ["table", "ids"], ["e"]),
+        N("MatMul", ["e", "wo"], ["y"]),
+    ], [vi("ids", [2, 7], T.INT64)], [vi("y", None)],
+        [w("table", [100, 16]), w("wo", [16, 4])])
+    # Conv1d, rank 3, and ConvTranspose.
+    save("conv1d", [
+        N("Conv", ["x", "w1"], ["c1"], kernel_shape=[5], strides=[2],
+          pads=[2, 1]),
+        N("MaxPool", ["c1"], ["p1"], kernel_shape=[2], strides=[2]),
+        N("Unsqueeze", ["p1", "ax"], ["u"]),
+        N("ConvTranspose", ["u", "wt"], ["y"], kernel_shape=[1, 4],
+          strides=[1, 2], pads=[0, 1, 0, 1], output_padding=[0, 1]),
+    ], [vi("x", [1, 4, 31])], [vi("y", None)],
+        [w("w1", [6, 4, 5]), iw("ax", [2]), w("wt", [6, 3, 1, 4])])
+    # Weights as graph inputs with declared shapes (export_params=False).
+    save("weights_as_inputs", [
+        N("Conv", ["x", "cw", "cb"], ["c"], kernel_shape=[3, 3]),
+        N("Relu", ["c"], ["r"]),
+        N("Flatten", ["r"], ["f"]),
+        N("Gemm", ["f", "fw"], ["y"], transB=1),
+    ], [vi("x", [1, 3, 6, 6]), vi("cw", [4, 3, 3, 3]), vi("cb", [4]),
+        vi("fw", [5, 64])], [vi("y", None)])
+    # External data whose file is absent: only dims are read.
+    t = w("wext", [16, 3, 3, 3])
+    t.ClearField("raw_data")
+    t.data_location = T.EXTERNAL
+    for k, v in (("location", "absent-weights.bin"), ("offset", "0"),
+                 ("length", str(16 * 27 * 4))):
+        e = t.external_data.add()
+        e.key, e.value = k, v
+    save("external", [
+        N("Conv", ["x", "wext"], ["y"], kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+    ], [vi("x", [1, 3, 8, 8])], [vi("y", None)], [t], check=False)
+    # A symbolic batch dim: needs -i.
+    save("symbolic", [
+        N("Conv", ["x", "w1"], ["y"], kernel_shape=[3, 3]),
+    ], [vi("x", ["batch", 3, 8, 8])], [vi("y", None)], [w("w1", [2, 3, 3, 3])])
+    # Two data inputs, for -i without a name.
+    save("two_inputs", [N("Add", ["a", "b"], ["y"])],
+         [vi("a", [1, 4]), vi("b", [1, 4])], [vi("y", None)])
+    # Nodes not in topological order (Kahn).
+    save("unsorted", [
+        N("Relu", ["c"], ["y"]),
+        N("Conv", ["m"], ["c"], name="conv_late") if False else
+        N("Conv", ["m", "w1"], ["c"], kernel_shape=[1, 1]),
+        N("MaxPool", ["x"], ["m"], kernel_shape=[2, 2], strides=[2, 2]),
+    ], [vi("x", [1, 3, 8, 8])], [vi("y", None)], [w("w1", [2, 3, 1, 1])],
+        check=False)
+    # Bad graphs.
+    save("cycle", [
+        N("Add", ["x", "b"], ["a"], name="add_a"),
+        N("Relu", ["a"], ["b"], name="relu_b"),
+    ], [vi("x", [1, 4])], [vi("b", None)], check=False)
+    save("dangling", [N("Add", ["x", "nowhere"], ["y"], name="add1")],
+         [vi("x", [1, 4])], [vi("y", None)], check=False)
+    save("unsupported", [
+        N("Relu", ["x"], ["r"]),
+        h.make_node("FooBar", ["r"], ["f"], name="foo1"),
+        N("Relu", ["f"], ["y"]),
+    ], [vi("x", [1, 4, 3, 3])], [vi("y", None)],
+        vinfo=[vi("f", [1, 4, 6, 6])], check=False)
+    save("unsupported_noshape", [
+        h.make_node("FooBar", ["x"], ["y"], name="foo1"),
+    ], [vi("x", [1, 4, 3, 3])], [vi("y", None)], check=False)
+    save("overflow", [N("Relu", ["x"], ["y"])],
+         [vi("x", [1 << 31, 1 << 31, 1 << 31])], [vi("y", None)])
+    save("overflow_weight", [N("MatMul", ["x", "big"], ["y"])],
+         [vi("x", [1, 4])], [vi("y", None)], check=False,
+         inits=[bigdims("big", [4, 1 << 62, 1 << 20])])
+    save("negative_dim", [N("MatMul", ["x", "neg"], ["y"])],
+         [vi("x", [1, 4])], [vi("y", None)], inits=[bigdims("neg", [4, -3])])
+    save("zero_dim", [N("Relu", ["x"], ["y"])], [vi("x", [1, 0, 4])],
+         [vi("y", None)])
+    save("add_mismatch", [
+        N("Conv", ["x", "w1"], ["c"], kernel_shape=[1, 1]),
+        N("Add", ["x", "c"], ["y"], name="add_res"),
+    ], [vi("x", [1, 3, 8, 8])], [vi("y", None)], [w("w1", [5, 3, 1, 1])])
+    save("gemm_k", [
+        N("Conv", ["x", "w1"], ["c"], kernel_shape=[3, 3], strides=[2, 2],
+          pads=[1, 1, 1, 1]),
+        N("Flatten", ["c"], ["f"]),
+        N("Gemm", ["f", "wf"], ["y"], name="fc", transB=1),
+    ], [vi("x", [1, 3, 8, 8])], [vi("y", None)],
+        [w("w1", [8, 3, 3, 3]), w("wf", [10, 32])])
+    save("conv_channels", [
+        N("Conv", ["x", "w1"], ["y"], name="conv1", kernel_shape=[3, 3]),
+    ], [vi("x", [1, 4, 8, 8])], [vi("y", None)], [w("w1", [8, 3, 3, 3])])
+    # Not ONNX: a valid protobuf without a graph.
+    m = onnx.ModelProto()
+    m.ir_version = 7
+    with open(os.path.join(OUT, "nograph.onnx"), "wb") as f:
+        f.write(m.SerializeToString())
+    # Random bytes (fixed seed) and an empty file.
+    rnd = np.random.RandomState(7).randint(0, 256, 600).astype(np.uint8)
+    with open(os.path.join(OUT, "random.onnx"), "wb") as f:
+        f.write(rnd.tobytes())
+    open(os.path.join(OUT, "empty.onnx"), "wb").close()
+    fpad()
+
+
+def fpad():
+    """PyTorch's asymmetric F.pad before a strided conv (opset 13): the
+    pads reach Pad through a chain of Shape/Slice/Concat/Reshape nodes."""
+    import torch
+    import torch.nn.functional as Fn
+
+    class M(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv = torch.nn.Conv2d(3, 8, 3, stride=2, bias=False)
+            self.conv2 = torch.nn.Conv2d(8, 8, 3, bias=False)
+
+        def forward(self, x):
+            y = self.conv(Fn.pad(x, (0, 1, 0, 1)))
+            return self.conv2(Fn.pad(y, (2, 1, 1, 0), value=1.0))
+    torch.onnx.export(M().eval(), torch.zeros(1, 3, 16, 16),
+                      os.path.join(OUT, "fpad.onnx"), opset_version=13,
+                      input_names=["x"], output_names=["y"])
+
+
+if __name__ == "__main__":
+    sys.exit(main())
