@@ -122,8 +122,9 @@ eng_finish(struct eng *e, struct nt_stats *st)
 	*st = e->st;
 }
 
+/* Issue one block; exact issues every COMP of a run on its own. */
 static void
-run_block(struct eng *e, const struct nt_block *b)
+run_block(struct eng *e, const struct nt_block *b, int exact)
 {
 	size_t s, g;
 	int64_t k;
@@ -136,7 +137,10 @@ run_block(struct eng *e, const struct nt_block *b)
 		issue(e, NT_GACT3);
 		for (g = b->off[s]; g < b->off[s + 1]; g++) {
 			k = b->grp[g];
-			if (k > 0) {
+			if (exact) {
+				for (; k > 0; k--)
+					issue(e, NT_COMP);
+			} else if (k > 0) {
 				/*
 				 * Once the first COMP of a run is out, every
 				 * other constraint is already met: the rest
@@ -187,7 +191,7 @@ calibrate(const struct pim_model *m, int hiding, const struct nt_block *b,
 	eng_init(&e, m, hiding);
 	e.rr = e.now = 0;
 	e.next_inj = INF;
-	run_block(&e, b);
+	run_block(&e, b, 0);
 	cb->d = e.rr;
 	cb->gw = offs(e.gw, e.rr);
 	for (k = 0; k < 4; k++)
@@ -254,7 +258,7 @@ run_seg(struct eng *e, const struct nt_seg *sg, const struct calib *cb,
 				continue;
 			}
 		}
-		run_block(e, sg->b);
+		run_block(e, sg->b, exact);
 		left--;
 	}
 }
