@@ -333,7 +333,7 @@ solve_plan_table(const struct solve_in *in, const struct plan *pl,
 
 int
 solve_summary(FILE *fp, const char *model, double mhz,
-    const struct solve_result *res, int dag_window)
+    const struct solve_result *res, int dag_window, long long dag_lb_ps)
 {
 	struct jsonw w;
 	int p, k;
@@ -363,8 +363,12 @@ solve_summary(FILE *fp, const char *model, double mhz,
 		jw_end(&w);
 	}
 	jw_end(&w);
-	if (dag_window > 0)
-		jw_int(&w, "dag_window", dag_window);
+	if (dag_window > 0) {
+		jw_obj(&w, "dag");
+		jw_int(&w, "window", dag_window);
+		jw_num(&w, "lower_bound_ns", (double)dag_lb_ps / 1000.0, 3);
+		jw_end(&w);
+	}
 	jw_end(&w);
 	return jw_finish(&w);
 }

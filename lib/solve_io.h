@@ -60,9 +60,11 @@ void solve_plan_table(const struct solve_in *in, const struct plan *pl,
 
 /*
  * The summary JSON of all six policies (res in enum policy order).
- * dag_window > 0 records -D.  Returns 0 or -1 on a write error.
+ * dag_window > 0 records -D and the lower bound of any DAG schedule of
+ * the pimflow candidates (solve_lower_bound).  Returns 0 or -1 on a
+ * write error.
  */
 int solve_summary(FILE *fp, const char *model, double gpu_mhz,
-    const struct solve_result *res, int dag_window);
+    const struct solve_result *res, int dag_window, long long dag_lb_ps);
 
 #endif

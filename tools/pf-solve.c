@@ -52,8 +52,11 @@ run(struct solve_in *in, const struct opts *o)
 			rc = PF_EXIT_DATA;
 			goto done;
 		}
+		long long lb = o->dag ? solve_lower_bound(in->c, in->nc,
+		    in->nlayers, in->preds, in->npreds, P_PIMFLOW) : 0;
+
 		if (solve_summary(fp, o->model, o->mhz, res,
-		    o->dag ? o->window : 0) < 0 || fclose(fp) != 0) {
+		    o->dag ? o->window : 0, lb) < 0 || fclose(fp) != 0) {
 			pf_err(o->json, "write error");
 			rc = PF_EXIT_DATA;
 			goto done;

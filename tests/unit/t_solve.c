@@ -199,6 +199,13 @@ test_brute(void)
 		n = randtable(iter % 2);
 		for (p = 0; p < P_NPOL; p++)
 			check_policy(n, (enum policy)p, &t[p]);
+		for (p = 0; p < P_NPOL; p++) {
+			long long lb = solve_lower_bound(cs, ncs, n, NULL, NULL,
+			    (enum policy)p);
+
+			/* a sequential plan is one schedule too */
+			CHECK(t[p] == LLONG_MAX ? lb == -1 : lb >= 0 && lb <= t[p]);
+		}
 		if (t[P_NEWTONPP] == LLONG_MAX)
 			continue;
 		/* nested choice sets, nested optima */
@@ -229,7 +236,7 @@ static void
 test_dag(void)
 {
 	int64_t *preds[10], n, i, j;
-	int np[10], iter, q, ndag = 0, ngain = 0;
+	int np[10], iter, q, ndag = 0, ngain = 0, ntight = 0;
 	long long g[10], pm[10];
 
 	for (iter = 0; iter < 300; iter++) {
@@ -315,6 +322,14 @@ test_dag(void)
 		CHECK(solve_dp(c, nc, n, P_PIMFLOW, &b, &bad, &stuck) == 0);
 		CHECK(b.ps <= a.ps);
 		ngain += b.ps < a.ps;
+		/* the -D plan is one schedule: the bound may not exceed it */
+		{
+			long long lb = solve_lower_bound(c, nc, n, preds, np,
+			    P_PIMFLOW);
+
+			CHECK(lb >= 0 && lb <= b.ps);
+			ntight += lb == b.ps;
+		}
 		plan_free(&a);
 		plan_free(&b);
 		for (k = base; k < nc; k++) {
@@ -327,7 +342,9 @@ test_dag(void)
 	}
 	CHECK(ndag > 100);
 	CHECK(ngain > 10);
-	printf("%d dag candidates, %d tables improved\n", ndag, ngain);
+	CHECK(ntight > 10);
+	printf("%d dag candidates, %d tables improved, bound met %d times\n",
+	    ndag, ngain, ntight);
 }
 
 int
