@@ -5,7 +5,12 @@
 # FUZZ_SECONDS (default 60) from seed corpora: the bundled models, the
 # models under tests/, and the tables.  Corpora and crash reproducers are
 # kept in fuzz-out/ (FUZZ_OUT); a crash, leak or hang makes it exit 1.
-# FUZZ_HARNESS=csv|onnx runs only one; FUZZ_JOBS runs parallel workers.
+# fuzz-out/stats gets one line per run: time, harness, seconds, executions,
+# exit status.
+# Harnesses: fuzz_csv (CSV reader, layer_get), fuzz_onnx (model bytes
+# through onnx2layers' library path), fuzz_graph (bytes that build an ONNX
+# graph of known ops with odd attributes, same path).
+# FUZZ_HARNESS=csv|onnx|graph runs only one.
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${FUZZ_OUT:-$TOP/fuzz-out}
@@ -33,14 +38,15 @@ build() {	# name sources...
 		return 1
 }
 
-seed() {	# corpus dir, files...
-	d=$1; shift
+seed() {	# corpus dir, max bytes, files...
+	d=$1 max=$2; shift 2
 	mkdir -p "$d"
 	for f in "$@"; do
 		[ -f "$f" ] || continue
-		# At most 64 KiB per seed, named by content so reruns add nothing.
-		s=$(head -c 65536 "$f" | cksum | cut -d' ' -f1)
-		[ -f "$d/seed-$s" ] || head -c 65536 "$f" >"$d/seed-$s"
+		[ "$(wc -c <"$f")" -le "$max" ] || continue
+		# Named by content, so that reruns add nothing.
+		s=$(cksum <"$f" | cut -d' ' -f1)
+		[ -f "$d/seed-$s" ] || cp "$f" "$d/seed-$s"
 	done
 }
 
@@ -65,15 +71,23 @@ fail=0
 want() { [ -z "${FUZZ_HARNESS:-}" ] || [ "$FUZZ_HARNESS" = "$1" ]; }
 if want csv; then
 	build fuzz_csv $CSVSRC || exit 1
-	seed "$OUT/corpus-csv" tests/*/*/in tests/*/*/out tests/*/*/*.csv \
+	seed "$OUT/corpus-csv" 8192 tests/*/*/in tests/*/*/out tests/*/*/*.csv \
 	    share/pimflow/*/*.csv tests/fuzz/seeds/*.csv
 	run fuzz_csv "$OUT/corpus-csv" -dict=tests/fuzz/csv.dict -max_len=8192 ||
 	    fail=1
 fi
 if want onnx; then
 	build fuzz_onnx $ONNXSRC || exit 1
-	seed "$OUT/corpus-onnx" share/pimflow/models/*.onnx \
-	    tests/*/*/*.onnx tests/*/*/*/*.onnx
+	# The light zoo models of ../shared too, when present (not copied
+	# into the repository, only into the corpus).
+	seed "$OUT/corpus-onnx" 131072 share/pimflow/models/*.onnx \
+	    tests/*/*/*.onnx tests/*/*/*/*.onnx ../shared/onnx-light/*.onnx
 	run fuzz_onnx "$OUT/corpus-onnx" -max_len=131072 || fail=1
+fi
+if want graph; then
+	# Structure-aware: the bytes build a graph; no seeds needed.
+	build fuzz_graph $ONNXSRC || exit 1
+	mkdir -p "$OUT/corpus-graph"
+	run fuzz_graph "$OUT/corpus-graph" -max_len=512 || fail=1
 fi
 exit $fail
