@@ -1,6 +1,6 @@
 #!/bin/sh
 # End to end: pimflow on bundled models (a CNN at 32x32, mobilenet_v2, the
-# BERT-like encoder): exit 0, OUTDIR complete with plots, summary fields
+# BERT-like encoder, then every other bundled model without plots): exit 0, OUTDIR complete with plots, summary fields
 # present and policies nested, the plan's per-layer times adding up to the
 # summary's pimflow total, the printed table equal to the summary, and
 # nothing left beside OUTDIR.  Then the cost stages fanned out with GNU
@@ -27,6 +27,14 @@ for m in resnet18_cifar10 mobilenet_v2 bert_encoder; do
 	cmp -s "$W/want" "$W/got" || fail "$m: table differs from summary: $(diff "$W/want" "$W/got")"
 	[ "$(sed -n 2p "$W/$m.table" | awk '{ print $1, $2, $3, $4 }')" = "policy time_us gpu_cycles speedup" ] ||
 	    fail "$m: table header: $(sed -n 2p "$W/$m.table")"
+done
+# Every other bundled model, without plots.
+for f in "$MODELS"/*.onnx; do
+	m=${f##*/}
+	m=${m%.onnx}
+	[ -d "$W/$m" ] && continue
+	pimflow -q -x "$f" "$W/$m" || fail "$m: pimflow exit $?"
+	check_outdir "$W/$m" noplots
 done
 ls -A "$W" | grep -q '^\.' && fail "leftover temporary folders: $(ls -A "$W")"
 
