@@ -2,7 +2,8 @@
 # holding one block per series (model, plus the GPU config when the sweep
 # has several), each block a title line then "pim_channels speedup" rows
 # of the pimflow policy, blocks separated by two blank lines (gnuplot
-# "index").  Run with awk -F, -v base=BASE.  Result fields are never quoted.
+# "index"), and BASE.range.gp setting ymin and ymax over all of them.
+# Run with awk -F, -v base=BASE.  Result fields are never quoted.
 NR == 1 {
 	for (i = 1; i <= NF; i++) col[$i] = i
 	if (!("model" in col) || !("gpu" in col) || !("max_gwrite" in col) ||
@@ -18,11 +19,19 @@ $col["policy"] == "pimflow" {
 	if (!((g, s) in seen)) { seen[g, s] = 1; ns[g]++; ser[g, ns[g]] = s }
 	if (!(gpu in gpus)) { gpus[gpu] = 1; ngpu++ }
 	if (!(g in gs)) { gs[g] = 1; gl[++ng] = g }
+	v = $col["speedup"] + 0
+	if (!nv || v < lo) lo = v
+	if (!nv || v > hi) hi = v
+	nv++
 	np[g, s]++
 	pt[g, s, np[g, s]] = $col["pim_channels"] " " $col["speedup"]
 }
 END {
 	if (bad) exit 1
+	# One y range for every panel, so the panels compare at a glance.
+	if (!nv) { lo = 1; hi = 1 }
+	printf "ymin = %.6g; ymax = %.6g\n", lo, hi > (base ".range.gp")
+	close(base ".range.gp")
 	for (a = 1; a <= ng; a++) {
 		g = gl[a]; f = base ".g" g ".dat"
 		printf "" > f
