@@ -804,7 +804,8 @@ def preds_of(M, h, rowid):
                 continue
             for p in trace(x, set()):
                 if p != h:
-                    out.add(rowid[p])
+                    if rowid[p] >= 0:
+                        out.add(rowid[p])
     return sorted(out)
 
 

@@ -55,4 +55,13 @@ for spec in "resnet18 input=2x3x160x96" "mnasnet1_0 input=1x3x128x160" \
 	fi
 	"$PY" "$ORACLE" -i "$2" "$m" "$tmp/o.csv" || fail=1
 done
+# Another element type: every byte count follows it, integer ids keep 8.
+for spec in "bert_encoder fp32" "mobilenet_v2 int8"; do
+	set -- $spec
+	m=$TOP/share/pimflow/models/$1.onnx
+	if ! "$BIN/onnx2layers" -t "$2" "$m" >"$tmp/t.csv" 2>"$tmp/t.err"; then
+		echo "FAIL $1 -t $2: $(head -3 "$tmp/t.err")"; fail=1; continue
+	fi
+	"$PY" "$ORACLE" -t "$2" "$m" "$tmp/t.csv" || fail=1
+done
 exit $fail
