@@ -41,6 +41,15 @@ grep -q '^pimflow: stage pim-cycles failed' "$W/err" || fail "missing PIM config
 [ ! -e "$W/nopim" ] || fail "OUTDIR exists after pim-cycles failed"
 ls -A "$W" | grep -q '^\.' && fail "leftover temporary folders: $(ls -A "$W")"
 
+# An existing folder that is not a pimflow result is never replaced.
+mkdir "$W/precious"
+echo keep >"$W/precious/notes"
+pimflow -q -x "$m" "$W/precious" >/dev/null 2>"$W/err" && fail "precious: exit 0"
+grep -q "^pimflow: $W/precious: exists and is not a pimflow result" "$W/err" ||
+    fail "precious: $(cat "$W/err")"
+[ "$(cat "$W/precious/notes")" = keep ] && [ "$(ls "$W/precious")" = notes ] ||
+    fail "precious folder changed"
+
 # Usage errors: exit 2, nothing run, nothing created.
 for args in "-P bogus $m" "-f sometimes $m" "" "-Z $m" "$m a b"; do
 	# shellcheck disable=SC2086
