@@ -168,9 +168,13 @@ layout(const struct tensor *t, int chan, int64_t *b, int64_t *c, int64_t *h,
 static void
 srcunion(struct model *m, const int *ts, size_t n, struct tensor *dst)
 {
-	int buf[256], nb = 0, i, j;
+	int *buf, nb = 0, cap = 0, i, j;
 	size_t k;
 
+	for (k = 0; k < n; k++)
+		if (ts[k] >= 0 && !m->t[ts[k]].isconst)
+			cap += m->t[ts[k]].nsrc;
+	buf = xcalloc(cap ? (size_t)cap : 1, sizeof(int));
 	for (k = 0; k < n; k++) {
 		const struct tensor *t;
 
@@ -179,13 +183,12 @@ srcunion(struct model *m, const int *ts, size_t n, struct tensor *dst)
 		for (i = 0; i < t->nsrc; i++) {
 			for (j = 0; j < nb && buf[j] != t->src[i]; j++)
 				;
-			if (j == nb && nb < 256)
+			if (j == nb)
 				buf[nb++] = t->src[i];
 		}
 	}
 	free(dst->src);
-	dst->src = xcalloc(nb ? (size_t)nb : 1, sizeof(int));
-	memcpy(dst->src, buf, (size_t)nb * sizeof(int));
+	dst->src = buf;
 	dst->nsrc = nb;
 	dst->layer = -1;
 }

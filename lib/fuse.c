@@ -14,10 +14,22 @@
 #include "shape.h"
 #include "xalloc.h"
 
+/* Node ni is a default-domain op; binary ops must have two inputs. */
 static int
 isop(const struct fuse *e, int ni, const char *op)
 {
-	return ni >= 0 && e->m->n[ni].stdop && strcmp(e->m->n[ni].op, op) == 0;
+	const struct node *n;
+
+	if (ni < 0)
+		return 0;
+	n = &e->m->n[ni];
+	if (!n->stdop || strcmp(n->op, op) != 0 || n->nin < 1 || n->nout < 1)
+		return 0;
+	if ((strcmp(op, "Sub") == 0 || strcmp(op, "Div") == 0 ||
+	    strcmp(op, "Mul") == 0 || strcmp(op, "Add") == 0 ||
+	    strcmp(op, "Pow") == 0) && n->nin != 2)
+		return 0;
+	return 1;
 }
 
 /* The only consumer of tensor ti, or -1 (none, several, graph output). */

@@ -364,9 +364,12 @@ split(struct model *m, const struct node *n)
 		return -1;
 	if (node_ints(m, n, "split", 1, sz, 64, &ns, &present) < 0)
 		return -1;
+	if (no < 1 || no > 64) {
+		pf_err(m->file, "node %s: Split has %d outputs, want 1 to 64",
+		    n->name, no);
+		return -1;
+	}
 	if (ns == 0) {
-		if (no < 1 || no > 64)
-			return -1;
 		each = ceil_div(x->dims[ax], no);
 		for (i = 0; i < no; i++) {
 			sz[i] = x->dims[ax] - each * i < each ?
