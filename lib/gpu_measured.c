@@ -156,6 +156,7 @@ const struct gpu_meas *
 gpu_measured_find(const struct gpu_measured *ms, const char *name,
     const struct layer *l)
 {
+	const struct gpu_meas *any = NULL;
 	int64_t k[GPU_NMKEYS];
 	size_t lo = 0, hi = ms->n, mid, i;
 	int c;
@@ -171,10 +172,13 @@ gpu_measured_find(const struct gpu_measured *ms, const char *name,
 		else
 			hi = mid;
 	}
+	/* An entry for the row's dtype wins over one for any dtype. */
 	for (i = lo; i < ms->n && cmp_key(ms->v[i].name, ms->v[i].op,
-	    ms->v[i].key, name, l->op, k) == 0; i++)
-		if (ms->v[i].dtype[0] == '\0' ||
-		    strcmp(ms->v[i].dtype, l->dtype) == 0)
+	    ms->v[i].key, name, l->op, k) == 0; i++) {
+		if (strcmp(ms->v[i].dtype, l->dtype) == 0)
 			return &ms->v[i];
-	return NULL;
+		if (ms->v[i].dtype[0] == '\0')
+			any = &ms->v[i];
+	}
+	return any;
 }
