@@ -111,6 +111,14 @@ test_reference(void)
 	CHECK_EQ_I(c.cycles, 19752);
 	CHECK_EQ_I(c.st.ref, 10);
 	CHECK_EQ_I(fc(4096, 4096, 1, 1, 0).cycles, 20298);
+	/*
+	 * The tie-break on text: every g gives channel 0 128 G_ACT0 (8/g
+	 * blocks of 16 g units), so the shortest text, fewest GWRITE lines,
+	 * wins: g = 4 with 2 GWRITEs.
+	 */
+	CHECK_EQ_I(c.n_gwrite, 4);
+	CHECK_EQ_I(c.st.gwrite, 2);
+	CHECK_EQ_I(c.st.gact, 4 * 128);
 	/* FC 512x10: 80 / 143. */
 	CHECK_EQ_I(fc(512, 10, 1, 4, 1).cycles, 80);
 	CHECK_EQ_I(fc(512, 10, 1, 4, 0).cycles, 143);
@@ -252,9 +260,10 @@ test_quirks(void)
 
 	/*
 	 * pim-timing.md §6.14: g is chosen by channel-0 G_ACT0 count, then
-	 * text length, not by cycles.  150->248 @17^2 without hiding: every
-	 * g has 388 G_ACT sets... g = 1 wins the tie on text and costs
-	 * 97 GWRITEs of 64 clocks; one more input row makes g = 4 win.
+	 * text length, not by cycles.  150->248 @17^2 (B = 97, 16 units):
+	 * channel 0 has 97 G_ACT0 at g = 1, 49 x 2 = 98 at g = 2, 25 x 4 =
+	 * 100 at g = 4, so g = 1 wins and, without hiding, pays 97 GWRITEs
+	 * of 64 clocks; with one more input row g = 4 wins and it is faster.
 	 */
 	mkconv(&l, 150, 248, 17, 1, 0, 1);
 	CHECK_EQ_I(cost(&l, 16, 4, 0, 0).n_gwrite, 1);
