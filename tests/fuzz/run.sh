@@ -34,7 +34,7 @@ build() {	# name sources...
 	name=$1; shift
 	echo "fuzz: building $name"
 	# shellcheck disable=SC2086
-	$CC $FLAGS -o "$OUT/bin/$name" "tests/fuzz/$name.c" "$@" $LIBS ||
+	$CC $FLAGS -o "$OUT/bin/$name.$$" "tests/fuzz/$name.c" "$@" $LIBS ||
 		return 1
 }
 
@@ -53,14 +53,18 @@ seed() {	# corpus dir, max bytes, files...
 run() {		# name corpus extra-libfuzzer-args...
 	name=$1 corpus=$2; shift 2
 	mkdir -p "$OUT/crash-$name"
-	log=$OUT/$name.log
+	# Own log per run (several runs may share fuzz-out), then the latest.
+	log=$OUT/$name.log.$$
 	echo "fuzz: running $name for ${SECS}s"
 	ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
 	UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
-	"$OUT/bin/$name" -max_total_time="$SECS" -timeout=10 -rss_limit_mb=2048 \
-	    -close_fd_mask=3 -print_final_stats=1 \
+	"$OUT/bin/$name.$$" -max_total_time="$SECS" -timeout=10 \
+	    -rss_limit_mb=2048 -close_fd_mask=3 -print_final_stats=1 \
 	    -artifact_prefix="$OUT/crash-$name/" "$@" "$corpus" >"$log" 2>&1
 	rc=$?
+	mv -f "$log" "$OUT/$name.log"
+	log=$OUT/$name.log
+	rm -f "$OUT/bin/$name.$$"
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
 	echo "fuzz: $name: exit $rc, ${execs:-?} executions (log $log)"
 	echo "$(date -u +%FT%TZ) $name $SECS ${execs:-0} $rc" >>"$OUT/stats"
@@ -88,6 +92,7 @@ if want graph; then
 	# Structure-aware: the bytes build a graph; no seeds needed.
 	build fuzz_graph $ONNXSRC || exit 1
 	mkdir -p "$OUT/corpus-graph"
-	run fuzz_graph "$OUT/corpus-graph" -max_len=512 || fail=1
+	run fuzz_graph "$OUT/corpus-graph" -max_len=512 -len_control=0 ||
+	    fail=1
 fi
 exit $fail
