@@ -23,7 +23,7 @@ struct tmpl {
 };
 
 /* The published buffers hold a block's READRES groups; keep them sane. */
-#define MAXGROUPS	((int64_t)1 << 26)
+#define MAXGROUPS	((int64_t)1 << 22)
 
 static void
 tmpl_push(struct tmpl *t, int64_t cnt, int64_t col)
