@@ -209,6 +209,19 @@ test_rules(void)
 	m = M;
 
 	/*
+	 * devices.md §3.2, measured: GWRITE + g full 16-row groups (32 COMPs
+	 * each) = 14 + 126 g clocks: 140, 266, 518, 1022; one group = 126.
+	 */
+	for (i = 1; i <= 8; i *= 2) {
+		int64_t j;
+
+		strcpy(s, "W");
+		for (j = 0; j < i; j++)
+			strcat(s, "ACCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCR");
+		CHECK_EQ_I(cmds(&m, 1, s, at), 14 + 126 * i);
+	}
+
+	/*
 	 * Refresh.  Sets of 32 COMPs: READRES of set k at 127 + 126 k.  The
 	 * REF injected at 1900 is served after set 15's READRES (2017):
 	 * PREA 2018, REF 2029, next G_ACT0 at 2379 instead of 2018 (+361).
