@@ -34,7 +34,7 @@ gpu_stream_cost(const struct gpu_mach *g, const struct gpu_stream *s,
 	double per_cta = m->stream_threads * m->stream_elems_per_thread;
 	double elems = s->elems < 1 ? 1 : s->elems;
 	double ctas = ceil(elems / per_cta);
-	double busy, bytes, dram, l2, sm;
+	double busy, bytes, var, dram, l2, sm;
 
 	memset(k, 0, sizeof(*k));
 	k->occ = gpu_stream_occupancy(m);
@@ -52,7 +52,8 @@ gpu_stream_cost(const struct gpu_mach *g, const struct gpu_stream *s,
 	bytes = s->dram_rd + s->l2_rd + s->dram_wr;
 	dram = (s->dram_rd + s->dram_wr) / (g->dram_bpc * m->eff_dram);
 	l2 = bytes / (g->l2_bpc * m->eff_l2);
-	sm = busy * (bytes / elems) / m->sm_l2_bytes_per_cycle;
+	var = bytes - s->shared_rd;
+	sm = (busy * (var / elems) + s->shared_rd) / m->sm_l2_bytes_per_cycle;
 	k->mem = fmax(dram, fmax(l2, sm));
 	k->cycles = fmax(k->math, k->mem) + m->fill_cycles;
 	k->dram_bytes = s->dram_rd + s->dram_wr;
@@ -76,6 +77,8 @@ gpu_memop_stream(const struct gpu_model *m, const struct layer *l, int in_l2,
 	s->dram_rd = wgt + (in_l2 ? 0 : in);
 	s->l2_rd = in_l2 ? in : 0;
 	s->dram_wr = out;
+	/* Gathered rows are the embed's own stream, not shared weights. */
+	s->shared_rd = l->op == OP_EMBED ? 0 : wgt;
 	s->elems = fmax(in, out) / esz;
 	/*
 	 * Arithmetic is never what bounds these ops; it is counted as one
@@ -103,6 +106,7 @@ gpu_direct_conv_stream(const struct gpu_model *m, const struct layer *l,
 	s->flops = 2.0 * (double)l->macs;
 	s->rate = gpu_cuda_rate(m, l->dtype);
 	s->dram_rd = (double)l->weight_bytes + (in_l2 ? 0 : in);
+	s->shared_rd = (double)l->weight_bytes;
 	s->l2_rd = in_l2 ? in : 0;
 	s->dram_wr = (double)l->out_bytes;
 	s->elems = (double)l->out_bytes / esz;

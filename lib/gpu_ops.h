@@ -9,7 +9,9 @@
  * traffic and what the busiest SM can pull from L2, plus one fill (the
  * first request's round trip; later waves overlap with earlier ones).
  * CTAs are quantised over SMs, so a small grid leaves SMs idle and is
- * limited by per-SM bandwidth rather than by DRAM.
+ * limited by per-SM bandwidth rather than by DRAM.  Constant inputs
+ * (weights) are read once from DRAM but by every active SM, so they
+ * count whole in each SM's ingest instead of being spread over CTAs.
  */
 #ifndef PF_GPU_OPS_H
 #define PF_GPU_OPS_H
@@ -37,6 +39,7 @@ struct gpu_stream {
 	double	dram_rd;	/* bytes read from DRAM */
 	double	l2_rd;		/* bytes read from L2 only */
 	double	dram_wr;	/* bytes written (write-through: reach DRAM) */
+	double	shared_rd;	/* part of dram_rd every active SM reads (weights) */
 	double	elems;		/* output elements, one per thread-element */
 };
 
