@@ -97,6 +97,30 @@ time_channel(const struct pim_model *m, const struct ngen_plan *p, int64_t ch,
 		ngen_chblock_free(&cb[i]);
 }
 
+/* Time channel 0, or every distinct channel stream with -a; keep the slowest. */
+static void
+eval_plan(const struct pim_model *m, const struct ngen_plan *plan,
+    const struct pim_opts *o, int hiding, int64_t repeat, struct pim_cost *c)
+{
+	struct nt_stats st;
+	int64_t ch, prev;
+
+	c->st.cycles = -1;
+	for (ch = 0; ch < (o->all ? plan->nch : 1); ch++) {
+		for (prev = 0; prev < ch; prev++)
+			if (same_stream(plan, prev, ch))
+				break;
+		if (prev < ch)
+			continue;
+		time_channel(m, plan, ch, hiding, repeat, o->exact, &st);
+		c->cmds += st.gwrite + st.gact + st.comp + st.readres;
+		if (st.cycles > c->st.cycles) {
+			c->st = st;
+			c->channel = ch;
+		}
+	}
+}
+
 int
 pim_cost_layer(const struct pim_model *m, const struct layer *l,
     int64_t nch, int64_t max_gw, int hiding, const struct pim_opts *o,
@@ -104,8 +128,7 @@ pim_cost_layer(const struct pim_model *m, const struct layer *l,
 {
 	struct ngen_layer gl;
 	struct ngen_plan plan;
-	struct nt_stats st;
-	int64_t repeat = 1, inst = 1, jnch = nch, v[3], ch, prev;
+	int64_t repeat = 1, inst = 1, jnch = nch, v[3], ch;
 	double comp, rr, gw, bytes, outs;
 	int i, esz;
 
@@ -155,21 +178,31 @@ pim_cost_layer(const struct pim_model *m, const struct layer *l,
 	}
 	if (ngen_build(m, &gl, jnch, max_gw, &plan) < 0)
 		goto toolarge;
+	eval_plan(m, &plan, o, hiding, repeat, c);
+	if (o->best) {
+		/* -b: every n_gwrite pair, keep the fewest cycles (ties: published). */
+		struct ngen_plan alt;
+		struct pim_cost ac;
+		int64_t g0, g1;
 
-	/* Channel 0, or every distinct channel stream with -a. */
-	c->st.cycles = -1;
-	for (ch = 0; ch < (o->all ? jnch : 1); ch++) {
-		for (prev = 0; prev < ch; prev++)
-			if (same_stream(&plan, prev, ch))
-				break;
-		if (prev < ch)
-			continue;
-		time_channel(m, &plan, ch, hiding, repeat, o->exact, &st);
-		c->cmds += st.gwrite + st.gact + st.comp + st.readres;
-		if (st.cycles > c->st.cycles) {
-			c->st = st;
-			c->channel = ch;
-		}
+		for (g0 = 1; g0 <= max_gw && g0 <= jnch; g0 *= 2)
+			for (g1 = 1; g1 <= (plan.nparts > 1 ? max_gw : 1) &&
+			    g1 <= jnch; g1 *= 2) {
+				if (ngen_build_pick(m, &gl, jnch, max_gw, g0,
+				    plan.nparts > 1 ? g1 : 0, &alt) < 0)
+					continue;
+				memset(&ac, 0, sizeof(ac));
+				eval_plan(m, &alt, o, hiding, repeat, &ac);
+				c->cmds += ac.cmds;
+				if (ac.st.cycles < c->st.cycles) {
+					ac.cmds = c->cmds;
+					*c = ac;
+					ngen_free(&plan);
+					plan = alt;
+				} else {
+					ngen_free(&alt);
+				}
+			}
 	}
 	if (trace != NULL)
 		for (ch = 0; ch < (o->all ? jnch : 1); ch++) {

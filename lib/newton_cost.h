@@ -23,6 +23,7 @@ struct pim_opts {
 	int	all;		/* -a: simulate every channel, keep the slowest */
 	int	per_group;	/* -G: grouped convs as one GEMV per group */
 	int	reduce;		/* -r: add partial-sum reduction and activation */
+	int	best;		/* -b: n_gwrite by fewest cycles, not by G_ACT0 */
 	int	exact;		/* issue every command (tests, -E) */
 };
 

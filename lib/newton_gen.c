@@ -105,10 +105,11 @@ part_clear(struct ngen_part *pt)
 
 /*
  * Schedule one part: B blocks of r sets, each set rho groups of q COMPs.
- * Runs the passes, keeps the one the selection rule prefers.
+ * Runs the passes, keeps the one the selection rule prefers, or the pass
+ * with g == pick when pick > 0.
  */
 static int
-part_build(struct ngen_part *pt, int64_t nch, int64_t max_gw)
+part_build(struct ngen_part *pt, int64_t nch, int64_t max_gw, int64_t pick)
 {
 	struct tmpl t;
 	struct ngen_part cur;
@@ -180,8 +181,8 @@ part_build(struct ngen_part *pt, int64_t nch, int64_t max_gw)
 		cur.gact0_ch0 = gact0;
 		cur.text_ch0 = text;
 		/* Fewest G_ACT0 on channel 0, then strictly shorter text. */
-		if (!have || gact0 < pt->gact0_ch0 ||
-		    (gact0 == pt->gact0_ch0 && text < pt->text_ch0)) {
+		if (pick > 0 ? g == pick : (!have || gact0 < pt->gact0_ch0 ||
+		    (gact0 == pt->gact0_ch0 && text < pt->text_ch0))) {
 			if (have)
 				part_clear(pt);
 			*pt = cur;
@@ -200,6 +201,14 @@ out:
 int
 ngen_build(const struct pim_model *m, const struct ngen_layer *l,
     int64_t nch, int64_t max_gw, struct ngen_plan *p)
+{
+	return ngen_build_pick(m, l, nch, max_gw, 0, 0, p);
+}
+
+int
+ngen_build_pick(const struct pim_model *m, const struct ngen_layer *l,
+    int64_t nch, int64_t max_gw, int64_t pick0, int64_t pick1,
+    struct ngen_plan *p)
 {
 	int64_t red, len, fl, full, rem, gb = m->gbuf_elems, e = m->comp_elems;
 	struct ngen_part *pt;
@@ -248,7 +257,7 @@ ngen_build(const struct pim_model *m, const struct ngen_layer *l,
 		}
 	}
 	for (i = 0; i < p->nparts; i++)
-		if (part_build(&p->part[i], nch, max_gw) < 0) {
+		if (part_build(&p->part[i], nch, max_gw, i == 0 ? pick0 : pick1) < 0) {
 			ngen_free(p);
 			return -1;
 		}

@@ -70,6 +70,15 @@ struct ngen_chblock {
  */
 int ngen_build(const struct pim_model *m, const struct ngen_layer *l,
     int64_t nch, int64_t max_gw, struct ngen_plan *p);
+/*
+ * As ngen_build, but part 0 (1) keeps the pass with n_gwrite pick0
+ * (pick1) instead of the published choice when that is > 0; the passes
+ * before it still run, as their template changes carry over.  -1 if no
+ * such pass exists.
+ */
+int ngen_build_pick(const struct pim_model *m, const struct ngen_layer *l,
+    int64_t nch, int64_t max_gw, int64_t pick0, int64_t pick1,
+    struct ngen_plan *p);
 void ngen_free(struct ngen_plan *p);
 
 /* Blocks of part pt that channel ch (0-based) receives. */

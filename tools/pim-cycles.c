@@ -19,7 +19,7 @@
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: pim-cycles [-aEGrsx] [-c config] "
+	fprintf(stderr, "usage: pim-cycles [-abEGrsx] [-c config] "
 	    "[-g max_gwrite] [-n pim_channels] [-T tracefile] [file ...]\n");
 	exit(PF_EXIT_USAGE);
 }
@@ -83,9 +83,10 @@ main(int argc, char **argv)
 
 	pf_setprogname(argv[0]);
 	memset(&o, 0, sizeof(o));
-	while ((ch = getopt(argc, argv, "aEGT:c:g:n:rsx")) != -1)
+	while ((ch = getopt(argc, argv, "abEGT:c:g:n:rsx")) != -1)
 		switch (ch) {
 		case 'a': o.all = 1; break;
+		case 'b': o.best = 1; break;
 		case 'E': o.exact = 1; break;
 		case 'G': o.per_group = 1; break;
 		case 'T': tracef = optarg; break;

@@ -286,6 +286,44 @@ test_quirks(void)
 	    conv_cycles(150, 248, 17, 1, 0, 16, 4, 0));
 }
 
+/* -b: n_gwrite by cycles is never slower and restores monotonicity here. */
+static void
+test_best(void)
+{
+	struct layer l, l2;
+	struct pim_opts o;
+	struct pim_cost a, b, c2;
+	int i, viol = 0;
+
+	memset(&o, 0, sizeof(o));
+	o.best = 1;
+	mkconv(&l, 150, 248, 17, 1, 0, 1);
+	CHECK(pim_cost_layer(&M, &l, 16, 4, 0, &o, NULL, "t", &b) == 0);
+	CHECK_EQ_I(b.n_gwrite, 4);
+	CHECK(b.cycles < cost(&l, 16, 4, 0, 0).cycles);
+	mkconv(&l2, 150, 248, 18, 1, 0, 1);
+	CHECK(pim_cost_layer(&M, &l2, 16, 4, 0, &o, NULL, "t", &c2) == 0);
+	CHECK(c2.cycles >= b.cycles);
+
+	srand(4242);
+	for (i = 0; i < 80; i++) {
+		int64_t ci = 1 + rand() % 700, co = 1 + rand() % 300;
+		int64_t h = 3 + rand() % 30, k = 1 + 2 * (rand() % 2);
+		int hid = rand() % 2;
+
+		mkconv(&l, ci, co, h, k, 0, 1);
+		a = cost(&l, 16, 4, hid, 0);
+		CHECK(pim_cost_layer(&M, &l, 16, 4, hid, &o, NULL, "t", &b) == 0);
+		CHECK(b.cycles <= a.cycles);
+		mkconv(&l2, ci, co, h + 1, k, 0, 1);
+		CHECK(pim_cost_layer(&M, &l2, 16, 4, hid, &o, NULL, "t", &c2) == 0);
+		if (c2.cycles < b.cycles)
+			viol++;
+	}
+	fprintf(stderr, "-b: %d/80 row monotonicity violations\n", viol);
+	CHECK_EQ_I(viol, 0);
+}
+
 static void
 test_properties(void)
 {
@@ -473,6 +511,7 @@ main(int argc, char **argv)
 	test_reference();
 	test_rules();
 	test_quirks();
+	test_best();
 	test_properties();
 	test_geometry();
 	return CHECK_DONE();
