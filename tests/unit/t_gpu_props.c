@@ -29,7 +29,7 @@
 #define GROW_TOL 0.02
 
 static const char *const configs[] = {
-	"rtx2060-sim", "rtx2060-ideal", "rtx2080ti", "t4", "v100", "a100",
+	"rtx2060-sim", "rtx2060-ideal", "rtx2080ti", "t4", "v100", "a100", "gtx1080ti",
 	"h100", "h200", NULL
 };
 
