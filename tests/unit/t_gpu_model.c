@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include "diag.h"
+#include "csvio.h"
 #include "gpu_gemm.h"
+#include "gpu_measured.h"
 #include "gpu_model.h"
 #include "gpu_ops.h"
 #include "check.h"
@@ -215,6 +217,127 @@ tiles(void)
 	CHECK(gpu_tiles_parse("", &m, &why) < 0);
 }
 
+/* Kernels, launches and the L2 rule of whole layers on the toy machine. */
+static void
+layers(void)
+{
+	struct gpu_model m;
+	struct gpu_cost c;
+	struct layer l;
+
+	toy(&m);
+	m.max_ctas_per_sm = 16;
+	m.tiles[0] = (struct gpu_tile){ 64, 64, 128 };
+	m.ntiles = 1;
+	m.conv_pre_kernels = 1;
+	m.conv_post_kernels = 1;
+	m.gemm_post_kernels = 1;
+
+	/* conv 1x16x8x8 -> 16, 1x1: layout, GEMM, epilogue = 3 launches. */
+	layer_init(&l);
+	l.op = OP_CONV;
+	l.in_c = l.out_c = 16;
+	l.in_h = l.in_w = l.out_h = l.out_w = 8;
+	CHECK(layer_derive(&l) == 0);
+	CHECK(gpu_layer_cost(&m, &l, 1, &c) == 0);
+	CHECK_EQ_I(c.kernels, 3);
+	CHECK(NEAR(c.launch_cycles, 3000));
+	CHECK(NEAR(c.cycles, c.launch_cycles + c.main_cycles + c.aux_cycles));
+	CHECK(c.path == GPU_TENSOR);
+	CHECK(c.bound == GPU_LAUNCH);
+	/* The GEMM reads the layout kernel's output from L2 ... */
+	CHECK_EQ_I(c.input_l2, 0);	/* ... but the layer input is cold */
+	m.l2_warm_input = 1;
+	CHECK(gpu_layer_cost(&m, &l, 1, &c) == 0);
+	CHECK_EQ_I(c.input_l2, 1);	/* 2 KiB <= half of 256 KiB */
+	m.l2_input_fraction = 0.001;	/* 262 B: no longer fits */
+	CHECK(gpu_layer_cost(&m, &l, 1, &c) == 0);
+	CHECK_EQ_I(c.input_l2, 0);
+	m.l2_input_fraction = 0.5;
+	/* 12 channels per group are not aligned: direct conv, CUDA cores. */
+	l.in_c = l.out_c = l.groups = 12;
+	CHECK(layer_derive(&l) == 0);
+	CHECK(gpu_layer_cost(&m, &l, 1, &c) == 0);
+	CHECK(c.path == GPU_STREAM);
+	CHECK_EQ_I(c.kernels, 1);	/* dwconv_pre/post are 0 here */
+	/* Unaligned K on a machine that does not pad: CUDA cores. */
+	layer_init(&l);
+	l.op = OP_GEMM;
+	l.batch = 4; l.in_c = 12; l.out_c = 16;
+	CHECK(layer_derive(&l) == 0);
+	CHECK(gpu_layer_cost(&m, &l, 1, &c) == 0);
+	CHECK(c.path == GPU_CUDA);
+	CHECK_EQ_I(c.kernels, 2);	/* GEMM + bias epilogue */
+	m.tc_pad = 1;
+	CHECK(gpu_layer_cost(&m, &l, 1, &c) == 0);
+	CHECK(c.path == GPU_TENSOR);
+	/* A memory-bound op is one kernel; fused act is free on a conv. */
+	layer_init(&l);
+	l.op = OP_ELTWISE;
+	l.in_bytes = 4096; l.out_bytes = 2048;
+	CHECK(gpu_layer_cost(&m, &l, 1, &c) == 0);
+	CHECK_EQ_I(c.kernels, 1);
+	CHECK(c.path == GPU_STREAM);
+	/* A GEMM view with a zero dimension cannot be costed. */
+	layer_init(&l);
+	l.op = OP_MATMUL;
+	CHECK(gpu_layer_cost(&m, &l, 1, &c) < 0);
+}
+
+static int
+readstr(const char *s, struct table *t)
+{
+	FILE *fp = fmemopen((void *)s, strlen(s), "r");
+	int rc = table_read(fp, "m.csv", t);
+
+	fclose(fp);
+	return rc;
+}
+
+static void
+measured(void)
+{
+	static const char *hdr = "name,op,batch,in_c,in_h,in_w,out_c,out_h,"
+	    "out_w,kernel_h,kernel_w,stride_h,stride_w,groups,dtype,ns\n";
+	char buf[1024];
+	struct table t;
+	struct gpu_measured ms;
+	const struct gpu_meas *g;
+	struct layer l;
+
+	snprintf(buf, sizeof(buf), "%s%s%s%s", hdr,
+	    "c1,conv,1,16,8,8,16,8,8,3,3,1,1,1,,100\n",
+	    "c1,conv,1,16,8,8,16,8,8,3,3,1,1,1,fp16,50\n",
+	    "c1,conv,1,16,4,8,16,4,8,3,3,1,1,1,,30\n");
+	CHECK(readstr(buf, &t) == 0);
+	CHECK(gpu_measured_from_table(&t, &ms) == 0);
+	table_free(&t);
+	layer_init(&l);
+	l.op = OP_CONV;
+	l.in_c = l.out_c = 16;
+	l.in_h = l.in_w = l.out_h = l.out_w = 8;
+	l.kernel_h = l.kernel_w = 3;
+	/* The entry for the row's own dtype wins over the any-dtype one. */
+	CHECK((g = gpu_measured_find(&ms, "c1", &l)) != NULL && g->ns == 50);
+	snprintf(l.dtype, sizeof(l.dtype), "fp32");
+	CHECK((g = gpu_measured_find(&ms, "c1", &l)) != NULL && g->ns == 100);
+	/* Another geometry under the same name: the piece's own entry. */
+	l.in_h = l.out_h = 4;
+	CHECK((g = gpu_measured_find(&ms, "c1", &l)) != NULL && g->ns == 30);
+	l.in_h = l.out_h = 5;
+	CHECK(gpu_measured_find(&ms, "c1", &l) == NULL);
+	l.in_h = l.out_h = 8;
+	CHECK(gpu_measured_find(&ms, "c2", &l) == NULL);
+	gpu_measured_free(&ms);
+	/* A duplicate (same name, geometry and dtype) is an error. */
+	snprintf(buf, sizeof(buf), "%s%s%s", hdr,
+	    "c1,conv,1,16,8,8,16,8,8,3,3,1,1,1,,100\n",
+	    "c1,conv,1,16,8,8,16,8,8,3,3,1,1,1,,90\n");
+	CHECK(readstr(buf, &t) == 0);
+	CHECK(gpu_measured_from_table(&t, &ms) < 0);
+	table_free(&t);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -224,5 +347,7 @@ main(int argc, char **argv)
 	gemm_by_hand();
 	stream_by_hand();
 	tiles();
+	layers();
+	measured();
 	return CHECK_DONE();
 }
