@@ -88,8 +88,12 @@ cost_row(struct table *t, size_t r, const struct layer_cols *lc,
 	else
 		ch = (double)(o->total - o->pim);
 	if (gpu_layer_cost(m, &l, ch, &c) < 0) {
-		pf_errl(t->fname, line, "op '%s' needs positive gemm_m, gemm_n, "
-		    "gemm_k and gemm_batch", layer_opname(l.op));
+		long gc = l.gemm_m <= 0 ? lc->gemm_m : l.gemm_n <= 0 ?
+		    lc->gemm_n : l.gemm_k <= 0 ? lc->gemm_k : lc->gemm_batch;
+
+		pf_errl(t->fname, line, "column '%s': must be positive for op "
+		    "'%s', not '%s'", t->cols[gc], layer_opname(l.op),
+		    table_get(t, r, (size_t)gc));
 		return -1;
 	}
 	if (ms != NULL && name >= 0)
