@@ -81,12 +81,14 @@ size_t solve_dag(struct cand **c, size_t *nc, int64_t nlayers,
 /*
  * A lower bound on the time of any schedule of policy p's candidates (dag
  * ones aside) in which every layer runs as one candidate and work that no
- * dependence orders (preds/npreds, may be NULL) overlaps freely: the
- * larger of a load bound (each device's busy time: max over lam of the
- * least lam*gpu + (1-lam)*pim over exact covers) and a dependence bound
- * (the longest producer chain, each layer at its fastest single-layer
- * candidate, 0 when a multi-layer candidate covers it).  In picoseconds,
- * or -1 when there is no cover.
+ * dependence orders (preds/npreds; NULL: none known) overlaps freely.
+ * Sequence points (layers every earlier layer feeds and every later one
+ * needs) cut any schedule into blocks run one after another; the bound is
+ * the least sum of block bounds over such cuts, a block's bound being its
+ * sequential optimum when it is a chain, otherwise the larger of a load
+ * bound (max over lam of the least lam*gpu + (1-lam)*pim over exact
+ * covers) and its longest producer chain.  In picoseconds, or -1 when
+ * there is no cover.
  */
 long long solve_lower_bound(const struct cand *c, size_t nc, int64_t n,
     int64_t *const *preds, const int *npreds, enum policy p);

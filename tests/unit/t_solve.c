@@ -202,9 +202,19 @@ test_brute(void)
 		for (p = 0; p < P_NPOL; p++) {
 			long long lb = solve_lower_bound(cs, ncs, n, NULL, NULL,
 			    (enum policy)p);
+			int64_t chain[8], *cp[8];
+			int nc1[8], k;
 
 			/* a sequential plan is one schedule too */
 			CHECK(t[p] == LLONG_MAX ? lb == -1 : lb >= 0 && lb <= t[p]);
+			/* on a chain nothing overlaps: the bound is the optimum */
+			for (k = 0; k < n; k++) {
+				chain[k] = k - 1;
+				cp[k] = &chain[k];
+				nc1[k] = k > 0;
+			}
+			lb = solve_lower_bound(cs, ncs, n, cp, nc1, (enum policy)p);
+			CHECK_EQ_I(lb, t[p] == LLONG_MAX ? -1 : t[p]);
 		}
 		if (t[P_NEWTONPP] == LLONG_MAX)
 			continue;
@@ -232,11 +242,68 @@ reaches(int64_t a, int64_t b, int64_t lo, int64_t *const *preds,
 	return 0;
 }
 
+/*
+ * The true optimum of any schedule of whole layers on two devices (gpu
+ * time g, pim time pm, -1 = not on PIM) under the dependences: every
+ * device assignment and every topological order (each device serves its
+ * layers in that order, as early as producers allow) for n <= 6.
+ */
+static long long best_sched;
+
+static void
+perm(int64_t *order, int k, int64_t n, unsigned used, int64_t *const *preds,
+    const int *np, const long long *g, const long long *pm)
+{
+	int64_t i, t;
+	unsigned m;
+	int q;
+
+	if (k == n) {
+		for (m = 0; m < 1u << n; m++) {
+			long long fin[10], dev[2] = { 0, 0 }, end = 0, st;
+			int ok = 1;
+
+			for (t = 0; t < n && ok; t++) {
+				int d;
+
+				i = order[t];
+				d = m >> i & 1;
+				if (d && pm[i] < 0) {
+					ok = 0;
+					break;
+				}
+				st = dev[d];
+				for (q = 0; q < np[i]; q++)
+					if (fin[preds[i][q]] > st)
+						st = fin[preds[i][q]];
+				fin[i] = st + (d ? pm[i] : g[i]);
+				dev[d] = fin[i];
+				if (fin[i] > end)
+					end = fin[i];
+			}
+			if (ok && end < best_sched)
+				best_sched = end;
+		}
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		int ready = !(used >> i & 1);
+
+		for (q = 0; ready && q < np[i]; q++)
+			ready = used >> preds[i][q] & 1;
+		if (!ready)
+			continue;
+		order[k] = i;
+		perm(order, k + 1, n, used | 1u << i, preds, np, g, pm);
+	}
+}
+
 static void
 test_dag(void)
 {
 	int64_t *preds[10], n, i, j;
-	int np[10], iter, q, ndag = 0, ngain = 0, ntight = 0;
+	int np[10], iter, q, ndag = 0, ngain = 0, ntight = 0, nexact = 0;
+	int nopt = 0;
 	long long g[10], pm[10];
 
 	for (iter = 0; iter < 300; iter++) {
@@ -329,6 +396,17 @@ test_dag(void)
 
 			CHECK(lb >= 0 && lb <= b.ps);
 			ntight += lb == b.ps;
+			/* and no schedule at all may beat it */
+			if (n <= 6) {
+				int64_t order[10];
+
+				best_sched = LLONG_MAX;
+				perm(order, 0, n, 0, preds, np, g, pm);
+				CHECK(lb <= best_sched);
+				CHECK(best_sched <= b.ps);
+				nexact++;
+				nopt += best_sched == b.ps;
+			}
 		}
 		plan_free(&a);
 		plan_free(&b);
@@ -343,8 +421,10 @@ test_dag(void)
 	CHECK(ndag > 100);
 	CHECK(ngain > 10);
 	CHECK(ntight > 10);
-	printf("%d dag candidates, %d tables improved, bound met %d times\n",
-	    ndag, ngain, ntight);
+	CHECK(nexact > 100);
+	printf("%d dag candidates, %d tables improved, bound met %d times; "
+	    "%d exact schedules, -D optimal in %d\n", ndag, ngain, ntight,
+	    nexact, nopt);
 }
 
 int
