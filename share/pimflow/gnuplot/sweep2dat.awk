@@ -1,8 +1,10 @@
-# pf-sweep results CSV -> one data file per max n_gwrite value, BASE.gG.dat,
-# holding one block per series (model, plus the GPU config when the sweep
-# has several), each block a title line then "pim_channels speedup" rows
-# of the pimflow policy, blocks separated by two blank lines (gnuplot
-# "index"), and BASE.range.gp setting ymin and ymax over all of them.
+# pf-sweep results CSV -> one data file per GPU config and max n_gwrite,
+# BASE.<i>.g<G>.dat (i = the GPU's position in the results, from 1), each
+# holding one block per model: a title line, then "pim_channels speedup"
+# rows of the pimflow policy; blocks are separated by two blank lines
+# (gnuplot "index").  Also BASE.range.gp, setting ymin and ymax over all
+# panels, xmin and xmax, and gpus (the GPU names in order, space separated)
+# for sweep.gp.
 # Run with awk -F, -v base=BASE.  Result fields are never quoted.
 NR == 1 {
 	for (i = 1; i <= NF; i++) col[$i] = i
@@ -14,34 +16,40 @@ NR == 1 {
 	next
 }
 $col["policy"] == "pimflow" {
-	g = $col["max_gwrite"]; gpu = $col["gpu"]
-	s = $col["model"] SUBSEP gpu
-	if (!((g, s) in seen)) { seen[g, s] = 1; ns[g]++; ser[g, ns[g]] = s }
-	if (!(gpu in gpus)) { gpus[gpu] = 1; ngpu++ }
+	g = $col["max_gwrite"]; gpu = $col["gpu"]; m = $col["model"]
+	if (!(gpu in gi)) { gi[gpu] = ++ngpu; gname[ngpu] = gpu }
+	p = gi[gpu] SUBSEP g
+	if (!((p, m) in seen)) { seen[p, m] = 1; nm[p]++; mod[p, nm[p]] = m }
 	if (!(g in gs)) { gs[g] = 1; gl[++ng] = g }
 	v = $col["speedup"] + 0
 	if (!nv || v < lo) lo = v
 	if (!nv || v > hi) hi = v
+	x = $col["pim_channels"] + 0
+	if (!nv || x < xlo) xlo = x
+	if (!nv || x > xhi) xhi = x
 	nv++
-	np[g, s]++
-	pt[g, s, np[g, s]] = $col["pim_channels"] " " $col["speedup"]
+	np[p, m]++
+	pt[p, m, np[p, m]] = $col["pim_channels"] " " $col["speedup"]
 }
 END {
 	if (bad) exit 1
 	# One y range for every panel, so the panels compare at a glance.
-	if (!nv) { lo = 1; hi = 1 }
-	printf "ymin = %.6g; ymax = %.6g\n", lo, hi > (base ".range.gp")
+	if (!nv) { lo = 1; hi = 1; xlo = 0; xhi = 1 }
+	names = ""
+	for (k = 1; k <= ngpu; k++) names = names (k > 1 ? " " : "") gname[k]
+	printf "ymin = %.6g; ymax = %.6g; xmin = %.6g; xmax = %.6g; gpus = \"%s\"\n", \
+	    lo, hi, xlo, xhi, names > (base ".range.gp")
 	close(base ".range.gp")
-	for (a = 1; a <= ng; a++) {
-		g = gl[a]; f = base ".g" g ".dat"
-		printf "" > f
-		for (b = 1; b <= ns[g]; b++) {
-			s = ser[g, b]; split(s, p, SUBSEP)
-			t = (ngpu > 1) ? p[1] " " p[2] : p[1]
-			if (b > 1) printf "\n\n" > f
-			printf "\"%s\"\n", t > f
-			for (c = 1; c <= np[g, s]; c++) print pt[g, s, c] > f
+	for (k = 1; k <= ngpu; k++)
+		for (a = 1; a <= ng; a++) {
+			p = k SUBSEP gl[a]; f = base "." k ".g" gl[a] ".dat"
+			printf "" > f
+			for (b = 1; b <= nm[p]; b++) {
+				m = mod[p, b]
+				if (b > 1) printf "\n\n" > f
+				printf "\"%s\"\n", m > f
+				for (c = 1; c <= np[p, m]; c++) print pt[p, m, c] > f
+			}
+			close(f)
 		}
-		close(f)
-	}
 }
