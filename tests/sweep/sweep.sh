@@ -32,5 +32,5 @@ b=$(awk -F, '$6 == "pimflow" && $4 == 24 && $5 == 4 { print $7 }' res.csv)
 [ "$a" != "$b" ] || fail "8 and 24 PIM channels give the same time $a"
 is_png res.png || fail "res.png is not a PNG"
 is_svg res.svg || fail "res.svg is not an SVG"
-ls res.*.dat >/dev/null 2>&1 && fail "plot data left behind"
+ls res.*.dat res.range.gp >/dev/null 2>&1 && fail "plot data left behind"
 exit 0
