@@ -398,6 +398,51 @@ slurp(const char *path, uint8_t **buf, size_t *len)
 	return 0;
 }
 
+/*
+ * Control characters in names would split a one-line diagnostic (and
+ * mean nothing in a table): they become '?', everywhere alike, so
+ * references between nodes still match.
+ */
+static void
+clean(char *s)
+{
+	for (; s != NULL && *s != '\0'; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = '?';
+}
+
+static void
+cleanvi(Onnx__ValueInfoProto **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		clean(v[i]->name);
+}
+
+static void
+cleanall(Onnx__GraphProto *g)
+{
+	size_t i, j;
+
+	for (i = 0; i < g->n_node; i++) {
+		Onnx__NodeProto *np = g->node[i];
+
+		clean(np->name);
+		clean(np->op_type);
+		clean(np->domain);
+		for (j = 0; j < np->n_input; j++)
+			clean(np->input[j]);
+		for (j = 0; j < np->n_output; j++)
+			clean(np->output[j]);
+	}
+	for (i = 0; i < g->n_initializer; i++)
+		clean(g->initializer[i]->name);
+	cleanvi(g->input, g->n_input);
+	cleanvi(g->output, g->n_output);
+	cleanvi(g->value_info, g->n_value_info);
+}
+
 static int
 buildnodes(struct model *m)
 {
@@ -513,6 +558,7 @@ model_load(struct model *m, const char *path)
 		    "graph has no nodes");
 		return -1;
 	}
+	cleanall(g);
 	m->opset = -1;
 	for (i = 0; i < m->mp->n_opset_import; i++) {
 		const Onnx__OperatorSetIdProto *os = m->mp->opset_import[i];
@@ -653,6 +699,10 @@ attr_str(const struct node *n, const char *name, char *buf, size_t size,
 	if (len > 0)
 		memcpy(buf, a->s.data, len);
 	buf[len] = '\0';
+	for (; len > 0; len--)
+		if ((unsigned char)buf[len - 1] < 0x20 ||
+		    buf[len - 1] == 0x7f)
+			buf[len - 1] = '?';
 	return buf;
 }
 
