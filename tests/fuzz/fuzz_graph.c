@@ -6,6 +6,9 @@
  * attributes from the bytes), packed with protobuf-c and fed through the
  * same path as fuzz_onnx.c (model_load .. emit_layers).  Bit flips of a
  * real model rarely reach the shape rules with odd attributes; this does.
+ * With FUZZ_GRAPH_SAVE=file set, each model is also written there, which
+ * turns a crash input into an .onnx reproducer:
+ *   FUZZ_GRAPH_SAVE=crash.onnx fuzz-out/bin/fuzz_graph CRASHFILE
  * Built by tests/fuzz/run.sh; not part of the normal build.
  */
 #include <stdint.h>
@@ -411,6 +414,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	n = onnx__model_proto__get_packed_size(&mp);
 	pb = al(n);
 	onnx__model_proto__pack(&mp, pb);
+	if (getenv("FUZZ_GRAPH_SAVE") != NULL &&
+	    (fp = fopen(getenv("FUZZ_GRAPH_SAVE"), "wb")) != NULL) {
+		(void)fwrite(pb, 1, n, fp);
+		fclose(fp);
+	}
 	if ((fp = fopen(path, "wb")) != NULL) {
 		int ok = fwrite(pb, 1, n, fp) == n;
 

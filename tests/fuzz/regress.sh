@@ -1,0 +1,37 @@
+#!/bin/sh
+# Inputs the fuzzers found crashing (tests/fuzz/regress/*.onnx, *.csv),
+# kept as regression cases: onnx2layers (and, for tables, a CSV reader
+# tool) must end with exit 0, or exit 1 with exactly one diagnostic line
+# and nothing on stdout; never a signal, a sanitizer report (make
+# check-san runs this with the sanitized tools) or exit 2.
+set -u
+TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+BIN=${PF_BIN:-$TOP/bin}
+if ! [ -x "$BIN/onnx2layers" ]; then echo "no $BIN/onnx2layers"; exit 77; fi
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+check() {	# name, then the command
+	n=$1; shift
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	case $rc in
+	0) ;;
+	1)	if [ -s "$tmp/out" ] || [ "$(wc -l <"$tmp/err")" -ne 1 ]; then
+			echo "FAIL $n: exit 1 but output or not one diagnostic:"
+			head -5 "$tmp/err"; fail=1
+		fi ;;
+	*)	echo "FAIL $n: exit $rc"; head -20 "$tmp/err"; fail=1 ;;
+	esac
+}
+for f in "$TOP"/tests/fuzz/regress/*.onnx; do
+	[ -f "$f" ] || continue
+	check "${f##*/}" "$BIN/onnx2layers" "$f"
+	check "${f##*/} -k" "$BIN/onnx2layers" -k "$f"
+done
+for f in "$TOP"/tests/fuzz/regress/*.csv; do
+	[ -f "$f" ] || continue
+	[ -x "$BIN/pf-split" ] || continue
+	check "${f##*/}" "$BIN/pf-split" "$f"
+done
+exit $fail
