@@ -10,7 +10,9 @@
 # Harnesses: fuzz_csv (CSV reader, layer_get), fuzz_onnx (model bytes
 # through onnx2layers' library path), fuzz_graph (bytes that build an ONNX
 # graph of known ops with odd attributes, same path).
-# FUZZ_HARNESS=csv|onnx|graph runs only one.
+# FUZZ_HARNESS=csv|onnx|graph runs only one.  FUZZ_KEEPGOING=1 runs in
+# libFuzzer's fork mode, collecting every crash instead of stopping at the
+# first (reproducers in fuzz-out/crash-NAME/).
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${FUZZ_OUT:-$TOP/fuzz-out}
@@ -56,9 +58,12 @@ run() {		# name corpus extra-libfuzzer-args...
 	# Own log per run (several runs may share fuzz-out), then the latest.
 	log=$OUT/$name.log.$$
 	echo "fuzz: running $name for ${SECS}s"
+	# shellcheck disable=SC2046
 	ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
 	UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
 	"$OUT/bin/$name.$$" -max_total_time="$SECS" -timeout=10 \
+	    $([ -n "${FUZZ_KEEPGOING:-}" ] && echo -fork=1 -ignore_crashes=1 \
+	    -ignore_timeouts=1 -ignore_ooms=1) \
 	    -rss_limit_mb=2048 -close_fd_mask=3 -print_final_stats=1 \
 	    -artifact_prefix="$OUT/crash-$name/" "$@" "$corpus" >"$log" 2>&1
 	rc=$?
@@ -66,6 +71,8 @@ run() {		# name corpus extra-libfuzzer-args...
 	log=$OUT/$name.log
 	rm -f "$OUT/bin/$name.$$"
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+	# -fork mode prints no final stats: take the last progress count.
+	[ -n "$execs" ] || execs=$(sed -n 's/^#\([0-9][0-9]*\):* .*/\1/p' "$log" | tail -1)
 	echo "fuzz: $name: exit $rc, ${execs:-?} executions (log $log)"
 	echo "$(date -u +%FT%TZ) $name $SECS ${execs:-0} $rc" >>"$OUT/stats"
 	[ "$rc" -eq 0 ]
