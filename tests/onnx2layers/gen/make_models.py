@@ -307,6 +307,62 @@ def main():
     m.ir_version = 7
     with open(os.path.join(OUT, "nograph.onnx"), "wb") as f:
         f.write(m.SerializeToString())
+    # Opset 20 Gelu op after a weight MatMul (fused), and standalone.
+    save("gelu20", [
+        N("MatMul", ["x", "w1"], ["m"]),
+        N("Gelu", ["m"], ["g"]),
+        N("Add", ["g", "x2"], ["a"]),
+        N("Gelu", ["x2"], ["y2"], approximate="tanh"),
+        N("Add", ["a", "y2"], ["y"]),
+    ], [vi("x", [3, 8]), vi("x2", [3, 4])], [vi("y", None)],
+        [w("w1", [8, 4])], opset=20)
+    # Older zoo ops (opset 9): LRN, Sum of three, PRelu with a slope, Elu,
+    # Dropout, Concat, a Transpose that moves only dims of 1, Softmax.
+    save("zoo_ops", [
+        N("Conv", ["x", "w1"], ["c"], kernel_shape=[1, 1]),
+        N("PRelu", ["c", "slope"], ["pr"]),
+        N("LRN", ["pr"], ["l"], size=5),
+        N("Elu", ["x"], ["e"]),
+        N("Sum", ["l", "e", "x"], ["s"]),
+        N("Dropout", ["s"], ["d"]),
+        N("Concat", ["d", "l"], ["cc"], axis=1),
+        N("GlobalAveragePool", ["cc"], ["g"]),
+        N("Transpose", ["g"], ["t"], perm=[0, 2, 3, 1]),
+        N("Flatten", ["t"], ["f"]),
+        N("Softmax", ["f"], ["y"]),
+    ], [vi("x", [1, 4, 5, 5])], [vi("y", None)],
+        [w("w1", [4, 4, 1, 1]), w("slope", [4, 1, 1])], opset=9)
+    # Integer shape arithmetic folded to constants: Shape, Slice,
+    # ReduceProd, ConstantOfShape, Div, Mul, Gather, Concat, Range, Equal,
+    # Where, Sub, Cast, feeding Reshape and Expand.
+    I = T.INT64
+    save("shapechain", [
+        N("Shape", ["x"], ["shp"]),
+        N("Slice", ["shp", "c2", "c4"], ["hw"]),
+        N("ReduceProd", ["hw"], ["p"], keepdims=1),
+        N("ConstantOfShape", ["one1"], ["ones"],
+          value=h.make_tensor("v", I, [1], [1])),
+        N("Div", ["p", "c2"], ["half"]),
+        N("Mul", ["ones", "c2"], ["two"]),
+        N("Gather", ["shp", "i01"], ["nc"]),
+        N("Concat", ["nc", "two", "half"], ["ns"], axis=0),
+        N("Cast", ["ns"], ["nsf"], to=T.FLOAT),
+        N("Cast", ["nsf"], ["ns2"], to=I),
+        N("Reshape", ["x", "ns2"], ["r"]),
+        N("Range", ["z0", "three", "one0"], ["rg"]),
+        N("Equal", ["rg", "one0"], ["eq"]),
+        N("Where", ["eq", "five", "rg"], ["wh"]),
+        N("Slice", ["wh", "c1", "c2"], ["w5"]),
+        N("Sub", ["w5", "c3"], ["w2"]),
+        N("Concat", ["nc", "w2", "half"], ["es"], axis=0),
+        N("Expand", ["r", "es"], ["y"]),
+    ], [vi("x", [1, 3, 8, 8])], [vi("y", None)],
+        [iw("c1", [1]), iw("c2", [2]), iw("c3", [3]), iw("c4", [4]),
+         iw("one1", [1]), iw("i01", [0, 1]),
+         numpy_helper.from_array(np.array(0, np.int64), "z0"),
+         numpy_helper.from_array(np.array(3, np.int64), "three"),
+         numpy_helper.from_array(np.array(1, np.int64), "one0"),
+         iw("five", [5])])
     # Random bytes (fixed seed) and an empty file.
     rnd = np.random.RandomState(7).randint(0, 256, 600).astype(np.uint8)
     with open(os.path.join(OUT, "random.onnx"), "wb") as f:
