@@ -364,10 +364,8 @@ solve_summary(FILE *fp, const char *model, double mhz,
 	}
 	jw_end(&w);
 	if (dag_window > 0) {
-		jw_obj(&w, "dag");
-		jw_int(&w, "window", dag_window);
-		jw_num(&w, "lower_bound_ns", (double)dag_lb_ps / 1000.0, 3);
-		jw_end(&w);
+		jw_int(&w, "dag_window", dag_window);
+		jw_num(&w, "dag_lower_bound_ns", (double)dag_lb_ps / 1000.0, 3);
 	}
 	jw_end(&w);
 	return jw_finish(&w);
