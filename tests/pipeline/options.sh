@@ -40,6 +40,10 @@ pimflow -q -x -C 40 -n 8 -g 2 -r 25:75:25 -t fp32 "$m" "$W/o" || fail "options: 
 [ "$(vals "$W/o/tasks.csv" ratio kind split)" = "25 50 75 " ] || fail "-r: $(vals "$W/o/tasks.csv" ratio kind split)"
 [ "$(vals "$W/o/layers.csv" dtype)" = "fp32 " ] || fail "-t fp32: $(vals "$W/o/layers.csv" dtype)"
 
+# -r with a bare step
+pimflow -q -x -r 30 "$m" "$W/r" || fail "-r 30: exit $?"
+[ "$(vals "$W/r/tasks.csv" ratio kind split)" = "30 60 " ] || fail "-r 30: $(vals "$W/r/tasks.csv" ratio kind split)"
+
 # -i: the first conv sees the new input size (resnet18: global pooling,
 # so any size fits).
 need_model resnet18
