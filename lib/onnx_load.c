@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "arith.h"
 #include "diag.h"
@@ -368,11 +369,16 @@ setdecl(struct model *m, struct tensor *t, const Onnx__ValueInfoProto *vi)
 	return 0;
 }
 
-/* Read the whole file; -1 reported. */
+/*
+ * Read the whole file; -1 reported.  A regular file is read in one piece
+ * of its size (models with weights run to hundreds of megabytes, which
+ * growing a buffer would copy again and again).
+ */
 static int
 slurp(const char *path, uint8_t **buf, size_t *len)
 {
 	FILE *fp;
+	struct stat st;
 	size_t cap = 1 << 16, n = 0, r;
 	uint8_t *b;
 
@@ -380,6 +386,9 @@ slurp(const char *path, uint8_t **buf, size_t *len)
 		pf_err(path, "%s", strerror(errno));
 		return -1;
 	}
+	if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) &&
+	    st.st_size > 0 && (uintmax_t)st.st_size < SIZE_MAX / 2)
+		cap = (size_t)st.st_size + 1;
 	b = xmalloc(cap);
 	while ((r = fread(b + n, 1, cap - n, fp)) > 0) {
 		n += r;
