@@ -15,6 +15,10 @@ check() {	# name, then the command
 	n=$1; shift
 	"$@" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
+	if grep -q -e 'runtime error:' -e 'Sanitizer' "$tmp/err"; then
+		echo "FAIL $n: sanitizer report (exit $rc)"; head -5 "$tmp/err"
+		fail=1; return
+	fi
 	case $rc in
 	0) ;;
 	1)	if [ -s "$tmp/out" ] || [ "$(wc -l <"$tmp/err")" -ne 1 ]; then
