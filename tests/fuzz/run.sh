@@ -14,12 +14,6 @@
 # libFuzzer's fork mode, collecting every crash instead of stopping at the
 # first (reproducers in fuzz-out/crash-NAME/).
 set -u
-# tests/run.sh runs every tests/*/*.sh as a test; fuzzing is not one (it
-# takes minutes): only `make fuzz` (which sets PF_FUZZ) runs it.
-if [ -z "${PF_FUZZ:-}" ]; then
-	echo "fuzzing runs with make fuzz (or PF_FUZZ=1 sh tests/fuzz/run.sh)"
-	exit 77
-fi
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${FUZZ_OUT:-$TOP/fuzz-out}
 SECS=${FUZZ_SECONDS:-60}
