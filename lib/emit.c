@@ -234,8 +234,19 @@ producer(struct em *e, int ti)
 {
 	struct row *r;
 
+	const struct node *pn;
+	size_t i;
+
 	if (ti < 0 || e->m->t[ti].layer < 0 || fuse_users(&e->f, ti) != 1)
 		return NULL;
+	/* A row with other outputs in use (Split) applies no act to them. */
+	if (e->m->t[ti].producer >= 0) {
+		pn = &e->m->n[e->m->t[ti].producer];
+		for (i = 0; i < pn->nout; i++)
+			if (pn->out[i] >= 0 && pn->out[i] != ti &&
+			    e->m->t[pn->out[i]].nuse > 0)
+				return NULL;
+	}
 	r = &e->rows[e->m->t[ti].layer];
 	if (strcmp(r->l.act, "none") != 0)
 		return NULL;
