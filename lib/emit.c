@@ -667,10 +667,14 @@ node1(struct em *e, int ni, int keep)
 			for (x = 0; x < 2; x++) {
 				const struct tensor *c = node_in(m, n, 1 - x);
 
+				/* A bias: N values along the last axis. */
 				if ((r = producer(e, n->in[x])) != NULL &&
 				    r->l.op == OP_GEMM && c != NULL &&
-				    c->isconst && c->rank <= 1 &&
-				    tensor_numel(c) == r->l.out_c) {
+				    c->isconst && c->rank >= 1 &&
+				    c->dims[c->rank - 1] == r->l.out_c &&
+				    tensor_numel(c) == r->l.out_c &&
+				    node_out(m, n, 0)->rank ==
+				    m->t[n->in[x]].rank) {
 					setsrc(m, n, (int)r->l.id);
 					return 0;
 				}
