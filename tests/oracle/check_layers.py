@@ -384,9 +384,15 @@ class Model:
                 continue
             a = g.node[c[0]]
             other = [v for v in a.input if v != y]
+            # The bias holds N values (one per output feature) and the
+            # Add leaves the MatMul's shape alone.
+            bshape = self.shape(other[0]) if other else None
             if a.op_type == "Add" and len(other) == 1 and \
                     other[0] in self.const and c[0] in self.group and \
-                    self.shape(a.output[0]) == self.shape(y):
+                    self.shape(a.output[0]) == self.shape(y) and \
+                    bshape is not None and None not in bshape and \
+                    self.shape(y) and prod(bshape) == self.shape(y)[-1] and \
+                    (not bshape or bshape[-1] == self.shape(y)[-1]):
                 del self.group[c[0]]
                 skip.add(c[0])
                 self.group[i].append(c[0])
