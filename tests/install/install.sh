@@ -24,6 +24,16 @@ for p in man1/pimflow.1 man7/pf-formats.7; do
 	    fail "$p does not render: $(cat "$W/merr")"
 done
 
+# Every installed program has a manual page (pf-plot and pf-sweep are
+# described in pimflow(1)).
+for t in "$P"/bin/*; do
+	[ -f "$P/share/man/man1/${t##*/}.1" ] || fail "no manual page for ${t##*/}"
+done
+if command -v man >/dev/null 2>&1; then
+	MANPATH=$P/share/man MANWIDTH=80 man pf-sweep 2>/dev/null | grep -q 'pf-sweep' ||
+	    fail "man pf-sweep does not reach pimflow(1)"
+fi
+
 mkdir "$W/elsewhere"
 (
 	cd "$W/elsewhere" || exit 1
