@@ -24,12 +24,13 @@ table_init(struct table *t, const char *fname)
 void
 table_free(struct table *t)
 {
-	size_t i;
+	size_t i, r;
 
 	for (i = 0; i < t->ncols; i++)
 		free(t->cols[i]);
-	for (i = 0; i < t->nrows * t->ncols; i++)
-		free(t->cells[i]);
+	for (r = 0; r < t->nrows; r++)
+		for (i = 0; i < t->ncols; i++)
+			free(t->cells[r * t->stride + i]);
 	free(t->cols);
 	free(t->cells);
 	free(t->line);
@@ -126,6 +127,8 @@ on_record(int c, void *data)
 		}
 		t->cols = st->rec;
 		t->ncols = st->nrec;
+		/* Room for the columns a tool appends, without re-laying rows. */
+		t->stride = t->ncols + 16;
 		st->rec = NULL;
 		st->nrec = st->caprec = 0;
 		st->haveheader = 1;
@@ -146,8 +149,8 @@ on_record(int c, void *data)
 	}
 	r = table_addrow(t);
 	for (i = 0; i < t->ncols; i++) {
-		free(t->cells[r * t->ncols + i]);
-		t->cells[r * t->ncols + i] = st->rec[i];
+		free(t->cells[r * t->stride + i]);
+		t->cells[r * t->stride + i] = st->rec[i];
 	}
 	t->line[r] = st->line;
 	st->nrec = 0;
@@ -247,7 +250,7 @@ table_write(FILE *fp, const struct table *t)
 		for (c = 0; c < t->ncols; c++) {
 			if (c > 0)
 				fputc(',', fp);
-			putfield(fp, t->cells[r * t->ncols + c]);
+			putfield(fp, t->cells[r * t->stride + c]);
 		}
 		fputc('\n', fp);
 	}
@@ -277,14 +280,21 @@ table_addcol(struct table *t, const char *name)
 	nc = t->ncols + 1;
 	t->cols = xreallocarray(t->cols, nc, sizeof(*t->cols));
 	t->cols[t->ncols] = xstrdup(name);
-	cells = xreallocarray(NULL, (t->cap ? t->cap : 1), nc * sizeof(*cells));
-	for (r = 0; r < t->nrows; r++) {
-		for (c = 0; c < t->ncols; c++)
-			cells[r * nc + c] = t->cells[r * t->ncols + c];
-		cells[r * nc + t->ncols] = xstrdup("");
+	if (nc > t->stride) {
+		/* Re-lay the rows with spare columns, so this stays rare. */
+		size_t stride = 2 * nc + 8;
+
+		cells = xreallocarray(NULL, (t->cap ? t->cap : 1),
+		    stride * sizeof(*cells));
+		for (r = 0; r < t->nrows; r++)
+			for (c = 0; c < t->ncols; c++)
+				cells[r * stride + c] = t->cells[r * t->stride + c];
+		free(t->cells);
+		t->cells = cells;
+		t->stride = stride;
 	}
-	free(t->cells);
-	t->cells = cells;
+	for (r = 0; r < t->nrows; r++)
+		t->cells[r * t->stride + t->ncols] = xstrdup("");
 	t->ncols = nc;
 	return nc - 1;
 }
@@ -312,12 +322,12 @@ table_addrow(struct table *t)
 	if (t->nrows == t->cap) {
 		t->cap = t->cap ? 2 * t->cap : 64;
 		t->cells = xreallocarray(t->cells, t->cap,
-		    (t->ncols ? t->ncols : 1) * sizeof(*t->cells));
+		    (t->stride ? t->stride : 1) * sizeof(*t->cells));
 		t->line = xreallocarray(t->line, t->cap, sizeof(*t->line));
 	}
 	r = t->nrows++;
 	for (c = 0; c < t->ncols; c++)
-		t->cells[r * t->ncols + c] = xstrdup("");
+		t->cells[r * t->stride + c] = xstrdup("");
 	t->line[r] = 0;
 	return r;
 }
@@ -325,13 +335,13 @@ table_addrow(struct table *t)
 const char *
 table_get(const struct table *t, size_t row, size_t col)
 {
-	return t->cells[row * t->ncols + col];
+	return t->cells[row * t->stride + col];
 }
 
 void
 table_set(struct table *t, size_t row, size_t col, const char *val)
 {
-	char **cell = &t->cells[row * t->ncols + col];
+	char **cell = &t->cells[row * t->stride + col];
 
 	free(*cell);
 	*cell = xstrdup(val);

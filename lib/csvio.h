@@ -19,10 +19,11 @@
 struct table {
 	char	 *fname;	/* name used in diagnostics */
 	size_t	  ncols;
+	size_t	  stride;	/* allocated cells per row, >= ncols */
 	char	**cols;		/* column names */
 	size_t	  nrows;
 	size_t	  cap;
-	char	**cells;	/* nrows*ncols owned strings, row-major; "" = missing */
+	char	**cells;	/* row r, column c at r*stride+c; "" = missing */
 	long	 *line;		/* input line of each row (0 for new rows) */
 };
 

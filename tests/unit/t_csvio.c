@@ -59,6 +59,27 @@ main(int argc, char **argv)
 	CHECK(table_dbl_opt(&t, 1, 2, 4.5, &d) == 0 && d == 4.5);
 	table_free(&t);
 
+	/* Appending many columns (past the spare stride) keeps every cell. */
+	{
+		char name[16];
+		size_t i, r;
+
+		CHECK(readstr("a,b\n1,2\n3,4\n5,6\n", &t) == 0);
+		for (i = 0; i < 40; i++) {
+			snprintf(name, sizeof(name), "c%zu", i);
+			CHECK_EQ_I(table_addcol(&t, name), 2 + i);
+			for (r = 0; r < t.nrows; r++)
+				table_setint(&t, r, 2 + i, (int64_t)(100 * r + i));
+		}
+		r = table_addrow(&t);
+		CHECK(strcmp(table_get(&t, r, 41), "") == 0);
+		CHECK(strcmp(table_get(&t, 2, 0), "5") == 0);
+		CHECK(strcmp(table_get(&t, 1, 1), "4") == 0);
+		CHECK(strcmp(table_get(&t, 2, 41), "239") == 0);
+		CHECK(strcmp(table_get(&t, 0, 2), "0") == 0);
+		table_free(&t);
+	}
+
 	/* Ragged rows, duplicate columns and empty input are errors. */
 	CHECK(readstr("a,b\n1\n", &t) == -1);
 	CHECK(readstr("a,a\n1,2\n", &t) == -1);
