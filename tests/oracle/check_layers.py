@@ -139,6 +139,17 @@ def evaluate(node, ins, opset):
         return np.where(ins[0], ins[1], ins[2])
     if op == "Expand":
         return x * np.ones([int(d) for d in ins[1]], x.dtype)
+    if op == "Transpose":
+        return np.transpose(x, a.get("perm"))
+    if op == "Tile":
+        return np.tile(x, [int(v) for v in ins[1]])
+    if op in ("Less", "Greater", "Min", "Max", "Mod", "And", "Or"):
+        f = {"Less": np.less, "Greater": np.greater, "Min": np.minimum,
+             "Max": np.maximum, "Mod": np.fmod if a.get("fmod") else np.mod,
+             "And": np.logical_and, "Or": np.logical_or}[op]
+        return f(ins[0], ins[1])
+    if op == "Not":
+        return np.logical_not(x)
     if op in ("Floor", "Ceil", "Sqrt", "Neg", "Abs"):
         return {"Floor": np.floor, "Ceil": np.ceil, "Sqrt": np.sqrt,
                 "Neg": np.negative, "Abs": np.abs}[op](x)

@@ -6,7 +6,9 @@
 # symbolic-dims models in tests/oracle/fixtures (tools/export-models -d:
 # BERT with dynamic batch and sequence, whose Reshape shapes are computed
 # by Shape/Gather/Cast/Concat chains; ResNet-18 with dynamic batch and
-# image size).  Each goes through onnx2layers (with NAME.args) and the
+# image size; export_fixtures.py: torch's asymmetric F.pad chain folded
+# into a Conv, Resize, LeakyReLU/ELU/Softplus/Tanh/PReLU, ceil_mode pools,
+# LogSoftmax; Conv1d/BatchNorm1d/GELU/MaxPool1d with symbolic length).  Each goes through onnx2layers (with NAME.args) and the
 # oracle.  Skips (77) without Debian's python3-onnx.
 set -u
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
