@@ -314,6 +314,29 @@ table_need(const struct table *t, const char *const *names, long *idx)
 	return 0;
 }
 
+int
+table_append(struct table *dst, const struct table *src)
+{
+	size_t r, c, n;
+
+	if (dst->ncols != src->ncols)
+		goto bad;
+	for (c = 0; c < src->ncols; c++)
+		if (strcmp(dst->cols[c], src->cols[c]) != 0)
+			goto bad;
+	for (r = 0; r < src->nrows; r++) {
+		n = table_addrow(dst);
+		for (c = 0; c < src->ncols; c++)
+			table_set(dst, n, c, table_get(src, r, c));
+		dst->line[n] = src->line[r];
+	}
+	return 0;
+bad:
+	pf_errl(src->fname, 1, "columns differ from those of '%s'",
+	    dst->fname);
+	return -1;
+}
+
 size_t
 table_addrow(struct table *t)
 {

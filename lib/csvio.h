@@ -52,6 +52,13 @@ size_t table_addcol(struct table *t, const char *name);
  */
 int table_need(const struct table *t, const char *const *names, long *idx);
 
+/*
+ * Append the rows of src to dst, whose columns must be the same, in the
+ * same order (several file operands of one tool).  Reports
+ * "src:1: columns differ from those of 'dst'" and returns -1 otherwise.
+ */
+int table_append(struct table *dst, const struct table *src);
+
 /* Append an empty row; returns its index. */
 size_t table_addrow(struct table *t);
 

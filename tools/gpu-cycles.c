@@ -174,29 +174,6 @@ cost_table(struct table *t, const struct gpu_model *m,
 	return 0;
 }
 
-/* Append the rows of src (same columns) to dst. */
-static int
-append(struct table *dst, const struct table *src)
-{
-	size_t r, c, n;
-
-	if (dst->ncols != src->ncols)
-		goto bad;
-	for (c = 0; c < src->ncols; c++)
-		if (strcmp(dst->cols[c], src->cols[c]) != 0)
-			goto bad;
-	for (r = 0; r < src->nrows; r++) {
-		n = table_addrow(dst);
-		for (c = 0; c < src->ncols; c++)
-			table_set(dst, n, c, table_get(src, r, c));
-	}
-	return 0;
-bad:
-	pf_errl(src->fname, 1, "columns differ from those of '%s'",
-	    dst->fname);
-	return -1;
-}
-
 int
 main(int argc, char **argv)
 {
@@ -262,7 +239,7 @@ main(int argc, char **argv)
 			t = u;
 			have_t = 1;
 		} else {
-			int bad = append(&t, &u);
+			int bad = table_append(&t, &u);
 
 			table_free(&u);
 			if (bad < 0)

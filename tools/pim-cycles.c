@@ -36,29 +36,6 @@ posarg(const char *s, int opt)
 	return v;
 }
 
-/* Append the rows of src (same columns) to dst. */
-static int
-append(struct table *dst, const struct table *src)
-{
-	size_t r, c, n;
-
-	if (dst->ncols != src->ncols)
-		goto bad;
-	for (c = 0; c < src->ncols; c++)
-		if (strcmp(dst->cols[c], src->cols[c]) != 0)
-			goto bad;
-	for (r = 0; r < src->nrows; r++) {
-		n = table_addrow(dst);
-		for (c = 0; c < src->ncols; c++)
-			table_set(dst, n, c, table_get(src, r, c));
-	}
-	return 0;
-bad:
-	pf_errl(src->fname, 1, "columns differ from those of '%s'",
-	    dst->fname);
-	return -1;
-}
-
 static double
 now_s(void)
 {
@@ -131,7 +108,7 @@ main(int argc, char **argv)
 			if (table_load(in, &t) < 0)
 				goto out;
 			if (pim_cost_table(&m, &t, &o, trace, &rows, &cmds) < 0 ||
-			    append(&all, &t) < 0) {
+			    table_append(&all, &t) < 0) {
 				table_free(&t);
 				goto out;
 			}
