@@ -10,6 +10,17 @@
 #include "diag.h"
 #include "shape.h"
 
+const struct tensor *
+shape_need(const struct model *m, const struct node *n, size_t i)
+{
+	const struct tensor *t = node_in(m, n, i);
+
+	if (t == NULL)
+		pf_err(m->file, "node %s: %s needs input %zu", n->name, n->op,
+		    i + 1);
+	return t;
+}
+
 int
 shape_broadcast(const int64_t *a, int ra, const int64_t *b, int rb,
     int64_t *out, int *ro)

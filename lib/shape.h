@@ -87,6 +87,10 @@ int shape_rule(struct model *m, const struct node *n, int *found);
 int shape_slice(const struct model *m, const struct node *n, int64_t *start,
     int64_t *step, int64_t *len);
 
+/* Input i of n, which must be present: NULL (reported) if it is not. */
+const struct tensor *shape_need(const struct model *m, const struct node *n,
+    size_t i);
+
 /* Whether the per-op rule table knows op (default domain). */
 int shape_has_rule(const char *op);
 
