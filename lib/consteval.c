@@ -381,7 +381,7 @@ ceval_node(struct model *m, const struct node *n)
 
 	if (o == NULL || !o->isconst || o->hasval)
 		return 0;
-	if ((cnt = tensor_numel(o)) < 0 || cnt > ONNX_MAXVAL)
+	if ((cnt = tensor_numel(o)) < 0 || !onnx_keepval(o->dtype, cnt))
 		return 0;
 	if (strcmp(op, "Shape") == 0 || strcmp(op, "Size") == 0) {
 		const struct tensor *a = node_in(m, n, 0);

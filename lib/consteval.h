@@ -4,7 +4,7 @@
  * arithmetic, comparisons, Where, Range, ConstantOfShape, Expand and
  * friends, evaluated on integer (int64) or floating (double) values.  A
  * PyTorch asymmetric F.pad, for one, reaches its Pad through about fifteen
- * such nodes.  Only tensors of at most ONNX_MAXVAL elements get values;
+ * such nodes.  Only small tensors get values (onnx_keepval);
  * large constants (weights) keep their dims only.
  */
 #ifndef PF_CONSTEVAL_H

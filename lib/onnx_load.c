@@ -122,6 +122,13 @@ onnx_dtype_isint(int32_t dtype)
 	}
 }
 
+int
+onnx_keepval(int32_t dtype, int64_t n)
+{
+	return n >= 0 && n <= (onnx_dtype_isint(dtype) ? ONNX_MAXVAL :
+	    ONNX_MAXFVAL);
+}
+
 void
 tensor_setval(struct tensor *t, int64_t nval)
 {
@@ -306,7 +313,7 @@ tensor_from_proto(struct tensor *t, const Onnx__TensorProto *tp,
 	t->dtype = tp->has_data_type ? tp->data_type : DT_UNDEF;
 	t->known = 1;
 	sz = onnx_dtype_size(t->dtype);
-	if (n > ONNX_MAXVAL || sz == 0 || (tp->has_data_location &&
+	if (!onnx_keepval(t->dtype, n) || sz == 0 || (tp->has_data_location &&
 	    tp->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL) ||
 	    tp->n_external_data > 0)
 		return 0;	/* dims are all this tool needs */

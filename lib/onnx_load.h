@@ -19,7 +19,14 @@
 #include "onnx.pb-c.h"
 
 #define ONNX_MAXRANK	8	/* tensors of higher rank are an error */
-#define ONNX_MAXVAL	65536	/* values are kept for tensors this small */
+/*
+ * Values are kept for integer tensors of up to ONNX_MAXVAL elements and
+ * floating-point ones of up to ONNX_MAXFVAL: what decides shapes (index
+ * chains, Resize scales, Clip bounds) is small, and weights never need
+ * their values.
+ */
+#define ONNX_MAXVAL	65536
+#define ONNX_MAXFVAL	1024
 
 /* ONNX TensorProto.DataType values used by name. */
 enum {
@@ -104,6 +111,8 @@ int64_t tensor_numel(const struct tensor *t);
 int onnx_dtype_size(int32_t dtype);
 /* Whether the type holds integers or bools (values kept in iv). */
 int onnx_dtype_isint(int32_t dtype);
+/* Whether values of a tensor of this type and element count are kept. */
+int onnx_keepval(int32_t dtype, int64_t n);
 
 /*
  * Allocate value storage for nval elements of the tensor's type (iv or
