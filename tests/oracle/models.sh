@@ -43,6 +43,12 @@ elif [ -s "$tmp/c64.csv" ] || [ "$(wc -l <"$tmp/c64.err")" -ne 1 ] ||
 	echo "FAIL resnet18_cifar10 at 64x64: want one line naming 2048 and 512, nothing on stdout:"
 	cat "$tmp/c64.err"; fail=1
 fi
+# The name may be left out when the model has one data input.
+"$BIN/onnx2layers" -i 1x3x64x64 "$m" >"$tmp/c64b.csv" 2>"$tmp/c64b.err"
+if ! cmp -s "$tmp/c64.err" "$tmp/c64b.err" || [ -s "$tmp/c64b.csv" ]; then
+	echo "FAIL resnet18_cifar10 -i 1x3x64x64 (no name) differs from -i input=..."
+	fail=1
+fi
 # Other input shapes re-infer every row: checked by the same oracle.
 # (Not bert_encoder: the exporter baked its 64 tokens into Reshape shapes.)
 for spec in "resnet18 input=2x3x160x96" "mnasnet1_0 input=1x3x128x160" \
