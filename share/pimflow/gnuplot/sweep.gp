@@ -17,9 +17,16 @@ set grid lc rgb "#dddddd"
 set ylabel "speedup (x, log scale)"
 set logscale y
 set yrange [ymin / 1.1 : ymax * 1.1]
-set ytics ("0.5" 0.5, "0.6" 0.6, "0.7" 0.7, "0.8" 0.8, "0.9" 0.9, "1" 1, "1.1" 1.1, \
-    "1.25" 1.25, "1.5" 1.5, "2" 2, "2.5" 2.5, "3" 3, "4" 4, "5" 5, "6" 6, "8" 8, \
-    "10" 10, "15" 15, "20" 20, "30" 30, "50" 50, "100" 100)
+# Labelled tics dense enough to read a narrow range, sparse enough not to
+# collide on a wide one.
+if (ymax / ymin < 8) {
+	set ytics ("0.5" 0.5, "0.6" 0.6, "0.7" 0.7, "0.8" 0.8, "0.9" 0.9, "1" 1, \
+	    "1.1" 1.1, "1.25" 1.25, "1.5" 1.5, "2" 2, "2.5" 2.5, "3" 3, "4" 4, "5" 5, \
+	    "6" 6, "8" 8, "10" 10)
+} else {
+	set ytics ("0.1" 0.1, "0.2" 0.2, "0.5" 0.5, "1" 1, "2" 2, "5" 5, "10" 10, \
+	    "20" 20, "50" 50, "100" 100, "200" 200, "500" 500, "1000" 1000)
+}
 set xtics nomirror
 set xrange [xmin - 2 : xmax + 2]
 do for [j = 1:r] {
