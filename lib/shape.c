@@ -371,6 +371,13 @@ shape_infer(struct model *m, int ni, int keep)
 			    t->name, shape_str(t, buf, sizeof(buf)));
 			return -1;
 		}
+		for (j = 0; j < t->rank; j++)
+			if (t->dims[j] < 0) {
+				pf_err(m->file, "node %s: output '%s' has a "
+				    "negative dim (shape %s)", n->name,
+				    t->name, shape_str(t, buf, sizeof(buf)));
+				return -1;
+			}
 		t->isconst = allconst || strcmp(n->op, "Shape") == 0 ||
 		    strcmp(n->op, "Size") == 0 || strcmp(n->op, "Constant") == 0;
 		for (j = 0; j < t->rank && !t->isconst; j++)

@@ -525,14 +525,27 @@ rule_pad(struct model *m, const struct node *n)
 	return 0;
 }
 
+/* Output dim of an input dim scaled by f: floor(in * f). */
+static int
+scaled(int64_t in, double f, int64_t *out)
+{
+	double v = floor((double)in * f);
+
+	if (!(v >= 0 && v < 9e18))
+		return -1;
+	*out = (int64_t)v;
+	return 0;
+}
+
 int
 rule_resize(struct model *m, const struct node *n)
 {
 	const struct tensor *x = shape_need(m, n, 0), *sc = NULL, *sz = NULL;
-	const float *af;
-	size_t naf;
+	const float *af = NULL;
+	const int64_t *ax = NULL;
+	size_t naf = 0, nax = 0;
 	int64_t d[R];
-	int i;
+	int i, nv, a[R];
 
 	if (x == NULL)
 		return -1;
@@ -542,38 +555,45 @@ rule_resize(struct model *m, const struct node *n)
 		sc = node_in(m, n, 2);
 		sz = node_in(m, n, 3);
 	}
+	/* Opset 18: scales or sizes may cover only the listed axes. */
+	if (attr_ints(n, "axes", &ax, &nax) < 0 || nax == 0)
+		nax = 0;
+	nv = nax ? (int)nax : x->rank;
+	if (nv > x->rank)
+		goto bad;
+	for (i = 0; i < nv; i++) {
+		if (!nax)
+			a[i] = i;
+		else if (shape_axis(m, n, ax[i], x->rank, &a[i]) < 0)
+			return -1;
+	}
 	memcpy(d, x->dims, sizeof(d));
 	if (sz != NULL && sz->nval > 0 && sz->hasval) {
-		if (sz->nval != x->rank)
+		if (sz->nval != nv)
 			goto bad;
-		for (i = 0; i < x->rank; i++)
-			d[i] = tensor_ival(sz, i);
+		for (i = 0; i < nv; i++)
+			d[a[i]] = tensor_ival(sz, i);
 	} else if (sc != NULL && sc->hasval && sc->nval > 0) {
-		if (sc->nval != x->rank)
+		if (sc->nval != nv)
 			goto bad;
-		for (i = 0; i < x->rank; i++) {
-			double v = floor((double)x->dims[i] *
-			    tensor_fval(sc, i));
-
-			if (!(v >= 0 && v < 9e18))
+		for (i = 0; i < nv; i++)
+			if (scaled(x->dims[a[i]], tensor_fval(sc, i),
+			    &d[a[i]]) < 0)
 				goto bad;
-			d[i] = (int64_t)v;
-		}
 	} else if (sc == NULL && attr_floats(n, "scales", &af, &naf) == 0) {
-		if ((int)naf != x->rank)
+		if ((int)naf != nv)
 			goto bad;
-		for (i = 0; i < x->rank; i++) {
-			double v = floor((double)x->dims[i] * af[i]);
-
-			if (!(v >= 0 && v < 9e18))
+		for (i = 0; i < nv; i++)
+			if (scaled(x->dims[a[i]], af[i], &d[a[i]]) < 0)
 				goto bad;
-			d[i] = (int64_t)v;
-		}
 	} else {
 		pf_err(m->file, "node %s: %s needs constant scales or sizes",
 		    n->name, n->op);
 		return -1;
 	}
+	for (i = 0; i < x->rank; i++)
+		if (d[i] < 1)
+			goto bad;
 	shape_setout(m, n, 0, x->dtype, x->rank, d);
 	return 0;
 bad:

@@ -363,6 +363,11 @@ def main():
          numpy_helper.from_array(np.array(3, np.int64), "three"),
          numpy_helper.from_array(np.array(1, np.int64), "one0"),
          iw("five", [5])])
+    # Opset 18 Resize with scales for the listed axes only.
+    save("resize18", [
+        N("Resize", ["x", "", "sc"], ["y"], mode="nearest", axes=[3, 2]),
+    ], [vi("x", [1, 2, 5, 6])], [vi("y", None)], [fw("sc", [2.0, 3.0])],
+        opset=18)
     # Random bytes (fixed seed) and an empty file.
     rnd = np.random.RandomState(7).randint(0, 256, 600).astype(np.uint8)
     with open(os.path.join(OUT, "random.onnx"), "wb") as f:
