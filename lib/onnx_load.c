@@ -389,7 +389,9 @@ slurp(const char *path, uint8_t **buf, size_t *len)
 	size_t cap = 1 << 16, n = 0, r;
 	uint8_t *b;
 
-	if ((fp = fopen(path, "rb")) == NULL) {
+	if (strcmp(path, "-") == 0)
+		fp = stdin;
+	else if ((fp = fopen(path, "rb")) == NULL) {
 		pf_err(path, "%s", strerror(errno));
 		return -1;
 	}
@@ -403,12 +405,14 @@ slurp(const char *path, uint8_t **buf, size_t *len)
 			b = xreallocarray(b, cap *= 2, 1);
 	}
 	if (ferror(fp)) {
-		pf_err(path, "read error: %s", strerror(errno));
-		fclose(fp);
+		pf_err(pf_inname(path), "read error: %s", strerror(errno));
+		if (fp != stdin)
+			fclose(fp);
 		free(b);
 		return -1;
 	}
-	fclose(fp);
+	if (fp != stdin)
+		fclose(fp);
 	*buf = b;
 	*len = n;
 	return 0;
@@ -554,8 +558,8 @@ model_load(struct model *m, const char *path)
 	int k;
 
 	memset(m, 0, sizeof(*m));
-	m->file = path;
-	if (slurp(path, &buf, &len) < 0)
+	m->file = path = pf_inname(path);
+	if (slurp(strcmp(path, "<stdin>") == 0 ? "-" : path, &buf, &len) < 0)
 		return -1;
 	if (len == 0) {
 		pf_err(path, "empty file");

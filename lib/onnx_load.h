@@ -93,7 +93,7 @@ struct model {
 };
 
 /*
- * Read and decode the model at path, building the tensor table (graph
+ * Read and decode the model at path ("-": standard input), building the tensor table (graph
  * inputs, initializers, declared shapes, node outputs) and the node list.
  * Reports "file: ..." and returns -1 on an unreadable file, a protobuf
  * that does not decode, a model without graph, an invalid tensor or a
