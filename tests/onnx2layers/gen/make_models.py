@@ -258,7 +258,6 @@ def main():
     # Nodes not in topological order (Kahn).
     save("unsorted", [
         N("Relu", ["c"], ["y"]),
-        N("Conv", ["m"], ["c"], name="conv_late") if False else
         N("Conv", ["m", "w1"], ["c"], kernel_shape=[1, 1]),
         N("MaxPool", ["x"], ["m"], kernel_shape=[2, 2], strides=[2, 2]),
     ], [vi("x", [1, 3, 8, 8])], [vi("y", None)], [w("w1", [2, 3, 1, 1])],
