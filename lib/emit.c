@@ -647,7 +647,7 @@ node1(struct em *e, int ni, int keep)
 			return 0;
 		}
 		r = newrow(e, n, OP_NORM);
-		return generic(e, n, r, n->in, n->nin, 1);
+		return generic(e, n, r, n->in, n->nin, 0);
 	case K_ACT:
 		x = n->pat ? n->patin : n->in[0];
 		if (strcmp(n->op, "Clip") == 0 && !n->pat)
@@ -714,8 +714,7 @@ node1(struct em *e, int ni, int keep)
 		r = newrow(e, n, OP_NORM);
 		if (n->pat)
 			return generic(e, n, r, ts, (size_t)nts, 0);
-		return generic(e, n, r, n->in, n->nin,
-		    strcmp(n->op, "LayerNormalization") != 0);
+		return generic(e, n, r, n->in, n->nin, 0);
 	case K_SOFTMAX:
 		r = newrow(e, n, OP_SOFTMAX);
 		return generic(e, n, r, n->in, n->nin, 0);
@@ -724,7 +723,7 @@ node1(struct em *e, int ni, int keep)
 		return generic(e, n, r, n->in, n->nin, 0);
 	case K_RESIZE:
 		r = newrow(e, n, OP_RESIZE);
-		return generic(e, n, r, n->in, n->nin, 1);
+		return generic(e, n, r, n->in, n->nin, 0);
 	default:
 		r = newrow(e, n, OP_OTHER);
 		return generic(e, n, r, n->in, n->nin, 0);
