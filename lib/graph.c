@@ -225,13 +225,23 @@ graph_inputs(struct model *m, const struct input_shape *is, int nis)
 	size_t i, k;
 	int j, ndata = 0, one = -1, *data;
 
-	/* A graph input is a weight when every use is a weight slot. */
+	/*
+	 * A graph input is a weight when every use is a weight slot, except
+	 * the first one: exporters list the data inputs first (W*x with x
+	 * as MatMul's second operand stays data).
+	 */
 	data = xcalloc(m->nt ? m->nt : 1, sizeof(int));
 	for (i = 0; i < m->nn; i++)
 		for (k = 0; k < m->n[i].nin; k++)
 			if (m->n[i].in[k] >= 0 &&
 			    !weightslot(m->n[i].op, k))
 				data[m->n[i].in[k]] = 1;
+	for (i = 0; i < m->g->n_input; i++)
+		if ((k = (size_t)model_find(m, m->g->input[i]->name)) <
+		    m->nt && m->t[k].isinput) {
+			data[k] = 1;
+			break;
+		}
 	for (i = 0; i < m->nt; i++) {
 		struct tensor *t = &m->t[i];
 

@@ -367,6 +367,11 @@ def main():
         N("Resize", ["x", "", "sc"], ["y"], mode="nearest", axes=[3, 2]),
     ], [vi("x", [1, 2, 5, 6])], [vi("y", None)], [fw("sc", [2.0, 3.0])],
         opset=18)
+    # W*x: the data input is MatMul's second operand (stays data), and a
+    # weight given as a later graph input.
+    save("wx", [N("MatMul", ["w", "x"], ["m"]), N("MatMul", ["m", "w2"], ["y"])],
+         [vi("x", [8, 3]), vi("w2", [3, 5])], [vi("y", None)],
+         [w("w", [4, 8])])
     # Random bytes (fixed seed) and an empty file.
     rnd = np.random.RandomState(7).randint(0, 256, 600).astype(np.uint8)
     with open(os.path.join(OUT, "random.onnx"), "wb") as f:
