@@ -4,7 +4,7 @@
 # share), out, term (a terminal line), ttl.
 set terminal @term
 set output out
-set title ttl noenhanced
+set title ttl noenhanced offset 0, 1.5
 set datafile separator "\t"
 set style data histograms
 set style histogram clustered gap 1
@@ -19,8 +19,10 @@ set y2tics 0, 20, 100
 set ytics nomirror
 set xtics rotate by 90 right nomirror font ",8" noenhanced
 set grid ytics lc rgb "#dddddd"
-set key at screen 0.5, screen 0.01 center bottom horizontal noenhanced
-set bmargin 9
+# The legend sits between the title and the plot, clear of the rotated
+# layer labels whatever their length.
+set key at graph 0.5, graph 1.02 center bottom horizontal noenhanced
+set tmargin 5
 set offsets 0.5, 0.5, graph 0.05, 0
 plot dat using 3:xtic(2) title "GPU time" lc rgb "#4477aa", \
      ""  using 4 title "PIM time" lc rgb "#ee6677", \
