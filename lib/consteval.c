@@ -34,6 +34,26 @@ bidx(const int64_t *od, int or, int64_t o, const struct tensor *t)
 	return idx;
 }
 
+/*
+ * Whether t's values can be read at bidx() positions of an output shaped
+ * od: t broadcasts to it and holds as many values as its dims say.  A
+ * malformed model can break either; reading on would leave the buffer.
+ */
+static int
+bcast_ok(const int64_t *od, int or, const struct tensor *t)
+{
+	int i, j;
+
+	if (t == NULL)
+		return 1;
+	if (t->rank > or || !t->hasval || t->nval != tensor_numel(t))
+		return 0;
+	for (i = or - 1, j = t->rank - 1; j >= 0; i--, j--)
+		if (t->dims[j] != 1 && t->dims[j] != od[i])
+			return 0;
+	return 1;
+}
+
 /* Store v (integer when isint, else f) as element i of t. */
 static void
 put(struct tensor *t, int64_t i, int isint, int64_t v, double f)
@@ -65,6 +85,13 @@ elementwise(struct model *m, const struct node *n, struct tensor *o)
 	int isint = a->iv != NULL && (b == NULL || b->iv != NULL);
 	double f, g, h;
 
+	if (!bcast_ok(o->dims, o->rank, a) || !bcast_ok(o->dims, o->rank, b) ||
+	    (strcmp(op, "Where") == 0 &&
+	    !bcast_ok(o->dims, o->rank, node_in(m, n, 2)))) {
+		pf_err(m->file, "node %s: constant %s operand does not match "
+		    "the output shape", n->name, op);
+		return -1;
+	}
 	if (strcmp(op, "Where") == 0) {
 		const struct tensor *c = node_in(m, n, 2);
 

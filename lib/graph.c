@@ -193,6 +193,30 @@ listinputs(const struct model *m, char *buf, size_t size)
 		snprintf(buf, size, "none");
 }
 
+
+/*
+ * A -i template for an input of known rank: its known dims as numbers,
+ * each unknown one as a letter (N for the first, D<j> after it).
+ */
+static void
+shapehint(const struct tensor *t, char *buf, size_t n)
+{
+	size_t len = 0;
+	int j;
+
+	buf[0] = '\0';
+	for (j = 0; j < t->declrank && len + 24 < n; j++) {
+		if (j > 0)
+			buf[len++] = 'x';
+		if (t->decl[j] >= 0)
+			len += (size_t)snprintf(buf + len, n - len, "%lld",
+			    (long long)t->decl[j]);
+		else if (j == 0)
+			len += (size_t)snprintf(buf + len, n - len, "N");
+		else
+			len += (size_t)snprintf(buf + len, n - len, "D%d", j);
+	}
+}
 /* Name of the symbolic dim d of graph input t, or "?". */
 static const char *
 dimparam(const struct model *m, const struct tensor *t, int d)
@@ -287,10 +311,13 @@ graph_inputs(struct model *m, const struct input_shape *is, int nis)
 		}
 		for (j = 0; j < t->declrank; j++) {
 			if (t->decl[j] < 0) {
+				char hint[256];
+
+				shapehint(t, hint, sizeof(hint));
 				pf_err(m->file, "input '%s': dim %d ('%s') is "
-				    "unknown: give the shape with -i "
-				    "%s=NxCxHxW", t->name, j,
-				    dimparam(m, t, j), t->name);
+				    "unknown: give the shape with -i %s=%s",
+				    t->name, j, dimparam(m, t, j), t->name,
+				    hint);
 				return -1;
 			}
 			if (t->decl[j] == 0) {

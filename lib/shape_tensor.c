@@ -75,7 +75,10 @@ rule_split(struct model *m, const struct node *n)
 		ns = no;
 	}
 	for (i = 0; i < ns; i++)
-		sum += sz[i] < 0 ? -1 : sz[i];
+		if (sz[i] < 0 || ck_add(sum, sz[i], &sum) < 0) {
+			sum = -1;
+			break;
+		}
 	if (ns != no || sum != x->dims[ax]) {
 		pf_err(m->file, "node %s: Split of %lld into %d outputs does "
 		    "not add up", n->name, (long long)x->dims[ax], no);
