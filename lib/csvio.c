@@ -3,6 +3,7 @@
  * with RFC 4180 quoting only where a field needs it.
  */
 #include <csv.h>
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -54,6 +55,11 @@ on_field(void *s, size_t len, void *data)
 	struct rdstate *st = data;
 	char *f;
 
+	if (!st->err && len > 0 && memchr(s, '\0', len) != NULL) {
+		/* C strings would silently cut the field short. */
+		pf_errl(st->t->fname, st->line + 1, "NUL byte in a field");
+		st->err = 1;
+	}
 	if (st->nrec == st->caprec) {
 		st->caprec = st->caprec ? 2 * st->caprec : 16;
 		st->rec = xreallocarray(st->rec, st->caprec, sizeof(*st->rec));
@@ -400,7 +406,7 @@ parse_int64(const char *s, int64_t *v)
 	char *end;
 	long long x;
 
-	if (s == NULL || *s == '\0' || *s == ' ')
+	if (s == NULL || *s == '\0' || isspace((unsigned char)*s))
 		return -1;
 	errno = 0;
 	x = strtoll(s, &end, 10);
@@ -416,7 +422,7 @@ parse_double(const char *s, double *v)
 	char *end;
 	double x;
 
-	if (s == NULL || *s == '\0' || *s == ' ')
+	if (s == NULL || *s == '\0' || isspace((unsigned char)*s))
 		return -1;
 	errno = 0;
 	x = strtod(s, &end);

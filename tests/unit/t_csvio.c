@@ -90,7 +90,19 @@ main(int argc, char **argv)
 	CHECK(readstr("a,b\n", &t) == 0 && t.nrows == 0);
 	table_free(&t);
 
+	/* A NUL byte inside a field is an error, not a shorter field. */
+	{
+		static const char nul[] = "a,b\n1\0,2\n";
+		FILE *fp = fmemopen((void *)nul, sizeof(nul) - 1, "r");
+
+		CHECK(table_read(fp, "t.csv", &t) == -1);
+		fclose(fp);
+	}
+
 	/* Number parsing is strict. */
+	CHECK(parse_int64(" 1", &v) == -1);
+	CHECK(parse_int64("\t1", &v) == -1);
+	CHECK(parse_double(" 1.5", &d) == -1);
 	CHECK(parse_int64("12", &v) == 0 && v == 12);
 	CHECK(parse_int64("12x", &v) == -1);
 	CHECK(parse_int64("99999999999999999999", &v) == -1);
