@@ -5,6 +5,7 @@
 #ifndef PF_CHECK_H
 #define PF_CHECK_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 static int check_failures;
@@ -27,5 +28,20 @@ static int check_failures;
 } while (0)
 
 #define CHECK_DONE() (check_failures == 0 ? 0 : 1)
+
+/*
+ * Deterministic pseudo-random integers in [lo, hi] (xorshift64) for the
+ * property tests; a test that wants its own sequence sets check_rng first.
+ */
+static uint64_t check_rng = 88172645463325252ULL;
+
+static inline int64_t
+rnd(int64_t lo, int64_t hi)
+{
+	check_rng ^= check_rng << 13;
+	check_rng ^= check_rng >> 7;
+	check_rng ^= check_rng << 17;
+	return lo + (int64_t)(check_rng % (uint64_t)(hi - lo + 1));
+}
 
 #endif

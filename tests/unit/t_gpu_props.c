@@ -33,17 +33,6 @@ static const char *const configs[] = {
 	"h100", "h200", NULL
 };
 
-static uint64_t rng = 88172645463325252ULL;
-
-static int64_t
-rnd(int64_t lo, int64_t hi)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return lo + (int64_t)(rng % (uint64_t)(hi - lo + 1));
-}
-
 static void
 mkconv(struct layer *l, int64_t n, int64_t c, int64_t h, int64_t w,
     int64_t k, int64_t r, int64_t s, int64_t g, const char *dt)
@@ -262,6 +251,7 @@ main(int argc, char **argv)
 	int i, j, nb = 0, nc = 0, ng = 0, ns = 0, nstrict = 0, bad;
 	double c0, c1, tot;
 
+	check_rng = 88172645463325252ULL;
 	(void)argc;
 	pf_setprogname(argv[0]);
 	for (cf = configs; *cf != NULL; cf++) {

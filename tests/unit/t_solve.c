@@ -17,17 +17,6 @@
 #include "solve.h"
 #include "check.h"
 
-static uint64_t rng = 0x9E3779B97F4A7C15ULL;
-
-static int64_t
-rnd(int64_t lo, int64_t hi)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return lo + (int64_t)(rng % (uint64_t)(hi - lo + 1));
-}
-
 #define MAXC 200
 
 static struct cand cs[MAXC];
@@ -432,6 +421,7 @@ main(int argc, char **argv)
 {
 	(void)argc;
 	pf_setprogname(argv[0]);
+	check_rng = 0x9E3779B97F4A7C15ULL;
 	test_policies();
 	test_brute();
 	CHECK(nsolved > 1000);

@@ -19,17 +19,6 @@
 #include "split.h"
 #include "check.h"
 
-static uint64_t rng = 88172645463325252ULL;
-
-static int64_t
-rnd(int64_t lo, int64_t hi)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return lo + (int64_t)(rng % (uint64_t)(hi - lo + 1));
-}
-
 #define IX(t, b, c, h, w) ((((b) * (t).c_ + (c)) * (t).h_ + (h)) * (t).w_ + (w))
 
 struct tensor {
@@ -307,6 +296,7 @@ main(int argc, char **argv)
 {
 	(void)argc;
 	pf_setprogname(argv[0]);
+	check_rng = 88172645463325252ULL;
 	test_split();
 	test_pipe();
 	/* the random shapes must exercise the code, not skip it */

@@ -16,17 +16,6 @@
 #include "split.h"
 #include "check.h"
 
-static uint64_t rng = 0x2545F4914F6CDD1DULL;
-
-static int64_t
-rnd(int64_t lo, int64_t hi)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return lo + (int64_t)(rng % (uint64_t)(hi - lo + 1));
-}
-
 /*
  * y[g][r][c] = sum_k a[g][r][k] * b[g][k][c] over rows [r0, r0+m), columns
  * [c0, c0+n); a has M rows, b has N columns; b's batch stride is 0 for a
@@ -194,6 +183,7 @@ main(int argc, char **argv)
 {
 	(void)argc;
 	pf_setprogname(argv[0]);
+	check_rng = 0x2545F4914F6CDD1DULL;
 	test_split(0);
 	test_split(1);
 	test_chain();
