@@ -494,11 +494,6 @@ ceval_node(struct model *m, const struct node *n)
 	    strcmp(op, "Where") == 0)
 		return elementwise(m, n, o);
 	/* Not foldable: the output keeps its shape only. */
-	free(o->iv);
-	free(o->fv);
-	o->iv = NULL;
-	o->fv = NULL;
-	o->hasval = 0;
-	o->nval = 0;
+	tensor_dropval(o);
 	return 0;
 }

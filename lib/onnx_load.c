@@ -132,16 +132,24 @@ onnx_keepval(int32_t dtype, int64_t n)
 void
 tensor_setval(struct tensor *t, int64_t nval)
 {
-	free(t->iv);
-	free(t->fv);
-	t->iv = NULL;
-	t->fv = NULL;
+	tensor_dropval(t);
 	if (onnx_dtype_isint(t->dtype))
 		t->iv = xcalloc(nval > 0 ? (size_t)nval : 1, sizeof(*t->iv));
 	else
 		t->fv = xcalloc(nval > 0 ? (size_t)nval : 1, sizeof(*t->fv));
 	t->nval = nval;
 	t->hasval = 1;
+}
+
+void
+tensor_dropval(struct tensor *t)
+{
+	free(t->iv);
+	free(t->fv);
+	t->iv = NULL;
+	t->fv = NULL;
+	t->hasval = 0;
+	t->nval = 0;
 }
 
 int64_t
@@ -328,12 +336,7 @@ tensor_from_proto(struct tensor *t, const Onnx__TensorProto *tp,
 			rawget(t, tp->raw_data.data, n);
 	} else if (typedget(t, tp, n) < 0) {
 		/* A tensor whose data is missing keeps its dims only. */
-		free(t->iv);
-		free(t->fv);
-		t->iv = NULL;
-		t->fv = NULL;
-		t->hasval = 0;
-		t->nval = 0;
+		tensor_dropval(t);
 	}
 	return 0;
 }

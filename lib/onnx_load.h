@@ -119,6 +119,8 @@ int onnx_keepval(int32_t dtype, int64_t n);
  * fv), replacing any held before, and set hasval.
  */
 void tensor_setval(struct tensor *t, int64_t nval);
+/* Forget t's values, keeping its dims (data missing or not foldable). */
+void tensor_dropval(struct tensor *t);
 /* Value i as int64 (floats truncated) or as double. */
 int64_t tensor_ival(const struct tensor *t, int64_t i);
 double tensor_fval(const struct tensor *t, int64_t i);
