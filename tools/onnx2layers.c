@@ -9,10 +9,9 @@
 
 #include "csvio.h"
 #include "diag.h"
-#include "emit.h"
 #include "graph.h"
 #include "layer.h"
-#include "onnx_load.h"
+#include "onnxlayers.h"
 #include "xalloc.h"
 
 struct opts {
@@ -33,22 +32,16 @@ usage(void)
 static int
 run(const char *path, const struct opts *o)
 {
-	struct model m;
 	struct table t;
 	int rc = PF_EXIT_DATA;
 
-	table_init(&t, "<stdout>");
-	if (model_load(&m, path) == 0 && graph_order(&m) == 0 &&
-	    graph_inputs(&m, o->is, o->nis) == 0 &&
-	    graph_infer(&m, o->keep) == 0 &&
-	    emit_layers(&m, o->dtype, &t) == 0) {
+	if (onnx_layers(path, o->is, o->nis, o->keep, o->dtype, &t) == 0) {
 		if (table_write(stdout, &t) == 0)
 			rc = PF_EXIT_OK;
 		else
 			pf_err("<stdout>", "write error");
 	}
 	table_free(&t);
-	model_free(&m);
 	return rc;
 }
 

@@ -4,7 +4,7 @@
  * nodes drawn from the ops onnx2layers knows plus an unknown one, their
  * inputs taken from earlier tensors or new small initializers, their
  * attributes from the bytes), packed with protobuf-c and fed through the
- * same path as fuzz_onnx.c (model_load .. emit_layers).  Bit flips of a
+ * same path as fuzz_onnx.c (onnx_layers(), as onnx2layers).  Bit flips of a
  * real model rarely reach the shape rules with odd attributes; this does.
  * With FUZZ_GRAPH_SAVE=file set, each model is also written there, which
  * turns a crash input into an .onnx reproducer:
@@ -19,8 +19,7 @@
 
 #include "csvio.h"
 #include "diag.h"
-#include "emit.h"
-#include "graph.h"
+#include "onnxlayers.h"
 #include "onnx_load.h"
 #include "onnx.pb-c.h"
 
@@ -398,7 +397,6 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	Onnx__ModelProto mp;
-	struct model m;
 	struct table t;
 	FILE *fp;
 	uint8_t *pb;
@@ -423,18 +421,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		int ok = fwrite(pb, 1, n, fp) == n;
 
 		if (fclose(fp) == 0 && ok) {
-			table_init(&t, "<stdout>");
-			if (model_load(&m, path) == 0 && graph_order(&m) == 0 &&
-			    graph_inputs(&m, NULL, 0) == 0 &&
-			    graph_infer(&m, keep) == 0 &&
-			    emit_layers(&m, "fp16", &t) == 0 &&
+			if (onnx_layers(path, NULL, 0, keep, "fp16", &t) == 0 &&
 			    (fp = open_memstream(&buf, &n)) != NULL) {
 				(void)table_write(fp, &t);
 				fclose(fp);
 				free(buf);
 			}
 			table_free(&t);
-			model_free(&m);
 		}
 	}
 	for (i = 0; i < narena; i++)

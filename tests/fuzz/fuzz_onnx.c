@@ -1,7 +1,8 @@
 /*
  * libFuzzer harness for onnx2layers' library path: the bytes are written
- * to a file and read as a model exactly as onnx2layers does (model_load,
- * graph_order, graph_inputs, graph_infer, emit_layers), the table then
+ * to a file and read as a model exactly as onnx2layers does (onnx_layers():
+ * model_load, graph_order, graph_inputs, graph_infer, emit_layers), the
+ * table then
  * written to memory.  Any input must end in a report or a table, never a
  * crash, a leak, undefined behaviour or a hang.  Built by tests/fuzz/run.sh
  * with clang -fsanitize=fuzzer,address,undefined; not part of the normal
@@ -14,8 +15,7 @@
 
 #include "csvio.h"
 #include "diag.h"
-#include "emit.h"
-#include "graph.h"
+#include "onnxlayers.h"
 #include "onnx_load.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -37,7 +37,6 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct model m;
 	struct table t;
 	FILE *fp;
 	char *buf = NULL;
@@ -52,16 +51,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	fclose(fp);
-	table_init(&t, "<stdout>");
-	if (model_load(&m, path) == 0 && graph_order(&m) == 0 &&
-	    graph_inputs(&m, NULL, 0) == 0 && graph_infer(&m, keep) == 0 &&
-	    emit_layers(&m, "fp16", &t) == 0 &&
+	if (onnx_layers(path, NULL, 0, keep, "fp16", &t) == 0 &&
 	    (fp = open_memstream(&buf, &n)) != NULL) {
 		(void)table_write(fp, &t);
 		fclose(fp);
 		free(buf);
 	}
 	table_free(&t);
-	model_free(&m);
 	return 0;
 }

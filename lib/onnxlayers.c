@@ -1,0 +1,23 @@
+/*
+ * onnx_layers(): model file to layer table, the passes in their order.
+ */
+#include "emit.h"
+#include "graph.h"
+#include "onnx_load.h"
+#include "onnxlayers.h"
+
+int
+onnx_layers(const char *path, const struct input_shape *is, int nis,
+    int keep, const char *dtype, struct table *t)
+{
+	struct model m;
+	int rc = -1;
+
+	table_init(t, "<stdout>");
+	if (model_load(&m, path) == 0 && graph_order(&m) == 0 &&
+	    graph_inputs(&m, is, nis) == 0 && graph_infer(&m, keep) == 0 &&
+	    emit_layers(&m, dtype, t) == 0)
+		rc = 0;
+	model_free(&m);
+	return rc;
+}

@@ -1,0 +1,22 @@
+/*
+ * The whole onnx2layers pass as one call, so the tool and the fuzzing
+ * harnesses run exactly the same path: load, order, input shapes, shape
+ * inference with constant folding, emission of layers.csv rows.
+ */
+#ifndef PF_ONNXLAYERS_H
+#define PF_ONNXLAYERS_H
+
+#include "csvio.h"
+#include "graph.h"
+
+/*
+ * Read the model at path ("-" = stdin), apply the nis input shapes of is,
+ * and emit its layers into t, which this initialises (valid for
+ * table_free either way).  keep: unknown ops become "other" rows (-k);
+ * dtype: element type of activations and float weights.  Reports and
+ * returns -1 on the first fault.
+ */
+int onnx_layers(const char *path, const struct input_shape *is, int nis,
+    int keep, const char *dtype, struct table *t);
+
+#endif
