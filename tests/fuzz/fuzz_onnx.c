@@ -3,9 +3,9 @@
  * to a file and read as a model exactly as onnx2layers does (onnx_layers():
  * model_load, graph_order, graph_inputs, graph_infer, emit_layers), the
  * table then written to memory.  Any input must end in a report or a
- * table, never a crash, a leak, undefined behaviour or a hang.  Built by tests/fuzz/run.sh
- * with clang -fsanitize=fuzzer,address,undefined; not part of the normal
- * build.
+ * table, never a crash, a leak, undefined behaviour or a hang.  Built
+ * by tests/fuzz/run.sh with clang -fsanitize=fuzzer,address,undefined;
+ * not part of the normal build.
  */
 #include <stdint.h>
 #include <stdio.h>
