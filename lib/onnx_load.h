@@ -55,7 +55,7 @@ struct tensor {
 	int64_t		 decl[ONNX_MAXRANK];	/* -1 = symbolic or absent */
 	int		 producer;	/* node index, -1 for graph inputs */
 	int		 nuse;		/* consumers (graph output counts one) */
-	/* Filled by the emitter (graph.c). */
+	/* Filled by the emitter (onnx_graph.c). */
 	int		*src;		/* layers this tensor's data comes from */
 	int		 nsrc;
 	int		 layer;		/* layer whose direct output it is, or -1 */
@@ -69,7 +69,7 @@ struct node {
 	int		 stdop;		/* default (ai.onnx) domain */
 	size_t		 nin, nout;
 	int		*in, *out;	/* tensor indices, -1 = omitted optional */
-	/* Filled by the emitter (graph.c). */
+	/* Filled by the emitter (onnx_graph.c). */
 	int		 skip;		/* absorbed into a pattern */
 	int		 pat;		/* pattern this node ends, 0 none */
 	int		 patin;		/* pattern's input tensor */

@@ -8,7 +8,7 @@
 
 #include "diag.h"
 #include "jsonw.h"
-#include "merge.h"
+#include "solve_merge.h"
 #include "solve_io.h"
 #include "xalloc.h"
 

@@ -9,9 +9,9 @@
 
 #include "csvio.h"
 #include "diag.h"
-#include "graph.h"
+#include "onnx_graph.h"
 #include "layer.h"
-#include "onnxlayers.h"
+#include "onnx_layers.h"
 #include "xalloc.h"
 
 struct opts {

@@ -8,7 +8,7 @@
 
 #include "csvio.h"
 #include "diag.h"
-#include "merge.h"
+#include "solve_merge.h"
 
 static void
 usage(void)

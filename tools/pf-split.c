@@ -9,7 +9,7 @@
 
 #include "csvio.h"
 #include "diag.h"
-#include "splitgen.h"
+#include "split_gen.h"
 
 static void
 usage(void)

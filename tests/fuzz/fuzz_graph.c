@@ -19,7 +19,7 @@
 
 #include "csvio.h"
 #include "diag.h"
-#include "onnxlayers.h"
+#include "onnx_layers.h"
 #include "onnx_load.h"
 #include "onnx.pb-c.h"
 

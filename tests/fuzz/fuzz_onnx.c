@@ -14,7 +14,7 @@
 
 #include "csvio.h"
 #include "diag.h"
-#include "onnxlayers.h"
+#include "onnx_layers.h"
 #include "onnx_load.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);

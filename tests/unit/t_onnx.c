@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "diag.h"
-#include "graph.h"
+#include "onnx_graph.h"
 #include "onnx_load.h"
 #include "check.h"
 

@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "consteval.h"
+#include "onnx_consteval.h"
 #include "diag.h"
 #include "onnx_load.h"
-#include "shape.h"
+#include "onnx_shape.h"
 #include "check.h"
 
 static int64_t pb, pe, out;

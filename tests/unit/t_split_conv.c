@@ -1,5 +1,5 @@
 /*
- * Proof of the split geometry of lib/split.c and lib/pipe.c: a real
+ * Proof of the split geometry of lib/split_geom.c and lib/split_pipe.c: a real
  * convolution (random integer data, direct loops, so results are exact)
  * is computed whole and as the pieces the library describes, and the two
  * outputs must be identical element by element.  Shapes are random over
@@ -15,8 +15,8 @@
 
 #include "diag.h"
 #include "layer.h"
-#include "pipe.h"
-#include "split.h"
+#include "split_pipe.h"
+#include "split_geom.h"
 #include "check.h"
 
 #define IX(t, b, c, h, w) ((((b) * (t).c_ + (c)) * (t).h_ + (h)) * (t).w_ + (w))

@@ -1,5 +1,5 @@
 /*
- * Proof of the gemm/matmul splits of lib/split.c and of gemm pipeline
+ * Proof of the gemm/matmul splits of lib/split_geom.c and of gemm pipeline
  * chains: a real matrix product (random integers, exact) computed whole
  * and as the pieces (token rows on axis m, columns on axis n), compared
  * element by element; MAC counts of the pieces add up to the layer's and
@@ -12,8 +12,8 @@
 
 #include "diag.h"
 #include "layer.h"
-#include "pipe.h"
-#include "split.h"
+#include "split_pipe.h"
+#include "split_geom.h"
 #include "check.h"
 
 /*

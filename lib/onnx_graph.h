@@ -4,8 +4,8 @@
  * with -i), and the inference pass that runs every node's shape rule and
  * constant folding in that order.
  */
-#ifndef PF_GRAPH_H
-#define PF_GRAPH_H
+#ifndef PF_ONNX_GRAPH_H
+#define PF_ONNX_GRAPH_H
 
 #include "onnx_load.h"
 

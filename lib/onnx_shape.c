@@ -8,7 +8,7 @@
 
 #include "arith.h"
 #include "diag.h"
-#include "shape.h"
+#include "onnx_shape.h"
 
 const struct tensor *
 shape_need(const struct model *m, const struct node *n, size_t i)

@@ -10,8 +10,8 @@
 
 #include "arith.h"
 #include "diag.h"
-#include "fuse.h"
-#include "shape.h"
+#include "onnx_fuse.h"
+#include "onnx_shape.h"
 #include "xalloc.h"
 
 /* Node ni is a default-domain op; binary ops must have two inputs. */

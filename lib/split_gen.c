@@ -1,13 +1,13 @@
 /*
- * Candidate generation: layers.csv rows -> tasks.csv pieces (splitgen.h).
+ * Candidate generation: layers.csv rows -> tasks.csv pieces (split_gen.h).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "diag.h"
 #include "layer.h"
-#include "pipe.h"
-#include "splitgen.h"
+#include "split_pipe.h"
+#include "split_gen.h"
 #include "xalloc.h"
 
 /* Columns written ahead of and after the geometry (pf-formats(7)). */

@@ -10,8 +10,8 @@
  * whole and as these pieces and compare them element by element.  Piece
  * byte, MAC and GEMM counts are recomputed with layer_derive().
  */
-#ifndef PF_SPLIT_H
-#define PF_SPLIT_H
+#ifndef PF_SPLIT_GEOM_H
+#define PF_SPLIT_GEOM_H
 
 #include <stdint.h>
 

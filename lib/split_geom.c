@@ -1,13 +1,13 @@
 /*
  * Split geometry: a layer divided between GPU and PIM along one axis,
- * with exact halo rows and padding (see split.h for the contracts and
+ * with exact halo rows and padding (see split_geom.h for the contracts and
  * pf-split(1) for the rules).
  */
 #include <stdint.h>
 #include <string.h>
 
 #include "arith.h"
-#include "split.h"
+#include "split_geom.h"
 
 const char *const split_rule_names[] = {
 	"pim-dw", "pim-grouped", "pim-matmul", "split-dw", "split-grouped",

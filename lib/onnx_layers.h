@@ -3,11 +3,11 @@
  * harnesses run exactly the same path: load, order, input shapes, shape
  * inference with constant folding, emission of layers.csv rows.
  */
-#ifndef PF_ONNXLAYERS_H
-#define PF_ONNXLAYERS_H
+#ifndef PF_ONNX_LAYERS_H
+#define PF_ONNX_LAYERS_H
 
 #include "csvio.h"
-#include "graph.h"
+#include "onnx_graph.h"
 
 /*
  * Read the model at path ("-" = stdin), apply the nis input shapes of is,

@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "arith.h"
-#include "consteval.h"
+#include "onnx_consteval.h"
 #include "diag.h"
-#include "shape.h"
+#include "onnx_shape.h"
 
 #define R ONNX_MAXRANK
 

@@ -10,8 +10,8 @@
  * (ReduceMean, Sub, Pow, ReduceMean, Add, Sqrt, Div[, Mul, Add]) is one
  * norm row.  onnx2layers(1) documents every rule.
  */
-#ifndef PF_EMIT_H
-#define PF_EMIT_H
+#ifndef PF_ONNX_EMIT_H
+#define PF_ONNX_EMIT_H
 
 #include "csvio.h"
 #include "onnx_load.h"

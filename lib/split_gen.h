@@ -1,17 +1,17 @@
 /*
  * Candidate generation of pf-split: every way to run each layer (and each
  * pipelined chain of layers) as rows of tasks.csv, one row per piece.
- * The geometry comes from split.h and pipe.h; this module only decides
+ * The geometry comes from split_geom.h and split_pipe.h; this module only decides
  * which candidates exist, names them and lays out the table
  * (pf-split(1) documents the result).
  */
-#ifndef PF_SPLITGEN_H
-#define PF_SPLITGEN_H
+#ifndef PF_SPLIT_GEN_H
+#define PF_SPLIT_GEN_H
 
 #include <stdint.h>
 
 #include "csvio.h"
-#include "split.h"
+#include "split_geom.h"
 
 #define AXIS_H	1
 #define AXIS_N	2

@@ -1,5 +1,5 @@
 /*
- * Candidate costs from piece costs (merge.h).
+ * Candidate costs from piece costs (solve_merge.h).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -7,7 +7,7 @@
 
 #include "diag.h"
 #include "layer.h"
-#include "merge.h"
+#include "solve_merge.h"
 #include "xalloc.h"
 
 const char *const merge_colnames[] = {

@@ -9,10 +9,10 @@
 
 #include "arith.h"
 #include "diag.h"
-#include "emit.h"
-#include "fuse.h"
+#include "onnx_emit.h"
+#include "onnx_fuse.h"
 #include "layer.h"
-#include "shape.h"
+#include "onnx_shape.h"
 #include "xalloc.h"
 
 struct row {

@@ -1,5 +1,5 @@
 /*
- * Shape inference for ONNX nodes: the per-op rules (shape_ops.c) and the
+ * Shape inference for ONNX nodes: the per-op rules (onnx_shape_ops.c) and the
  * arithmetic they share (this module): numpy broadcasting, convolution and
  * pooling window geometry, axis normalisation, and reading integer
  * arguments that are attributes in one opset and inputs in another.
@@ -7,8 +7,8 @@
  * Every dim product goes through lib/arith.h; every failure is reported
  * as "file: node NAME: what" and returned as -1.
  */
-#ifndef PF_SHAPE_H
-#define PF_SHAPE_H
+#ifndef PF_ONNX_SHAPE_H
+#define PF_ONNX_SHAPE_H
 
 #include <stdint.h>
 
@@ -75,7 +75,7 @@ int node_ints(const struct model *m, const struct node *n, const char *attr,
 int shape_infer(struct model *m, int ni, int keep);
 
 /*
- * The per-op rule table (shape_ops.c): sets every output of n, or sets
+ * The per-op rule table (onnx_shape_ops.c): sets every output of n, or sets
  * *found to 0 when the op has no rule.  Returns 0, or -1 reported.
  */
 int shape_rule(struct model *m, const struct node *n, int *found);

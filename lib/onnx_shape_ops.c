@@ -10,8 +10,8 @@
 
 #include "arith.h"
 #include "diag.h"
-#include "shape.h"
-#include "shape_tensor.h"
+#include "onnx_shape.h"
+#include "onnx_shape_tensor.h"
 
 #define R ONNX_MAXRANK
 

@@ -7,8 +7,8 @@
  * such nodes.  Only small tensors get values (onnx_keepval);
  * large constants (weights) keep their dims only.
  */
-#ifndef PF_CONSTEVAL_H
-#define PF_CONSTEVAL_H
+#ifndef PF_ONNX_CONSTEVAL_H
+#define PF_ONNX_CONSTEVAL_H
 
 #include "onnx_load.h"
 

@@ -7,8 +7,8 @@
  * that uses both devices.  Times are summed as integer picoseconds, so
  * the result does not depend on the order of the pieces.
  */
-#ifndef PF_MERGE_H
-#define PF_MERGE_H
+#ifndef PF_SOLVE_MERGE_H
+#define PF_SOLVE_MERGE_H
 
 #include "csvio.h"
 

@@ -1,5 +1,5 @@
 /*
- * Shape rules of the data-movement and shape ops (see shape_tensor.h),
+ * Shape rules of the data-movement and shape ops (see onnx_shape_tensor.h),
  * for opsets 9 to 18: arguments that moved from attributes to inputs
  * (Split, Squeeze, Unsqueeze, Pad, Resize/Upsample, Slice) are read from
  * the input when present and from the attribute otherwise.
@@ -10,8 +10,8 @@
 
 #include "arith.h"
 #include "diag.h"
-#include "shape.h"
-#include "shape_tensor.h"
+#include "onnx_shape.h"
+#include "onnx_shape_tensor.h"
 
 #define R ONNX_MAXRANK
 

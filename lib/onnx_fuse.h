@@ -8,8 +8,8 @@
  * a pattern gets pat/patin/patname, the others skip; a folded Pad is
  * recorded in its Conv's padfrom.  Also the consumer lists of tensors.
  */
-#ifndef PF_FUSE_H
-#define PF_FUSE_H
+#ifndef PF_ONNX_FUSE_H
+#define PF_ONNX_FUSE_H
 
 #include "onnx_load.h"
 

@@ -1,10 +1,10 @@
 /*
  * onnx_layers(): model file to layer table, the passes in their order.
  */
-#include "emit.h"
-#include "graph.h"
+#include "onnx_emit.h"
+#include "onnx_graph.h"
 #include "onnx_load.h"
-#include "onnxlayers.h"
+#include "onnx_layers.h"
 
 int
 onnx_layers(const char *path, const struct input_shape *is, int nis,

@@ -11,12 +11,12 @@
  * that no earlier stage has computed (its first stage also the rows below
  * them, its last stage the rows above), so the union of a layer's stages
  * is its whole output and every piece's input exists one step before.
- * Pure functions of struct layer, like split.h.
+ * Pure functions of struct layer, like split_geom.h.
  */
-#ifndef PF_PIPE_H
-#define PF_PIPE_H
+#ifndef PF_SPLIT_PIPE_H
+#define PF_SPLIT_PIPE_H
 
-#include "split.h"
+#include "split_geom.h"
 
 #define PIPE_MAXLEN	8	/* layers in a chain */
 #define PIPE_MAXSTAGE	8	/* stages */

@@ -6,10 +6,10 @@
 #include <string.h>
 
 #include "arith.h"
-#include "consteval.h"
+#include "onnx_consteval.h"
 #include "diag.h"
-#include "graph.h"
-#include "shape.h"
+#include "onnx_graph.h"
+#include "onnx_shape.h"
 #include "xalloc.h"
 
 int

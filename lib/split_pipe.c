@@ -1,11 +1,11 @@
 /*
- * Pipeline chain geometry (see pipe.h): stage rows propagated backwards
+ * Pipeline chain geometry (see split_pipe.h): stage rows propagated backwards
  * from the chain's last layer with the same exact row arithmetic as a
  * split (split_rows).
  */
 #include <string.h>
 
-#include "pipe.h"
+#include "split_pipe.h"
 
 static int
 is1x1(const struct layer *l)
