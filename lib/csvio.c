@@ -258,7 +258,9 @@ table_write(FILE *fp, const struct table *t)
 				fputc(',', fp);
 			putfield(fp, t->cells[r * t->stride + c]);
 		}
-		fputc('\n', fp);
+		/* Stop at the first failure, errno still telling why. */
+		if (fputc('\n', fp) == EOF || ferror(fp))
+			return -1;
 	}
 	return ferror(fp) ? -1 : 0;
 }

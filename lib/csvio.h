@@ -39,7 +39,10 @@ void table_free(struct table *t);
 int table_read(FILE *fp, const char *fname, struct table *t);
 /* table_read on a path, "-" meaning stdin. */
 int table_load(const char *path, struct table *t);
-/* Write the table (header included); 0 or -1 on a write error. */
+/*
+ * Write the table (header included); 0, or -1 on a write error with errno
+ * as the failed write left it, for the caller to report (pf_write_error).
+ */
 int table_write(FILE *fp, const struct table *t);
 
 /* Column index by name, or -1. */

@@ -9,6 +9,8 @@
 #include "diag.h"
 
 static const char *progname = "pimflow";
+/* Set once a write error on stdout has been reported, so it is reported once. */
+static int stdout_reported;
 
 void
 pf_setprogname(const char *argv0)
@@ -75,16 +77,31 @@ pf_warn(const char *where, const char *fmt, ...)
 	va_end(ap);
 }
 
+void
+pf_write_error(const char *where)
+{
+	int e = errno != 0 ? errno : EIO;
+
+	if (where == NULL || strcmp(where, "<stdout>") == 0) {
+		if (stdout_reported)
+			return;
+		stdout_reported = 1;
+		where = "<stdout>";
+	}
+	pf_err(where, "%s", strerror(e));
+}
+
 int
 pf_close_stdout(void)
 {
 	int bad;
 
+	errno = 0;
 	bad = fflush(stdout) != 0 || ferror(stdout);
 	if (fclose(stdout) != 0)
 		bad = 1;
 	if (bad) {
-		pf_err("<stdout>", "write error: %s", strerror(errno));
+		pf_write_error("<stdout>");
 		return -1;
 	}
 	return 0;

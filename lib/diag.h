@@ -32,6 +32,14 @@ void pf_warn(const char *where, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
 /*
+ * Report a failed write, right after it failed: "prog: where: strerror"
+ * (errno; EIO when it is 0).  where NULL means "<stdout>", which is
+ * reported at most once per process, whichever of this and
+ * pf_close_stdout() sees the error first.
+ */
+void pf_write_error(const char *where);
+
+/*
  * Flush and close stdout, reporting a write error once.  Returns 0 or -1.
  * Every tool calls it last, so a full disk or closed pipe is never silent.
  */

@@ -246,10 +246,14 @@ main(int argc, char **argv)
 				goto out;
 		}
 	}
-	if (table_write(stdout, &t) < 0 || pf_close_stdout() < 0)
+	if (table_write(stdout, &t) < 0) {
+		pf_write_error(NULL);
 		goto out;
+	}
 	rc = PF_EXIT_OK;
 out:
+	if (pf_close_stdout() < 0)
+		rc = PF_EXIT_DATA;
 	if (have_t)
 		table_free(&t);
 	if (have_ms)

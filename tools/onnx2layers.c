@@ -39,7 +39,7 @@ run(const char *path, const struct opts *o)
 		if (table_write(stdout, &t) == 0)
 			rc = PF_EXIT_OK;
 		else
-			pf_err("<stdout>", "write error");
+			pf_write_error(NULL);
 	}
 	table_free(&t);
 	return rc;

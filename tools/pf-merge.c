@@ -43,8 +43,10 @@ main(int argc, char **argv)
 		return PF_EXIT_DATA;
 	if (merge_costs(&in, sync_ns, &out) < 0)
 		rc = PF_EXIT_DATA;
-	else if (table_write(stdout, &out) < 0)
+	else if (table_write(stdout, &out) < 0) {
+		pf_write_error(NULL);
 		rc = PF_EXIT_DATA;
+	}
 	table_free(&in);
 	table_free(&out);
 	if (pf_close_stdout() < 0)

@@ -2,6 +2,7 @@
  * pf-solve: costs.csv -> the optimal plan of a policy (per-layer CSV on
  * stdout) and a JSON summary of all six policies.  See pf-solve(1).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,7 +49,7 @@ run(struct solve_in *in, const struct opts *o)
 	}
 	if (o->json != NULL) {
 		if ((fp = fopen(o->json, "w")) == NULL) {
-			pf_err(o->json, "cannot create");
+			pf_err(o->json, "cannot create: %s", strerror(errno));
 			rc = PF_EXIT_DATA;
 			goto done;
 		}
@@ -56,15 +57,24 @@ run(struct solve_in *in, const struct opts *o)
 		    in->nlayers, in->preds, in->npreds, P_PIMFLOW) : 0;
 
 		if (solve_summary(fp, o->model, o->mhz, res,
-		    o->dag ? o->window : 0, lb) < 0 || fclose(fp) != 0) {
-			pf_err(o->json, "write error");
+		    o->dag ? o->window : 0, lb) < 0 || fflush(fp) != 0 ||
+		    ferror(fp)) {
+			pf_write_error(o->json);
+			fclose(fp);
+			rc = PF_EXIT_DATA;
+			goto done;
+		}
+		if (fclose(fp) != 0) {
+			pf_write_error(o->json);
 			rc = PF_EXIT_DATA;
 			goto done;
 		}
 	}
 	solve_plan_table(in, &plans[o->all ? P_PIMFLOW : o->pol], &out);
-	if (table_write(stdout, &out) < 0)
+	if (table_write(stdout, &out) < 0) {
+		pf_write_error(NULL);
 		rc = PF_EXIT_DATA;
+	}
 	table_free(&out);
 done:
 	for (p = 0; p < P_NPOL; p++)

@@ -83,8 +83,10 @@ main(int argc, char **argv)
 		return PF_EXIT_DATA;
 	if (split_tasks(&in, &o, &out) < 0)
 		rc = PF_EXIT_DATA;
-	else if (table_write(stdout, &out) < 0)
+	else if (table_write(stdout, &out) < 0) {
+		pf_write_error(NULL);
 		rc = PF_EXIT_DATA;
+	}
 	table_free(&in);
 	table_free(&out);
 	if (pf_close_stdout() < 0)

@@ -3,6 +3,7 @@
  * Newton PIM model (lib/newton_cost.h): PIMFlow's command generation and
  * cycle-exact Ramulator-Newton timing, plus documented extensions.
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +35,36 @@ posarg(const char *s, int opt)
 		usage();
 	}
 	return v;
+}
+
+/* Copy the finished trace from the temporary file tmp to path. */
+static int
+publish_trace(FILE *tmp, const char *path)
+{
+	char buf[1 << 16];
+	size_t n;
+	FILE *fp;
+	int bad;
+
+	if (fflush(tmp) != 0 || ferror(tmp) || fseek(tmp, 0, SEEK_SET) != 0) {
+		pf_write_error("temporary trace file");
+		return -1;
+	}
+	if ((fp = fopen(path, "w")) == NULL) {
+		pf_err(path, "cannot open for writing: %s", strerror(errno));
+		return -1;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), tmp)) > 0)
+		if (fwrite(buf, 1, n, fp) != n)
+			break;
+	bad = ferror(tmp) || ferror(fp) || fflush(fp) != 0;
+	if (bad)
+		pf_write_error(path);
+	if (fclose(fp) != 0 && !bad) {
+		pf_write_error(path);
+		bad = 1;
+	}
+	return bad ? -1 : 0;
 }
 
 static double
@@ -88,8 +119,14 @@ main(int argc, char **argv)
 	o.channels = n > 0 ? n : m.channels;
 	o.max_gwrite = g > 0 ? g : m.max_gwrite;
 	o.hiding = nohide ? 0 : m.hiding;
-	if (tracef != NULL && (trace = fopen(tracef, "w")) == NULL) {
-		pf_err(tracef, "cannot open for writing");
+	/*
+	 * The trace goes to an anonymous file first and is copied to -T's
+	 * file only once every row is costed: a failure never truncates or
+	 * removes a file this run did not create (nor a device node).
+	 */
+	if (tracef != NULL && (trace = tmpfile()) == NULL) {
+		pf_err(NULL, "cannot create a temporary file: %s",
+		    strerror(errno));
 		return PF_EXIT_DATA;
 	}
 
@@ -126,19 +163,17 @@ main(int argc, char **argv)
 		    dt > 0 ? (double)trows / dt : 0,
 		    dt > 0 ? (double)tcmds / dt : 0);
 	}
+	if (trace != NULL && publish_trace(trace, tracef) < 0)
+		goto out;
 	if (table_write(stdout, &all) < 0) {
-		pf_err(NULL, "write error");
+		pf_write_error(NULL);
 		goto out;
 	}
 	rc = PF_EXIT_OK;
 out:
 	table_free(&all);
-	if (trace != NULL && (fclose(trace) != 0 || ferror(stdout))) {
-		pf_err(tracef, "write error");
-		rc = PF_EXIT_DATA;
-	}
-	if (rc != PF_EXIT_OK && tracef != NULL)
-		unlink(tracef);
+	if (trace != NULL)
+		fclose(trace);
 	if (pf_close_stdout() < 0)
 		rc = PF_EXIT_DATA;
 	return rc;
