@@ -426,23 +426,16 @@ ceval_node(struct model *m, const struct node *n)
 		return 0;
 	}
 	if (strcmp(op, "ConstantOfShape") == 0) {
-		const Onnx__AttributeProto *a = node_attr(n, "value");
 		struct tensor v;
+		int rc;
 
 		memset(&v, 0, sizeof(v));
 		tensor_setval(o, cnt);
-		if (a != NULL && a->t != NULL) {
-			if (tensor_from_proto(&v, a->t, m->file, n->name) < 0) {
-				free(v.iv);
-				free(v.fv);
-				return -1;
-			}
+		if ((rc = attr_tensor(m, n, "value", &v)) > 0)
 			for (i = 0; i < cnt && v.hasval && v.nval > 0; i++)
 				putfrom(o, i, &v, 0);
-			free(v.iv);
-			free(v.fv);
-		}
-		return 0;
+		tensor_dropval(&v);
+		return rc < 0 ? -1 : 0;
 	}
 	if (strcmp(op, "Range") == 0) {
 		const struct tensor *s = node_in(m, n, 0), *d = node_in(m, n, 2);

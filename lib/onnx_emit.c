@@ -11,6 +11,7 @@
 #include "diag.h"
 #include "onnx_emit.h"
 #include "onnx_fuse.h"
+#include "onnx_ops.h"
 #include "layer.h"
 #include "onnx_shape.h"
 #include "xalloc.h"
@@ -30,60 +31,13 @@ struct em {
 	size_t		 nrows, cap;
 };
 
-enum kind {
-	K_VIEW, K_CONV, K_GEMM, K_POOL, K_GPOOL, K_REDUCE, K_ELT, K_ACT,
-	K_SOFTMAX, K_NORM, K_BN, K_CONCAT, K_TRANSPOSE, K_RESIZE, K_GATHER,
-	K_OTHER
-};
-
-static const struct {
-	const char	*op;
-	enum kind	 k;
-	const char	*act;	/* K_ACT: the act column's value */
-} kinds[] = {
-	{ "Reshape", K_VIEW, 0 }, { "Flatten", K_VIEW, 0 },
-	{ "Squeeze", K_VIEW, 0 }, { "Unsqueeze", K_VIEW, 0 },
-	{ "Identity", K_VIEW, 0 }, { "Dropout", K_VIEW, 0 },
-	{ "Cast", K_VIEW, 0 }, { "Expand", K_OTHER, 0 },
-	{ "Slice", K_OTHER, 0 }, { "Split", K_OTHER, 0 },
-	{ "Conv", K_CONV, 0 }, { "ConvTranspose", K_CONV, 0 },
-	{ "Gemm", K_GEMM, 0 }, { "MatMul", K_GEMM, 0 },
-	{ "MaxPool", K_POOL, 0 }, { "AveragePool", K_POOL, 0 },
-	{ "LpPool", K_POOL, 0 }, { "GlobalAveragePool", K_GPOOL, 0 },
-	{ "GlobalMaxPool", K_GPOOL, 0 }, { "GlobalLpPool", K_GPOOL, 0 },
-	{ "Softmax", K_SOFTMAX, 0 }, { "LogSoftmax", K_SOFTMAX, 0 },
-	{ "Hardmax", K_SOFTMAX, 0 },
-	{ "BatchNormalization", K_BN, 0 }, { "LayerNormalization", K_NORM, 0 },
-	{ "InstanceNormalization", K_NORM, 0 },
-	{ "GroupNormalization", K_NORM, 0 }, { "LRN", K_NORM, 0 },
-	{ "MeanVarianceNormalization", K_NORM, 0 },
-	{ "LpNormalization", K_NORM, 0 },
-	{ "Concat", K_CONCAT, 0 }, { "Transpose", K_TRANSPOSE, 0 },
-	{ "DepthToSpace", K_TRANSPOSE, 0 }, { "SpaceToDepth", K_TRANSPOSE, 0 },
-	{ "Resize", K_RESIZE, 0 }, { "Upsample", K_RESIZE, 0 },
-	{ "Gather", K_GATHER, 0 }, { "GatherElements", K_OTHER, 0 },
-	{ "ArgMax", K_REDUCE, 0 }, { "ArgMin", K_REDUCE, 0 },
-	{ "TopK", K_REDUCE, 0 },
-	{ "Relu", K_ACT, "relu" }, { "Clip", K_ACT, "clip" },
-	{ "LeakyRelu", K_ACT, "leakyrelu" }, { "PRelu", K_ACT, "prelu" },
-	{ "Elu", K_ACT, "elu" }, { "Selu", K_ACT, "selu" },
-	{ "Celu", K_ACT, "celu" }, { "Softplus", K_ACT, "softplus" },
-	{ "Softsign", K_ACT, "softsign" }, { "Sigmoid", K_ACT, "sigmoid" },
-	{ "HardSigmoid", K_ACT, "hardsigmoid" },
-	{ "HardSwish", K_ACT, "hardswish" }, { "Tanh", K_ACT, "tanh" },
-	{ "Erf", K_ACT, "erf" }, { "Gelu", K_ACT, "gelu" },
-	{ "Mish", K_ACT, "mish" }, { "ThresholdedRelu", K_ACT, "thresholdedrelu" },
-	{ "Pad", K_OTHER, 0 }, { "Tile", K_OTHER, 0 }, { "CumSum", K_OTHER, 0 },
-	{ "Trilu", K_OTHER, 0 },
-};
-
-static enum kind
+static enum onnx_kind
 kindof(const struct node *n, const char **act)
 {
-	size_t i;
+	const struct onnx_op *op;
 
 	*act = NULL;
-	if (!n->stdop)
+	if (!n->stdop || (op = onnx_op_find(n->op)) == NULL)
 		return K_OTHER;
 	if (n->pat == PAT_NORM)
 		return K_NORM;
@@ -92,15 +46,8 @@ kindof(const struct node *n, const char **act)
 		    "silu" : "hardswish";
 		return K_ACT;
 	}
-	if (strncmp(n->op, "Reduce", 6) == 0)
-		return K_REDUCE;
-	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
-		if (strcmp(n->op, kinds[i].op) == 0) {
-			*act = kinds[i].act;
-			return kinds[i].k;
-		}
-	/* Known to shape inference and not listed: elementwise math. */
-	return K_ELT;
+	*act = op->act;
+	return op->kind;
 }
 
 /* Element size in bytes: integer tensors keep theirs, floats use -t. */
@@ -616,20 +563,15 @@ spatialmean(const struct model *m, const struct node *n)
 }
 
 static int
-node1(struct em *e, int ni, int keep)
+node1(struct em *e, int ni)
 {
 	struct model *m = e->m;
 	struct node *n = &m->n[ni];
 	const char *act;
-	enum kind k = kindof(n, &act);
+	enum onnx_kind k = kindof(n, &act);
 	struct row *r;
 	int ts[3], x, nts;
 
-	if (!n->stdop || !shape_has_rule(n->op)) {
-		(void)keep;
-		r = newrow(e, n, OP_OTHER);
-		return generic(e, n, r, n->in, n->nin, 0);
-	}
 	switch (k) {
 	case K_VIEW:
 		view(m, n);
@@ -755,7 +697,7 @@ emit_layers(struct model *m, const char *dtype, struct table *t)
 		}
 		if (o == NULL || o->isconst)
 			continue;
-		rc = node1(&e, ni, 1);
+		rc = node1(&e, ni);
 		if (rc == 0 && e.nrows > before)
 			setsrc(m, n, (int)before);
 	}

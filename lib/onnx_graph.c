@@ -9,6 +9,7 @@
 #include "onnx_consteval.h"
 #include "diag.h"
 #include "onnx_graph.h"
+#include "onnx_ops.h"
 #include "onnx_shape.h"
 #include "xalloc.h"
 
@@ -217,31 +218,6 @@ shapehint(const struct tensor *t, char *buf, size_t n)
 			len += (size_t)snprintf(buf + len, n - len, "D%d", j);
 	}
 }
-/* Name of the symbolic dim d of graph input t, or "?". */
-static const char *
-dimparam(const struct model *m, const struct tensor *t, int d)
-{
-	size_t i;
-
-	for (i = 0; i < m->g->n_input; i++) {
-		const Onnx__ValueInfoProto *vi = m->g->input[i];
-		const Onnx__TensorShapeProto *sp;
-
-		if (strcmp(vi->name, t->name) != 0 || vi->type == NULL ||
-		    vi->type->value_case !=
-		    ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE ||
-		    vi->type->tensor_type == NULL ||
-		    (sp = vi->type->tensor_type->shape) == NULL ||
-		    (size_t)d >= sp->n_dim)
-			continue;
-		if (sp->dim[d]->value_case ==
-		    ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM &&
-		    sp->dim[d]->dim_param != NULL)
-			return sp->dim[d]->dim_param;
-	}
-	return "?";
-}
-
 int
 graph_inputs(struct model *m, const struct input_shape *is, int nis)
 {
@@ -260,12 +236,8 @@ graph_inputs(struct model *m, const struct input_shape *is, int nis)
 			if (m->n[i].in[k] >= 0 &&
 			    !weightslot(m->n[i].op, k))
 				data[m->n[i].in[k]] = 1;
-	for (i = 0; i < m->g->n_input; i++)
-		if ((k = (size_t)model_find(m, m->g->input[i]->name)) <
-		    m->nt && m->t[k].isinput) {
-			data[k] = 1;
-			break;
-		}
+	if ((j = model_first_input(m)) >= 0)
+		data[j] = 1;
 	for (i = 0; i < m->nt; i++) {
 		struct tensor *t = &m->t[i];
 
@@ -316,7 +288,7 @@ graph_inputs(struct model *m, const struct input_shape *is, int nis)
 				shapehint(t, hint, sizeof(hint));
 				pf_err(m->file, "input '%s': dim %d ('%s') is "
 				    "unknown: give the shape with -i %s=%s",
-				    t->name, j, dimparam(m, t, j), t->name,
+				    t->name, j, model_dimparam(m, t, j), t->name,
 				    hint);
 				return -1;
 			}
@@ -340,6 +312,114 @@ graph_inputs(struct model *m, const struct input_shape *is, int nis)
 	return 0;
 }
 
+/* Use the declared shape of every output, for an op kept with -k. */
+static int
+declared(struct model *m, const struct node *n)
+{
+	size_t i;
+	int j;
+
+	for (i = 0; i < n->nout; i++) {
+		struct tensor *t = node_out(m, n, i);
+
+		if (t == NULL)
+			continue;
+		if (t->declrank < 0)
+			return -1;
+		for (j = 0; j < t->declrank; j++)
+			if (t->decl[j] < 1)
+				return -1;
+		shape_setout(m, n, i, t->dtype ? t->dtype : DT_FLOAT,
+		    t->declrank, t->decl);
+	}
+	return 0;
+}
+
+/*
+ * Infer the output shapes and types of node ni from its inputs (which
+ * must be known) by its op's rule, and mark outputs constant when every
+ * input is.  An unknown op is reported with the hint about -k unless keep
+ * is set, in which case the declared output shape is used if the model
+ * has one.  Returns 0, or -1 reported.
+ */
+static int
+infer1(struct model *m, int ni, int keep)
+{
+	const struct onnx_op *op;
+	struct node *n = &m->n[ni];
+	char buf[160];
+	size_t i;
+	int allconst = 1;
+
+	for (i = 0; i < n->nin; i++) {
+		struct tensor *t = node_in(m, n, i);
+
+		if (t == NULL)
+			continue;
+		if (!t->known) {
+			pf_err(m->file, "node %s: shape of input '%s' is "
+			    "unknown", n->name, t->name);
+			return -1;
+		}
+		if (!t->isconst)
+			allconst = 0;
+	}
+	op = n->stdop ? onnx_op_find(n->op) : NULL;
+	if (op != NULL && op->shape(m, n) < 0)
+		return -1;
+	if (op == NULL) {
+		if (!keep) {
+			pf_err(m->file, "node %s: unsupported op '%s%s%s' (use "
+			    "-k to keep it as an 'other' row)", n->name,
+			    node_domain(n),
+			    n->stdop ? "" : ".", n->op);
+			return -1;
+		}
+		if (declared(m, n) < 0) {
+			pf_err(m->file, "node %s: unsupported op '%s' and the "
+			    "model does not declare its output shape", n->name,
+			    n->op);
+			return -1;
+		}
+		allconst = 0;
+	}
+	for (i = 0; i < n->nout; i++) {
+		struct tensor *t = node_out(m, n, i);
+		int j;
+
+		if (t == NULL)
+			continue;
+		if (!t->known) {
+			pf_err(m->file, "node %s: cannot infer the shape of "
+			    "output '%s'", n->name, t->name);
+			return -1;
+		}
+		if (tensor_numel(t) < 0) {
+			pf_err(m->file, "node %s: output '%s' of shape %s has "
+			    "more elements than 64 bits count", n->name,
+			    t->name, shape_str(t, buf, sizeof(buf)));
+			return -1;
+		}
+		for (j = 0; j < t->rank; j++)
+			if (t->dims[j] < 0) {
+				pf_err(m->file, "node %s: output '%s' has a "
+				    "negative dim (shape %s)", n->name,
+				    t->name, shape_str(t, buf, sizeof(buf)));
+				return -1;
+			}
+		t->isconst = allconst || strcmp(n->op, "Shape") == 0 ||
+		    strcmp(n->op, "Size") == 0 || strcmp(n->op, "Constant") == 0;
+		for (j = 0; j < t->rank && !t->isconst; j++)
+			if (t->dims[j] < 1) {
+				pf_err(m->file, "node %s: output '%s' has a "
+				    "zero dim (shape %s)", n->name, t->name,
+				    shape_str(t, buf, sizeof(buf)));
+				return -1;
+			}
+	}
+	return 0;
+}
+
 int
 graph_infer(struct model *m, int keep)
 {
@@ -348,7 +428,7 @@ graph_infer(struct model *m, int keep)
 	for (i = 0; i < m->nn; i++) {
 		int ni = m->order[i];
 
-		if (shape_infer(m, ni, keep) < 0 || ceval_node(m, &m->n[ni]) < 0)
+		if (infer1(m, ni, keep) < 0 || ceval_node(m, &m->n[ni]) < 0)
 			return -1;
 	}
 	return 0;

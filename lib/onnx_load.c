@@ -11,6 +11,7 @@
 
 #include "arith.h"
 #include "diag.h"
+#include "onnx.pb-c.h"
 #include "onnx_load.h"
 #include "xalloc.h"
 
@@ -292,7 +293,12 @@ typedget(struct tensor *t, const Onnx__TensorProto *tp, int64_t n)
 	}
 }
 
-int
+/*
+ * Fill t (dims, dtype, values when stored and small) from a TensorProto.
+ * where names it in diagnostics.  Returns -1 (reported) on negative dims,
+ * an overflowing element count or data of the wrong length.
+ */
+static int
 tensor_from_proto(struct tensor *t, const Onnx__TensorProto *tp,
     const char *file, const char *where)
 {
@@ -669,7 +675,7 @@ model_free(struct model *m)
 	memset(m, 0, sizeof(*m));
 }
 
-const Onnx__AttributeProto *
+static const Onnx__AttributeProto *
 node_attr(const struct node *n, const char *name)
 {
 	size_t i;
@@ -679,6 +685,12 @@ node_attr(const struct node *n, const char *name)
 		    strcmp(n->np->attribute[i]->name, name) == 0)
 			return n->np->attribute[i];
 	return NULL;
+}
+
+int
+attr_has(const struct node *n, const char *name)
+{
+	return node_attr(n, name) != NULL;
 }
 
 int64_t
@@ -788,4 +800,101 @@ shape_str(const struct tensor *t, char *buf, size_t size)
 		off += (size_t)snprintf(buf + off, size - off, "%s%lld",
 		    i ? "x" : "", (long long)t->dims[i]);
 	return buf;
+}
+
+int
+attr_tensor(const struct model *m, const struct node *n, const char *name,
+    struct tensor *t)
+{
+	const Onnx__AttributeProto *a = node_attr(n, name);
+	char where[80];
+
+	if (a == NULL || a->t == NULL)
+		return 0;
+	snprintf(where, sizeof(where), "node %.60s", n->name);
+	return tensor_from_proto(t, a->t, m->file, where) < 0 ? -1 : 1;
+}
+
+int
+node_constant(const struct model *m, const struct node *n, struct tensor *t)
+{
+	const Onnx__AttributeProto *a;
+	size_t i;
+
+	if ((a = node_attr(n, "value")) != NULL && a->t != NULL)
+		return attr_tensor(m, n, "value", t);
+	if ((a = node_attr(n, "value_float")) != NULL ||
+	    (a = node_attr(n, "value_int")) != NULL) {
+		t->dtype = a->has_i ? DT_INT64 : DT_FLOAT;
+		t->rank = 0;
+		t->known = 1;
+		tensor_setval(t, 1);
+		if (t->iv != NULL)
+			t->iv[0] = a->i;
+		else
+			t->fv[0] = a->f;
+		return 1;
+	}
+	if ((a = node_attr(n, "value_floats")) != NULL ||
+	    (a = node_attr(n, "value_ints")) != NULL) {
+		int isint = strcmp(a->name, "value_ints") == 0;
+		int64_t cnt = isint ? (int64_t)a->n_ints : (int64_t)a->n_floats;
+
+		t->dtype = isint ? DT_INT64 : DT_FLOAT;
+		t->rank = 1;
+		t->dims[0] = cnt;
+		t->known = 1;
+		tensor_setval(t, cnt);
+		for (i = 0; i < (size_t)cnt; i++) {
+			if (isint)
+				t->iv[i] = a->ints[i];
+			else
+				t->fv[i] = a->floats[i];
+		}
+		return 1;
+	}
+	return 0;
+}
+
+const char *
+node_domain(const struct node *n)
+{
+	return n->np->domain != NULL ? n->np->domain : "";
+}
+
+int
+model_first_input(const struct model *m)
+{
+	size_t i;
+	int k;
+
+	for (i = 0; i < m->g->n_input; i++)
+		if ((k = model_find(m, m->g->input[i]->name)) >= 0 &&
+		    m->t[k].isinput)
+			return k;
+	return -1;
+}
+
+const char *
+model_dimparam(const struct model *m, const struct tensor *t, int d)
+{
+	size_t i;
+
+	for (i = 0; i < m->g->n_input; i++) {
+		const Onnx__ValueInfoProto *vi = m->g->input[i];
+		const Onnx__TensorShapeProto *sp;
+
+		if (strcmp(vi->name, t->name) != 0 || vi->type == NULL ||
+		    vi->type->value_case !=
+		    ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE ||
+		    vi->type->tensor_type == NULL ||
+		    (sp = vi->type->tensor_type->shape) == NULL ||
+		    (size_t)d >= sp->n_dim)
+			continue;
+		if (sp->dim[d]->value_case ==
+		    ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM &&
+		    sp->dim[d]->dim_param != NULL)
+			return sp->dim[d]->dim_param;
+	}
+	return "?";
 }

@@ -16,7 +16,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "onnx.pb-c.h"
+/*
+ * The decoded protobuf stays behind these opaque handles: only
+ * onnx_load.c reads Onnx__* structures; every other module goes through
+ * the accessors below.
+ */
+struct Onnx__ModelProto;
+struct Onnx__GraphProto;
+struct Onnx__NodeProto;
 
 #define ONNX_MAXRANK	8	/* tensors of higher rank are an error */
 /*
@@ -62,7 +69,7 @@ struct tensor {
 };
 
 struct node {
-	Onnx__NodeProto	*np;
+	struct Onnx__NodeProto *np;
 	const char	*name;		/* node name, or a generated one */
 	char		*genname;	/* owned storage of a generated name */
 	const char	*op;		/* op_type */
@@ -80,8 +87,8 @@ struct node {
 
 struct model {
 	const char	*file;		/* name used in diagnostics */
-	Onnx__ModelProto *mp;
-	Onnx__GraphProto *g;
+	struct Onnx__ModelProto *mp;
+	struct Onnx__GraphProto *g;
 	int64_t		 opset;		/* version of the default domain */
 	struct tensor	*t;
 	size_t		 nt, tcap;
@@ -125,16 +132,8 @@ void tensor_dropval(struct tensor *t);
 int64_t tensor_ival(const struct tensor *t, int64_t i);
 double tensor_fval(const struct tensor *t, int64_t i);
 
-/*
- * Fill t (dims, dtype, values when stored and small) from a TensorProto.
- * where names it in diagnostics.  Returns -1 (reported) on negative dims,
- * an overflowing element count or data of the wrong length.
- */
-int tensor_from_proto(struct tensor *t, const Onnx__TensorProto *tp,
-    const char *file, const char *where);
-
 /* Attribute access on a node; absent attributes yield the default. */
-const Onnx__AttributeProto *node_attr(const struct node *n, const char *name);
+int attr_has(const struct node *n, const char *name);
 int64_t attr_int(const struct node *n, const char *name, int64_t def);
 double attr_float(const struct node *n, const char *name, double def);
 /* Copy a string attribute into buf (truncated to size-1); def if absent. */
@@ -146,6 +145,28 @@ int attr_ints(const struct node *n, const char *name, const int64_t **v,
 /* Float list attribute: 0 and *v, *nv set, or -1 if absent. */
 int attr_floats(const struct node *n, const char *name, const float **v,
     size_t *nv);
+
+/*
+ * Tensor attribute name of n into t (dims, dtype, values when stored and
+ * small; t's value storage replaced): 1 done, 0 absent, -1 reported (a
+ * negative dim, an overflowing count, data of the wrong length).
+ */
+int attr_tensor(const struct model *m, const struct node *n,
+    const char *name, struct tensor *t);
+/*
+ * The value of Constant node n (value, value_float(s), value_int(s)) into
+ * its output tensor t: 1 done, 0 no value attribute, -1 reported.
+ */
+int node_constant(const struct model *m, const struct node *n,
+    struct tensor *t);
+/* Domain of n as written in the model ("" for the default domain). */
+const char *node_domain(const struct node *n);
+
+/* Index of the first graph input that is not an initializer, or -1. */
+int model_first_input(const struct model *m);
+/* Name of symbolic dim d of graph input t as declared, or "?". */
+const char *model_dimparam(const struct model *m, const struct tensor *t,
+    int d);
 
 /* Tensor of input i of a node, or NULL when absent or omitted. */
 struct tensor *node_in(const struct model *m, const struct node *n, size_t i);

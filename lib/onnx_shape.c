@@ -1,7 +1,6 @@
 /*
  * Shape arithmetic shared by the per-op rules: broadcasting, conv and pool
- * windows, axes, integer arguments, and the driver that applies a rule to
- * one node and checks what it produced.
+ * windows, axes, integer arguments, output setting.
  */
 #include <stdio.h>
 #include <string.h>
@@ -289,104 +288,4 @@ shape_setout(struct model *m, const struct node *n, size_t i, int32_t dtype,
 	if (rank > 0)
 		memcpy(t->dims, dims, (size_t)rank * sizeof(*dims));
 	t->known = 1;
-}
-
-/* Use the declared shape of every output, for an op kept with -k. */
-static int
-declared(struct model *m, const struct node *n)
-{
-	size_t i;
-	int j;
-
-	for (i = 0; i < n->nout; i++) {
-		struct tensor *t = node_out(m, n, i);
-
-		if (t == NULL)
-			continue;
-		if (t->declrank < 0)
-			return -1;
-		for (j = 0; j < t->declrank; j++)
-			if (t->decl[j] < 1)
-				return -1;
-		shape_setout(m, n, i, t->dtype ? t->dtype : DT_FLOAT,
-		    t->declrank, t->decl);
-	}
-	return 0;
-}
-
-int
-shape_infer(struct model *m, int ni, int keep)
-{
-	struct node *n = &m->n[ni];
-	char buf[160];
-	size_t i;
-	int allconst = 1, found = 0, rc;
-
-	for (i = 0; i < n->nin; i++) {
-		struct tensor *t = node_in(m, n, i);
-
-		if (t == NULL)
-			continue;
-		if (!t->known) {
-			pf_err(m->file, "node %s: shape of input '%s' is "
-			    "unknown", n->name, t->name);
-			return -1;
-		}
-		if (!t->isconst)
-			allconst = 0;
-	}
-	rc = n->stdop ? shape_rule(m, n, &found) : 0;
-	if (rc < 0)
-		return -1;
-	if (!found) {
-		if (!keep) {
-			pf_err(m->file, "node %s: unsupported op '%s%s%s' (use "
-			    "-k to keep it as an 'other' row)", n->name,
-			    n->stdop ? "" : n->np->domain,
-			    n->stdop ? "" : ".", n->op);
-			return -1;
-		}
-		if (declared(m, n) < 0) {
-			pf_err(m->file, "node %s: unsupported op '%s' and the "
-			    "model does not declare its output shape", n->name,
-			    n->op);
-			return -1;
-		}
-		allconst = 0;
-	}
-	for (i = 0; i < n->nout; i++) {
-		struct tensor *t = node_out(m, n, i);
-		int j;
-
-		if (t == NULL)
-			continue;
-		if (!t->known) {
-			pf_err(m->file, "node %s: cannot infer the shape of "
-			    "output '%s'", n->name, t->name);
-			return -1;
-		}
-		if (tensor_numel(t) < 0) {
-			pf_err(m->file, "node %s: output '%s' of shape %s has "
-			    "more elements than 64 bits count", n->name,
-			    t->name, shape_str(t, buf, sizeof(buf)));
-			return -1;
-		}
-		for (j = 0; j < t->rank; j++)
-			if (t->dims[j] < 0) {
-				pf_err(m->file, "node %s: output '%s' has a "
-				    "negative dim (shape %s)", n->name,
-				    t->name, shape_str(t, buf, sizeof(buf)));
-				return -1;
-			}
-		t->isconst = allconst || strcmp(n->op, "Shape") == 0 ||
-		    strcmp(n->op, "Size") == 0 || strcmp(n->op, "Constant") == 0;
-		for (j = 0; j < t->rank && !t->isconst; j++)
-			if (t->dims[j] < 1) {
-				pf_err(m->file, "node %s: output '%s' has a "
-				    "zero dim (shape %s)", n->name, t->name,
-				    shape_str(t, buf, sizeof(buf)));
-				return -1;
-			}
-	}
-	return 0;
 }

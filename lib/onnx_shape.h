@@ -1,8 +1,9 @@
 /*
- * Shape inference for ONNX nodes: the per-op rules (onnx_shape_ops.c) and the
- * arithmetic they share (this module): numpy broadcasting, convolution and
- * pooling window geometry, axis normalisation, and reading integer
- * arguments that are attributes in one opset and inputs in another.
+ * The arithmetic the per-op shape rules (onnx_shape_ops.c,
+ * onnx_shape_tensor.c) share: numpy broadcasting, convolution and pooling
+ * window geometry, axis normalisation, and reading integer arguments that
+ * are attributes in one opset and inputs in another.  A leaf module: it
+ * calls no rule.
  *
  * Every dim product goes through lib/arith.h; every failure is reported
  * as "file: node NAME: what" and returned as -1.
@@ -66,21 +67,6 @@ int node_ints(const struct model *m, const struct node *n, const char *attr,
     int in, int64_t *v, int max, int *nv, int *present);
 
 /*
- * Infer the output shapes and types of node ni from its inputs (which
- * must be known), and mark outputs constant when every input is.  An
- * unknown op is reported with the hint about -k unless keep is set, in
- * which case the declared output shape is used if the model has one.
- * Returns 0, or -1 reported.
- */
-int shape_infer(struct model *m, int ni, int keep);
-
-/*
- * The per-op rule table (onnx_shape_ops.c): sets every output of n, or sets
- * *found to 0 when the op has no rule.  Returns 0, or -1 reported.
- */
-int shape_rule(struct model *m, const struct node *n, int *found);
-
-/*
  * Per-axis start, step and length of Slice node n over its input (rank
  * entries each; shared with the constant folder).  Returns -1 reported.
  */
@@ -90,9 +76,6 @@ int shape_slice(const struct model *m, const struct node *n, int64_t *start,
 /* Input i of n, which must be present: NULL (reported) if it is not. */
 const struct tensor *shape_need(const struct model *m, const struct node *n,
     size_t i);
-
-/* Whether the per-op rule table knows op (default domain). */
-int shape_has_rule(const char *op);
 
 /* Set output i of n to the given type and shape (for the rules). */
 void shape_setout(struct model *m, const struct node *n, size_t i,

@@ -1,8 +1,8 @@
 /*
- * Per-op shape rules, one function per family of ONNX ops, for opsets 9
- * to 18: arguments that moved from attributes to inputs (Split, Squeeze,
- * Unsqueeze, Pad, Clip, Resize/Upsample, Reduce* axes, Slice) are read
- * from the input when present and from the attribute otherwise.
+ * Shape rules of the ops that compute (see onnx_shape_ops.h), for opsets
+ * 9 to 18: arguments that moved from attributes to inputs (Clip, Reduce*
+ * axes, TopK's k) are read from the input when present and from the
+ * attribute otherwise.
  */
 #include <math.h>
 #include <stdio.h>
@@ -11,19 +11,15 @@
 #include "arith.h"
 #include "diag.h"
 #include "onnx_shape.h"
-#include "onnx_shape_tensor.h"
+#include "onnx_shape_ops.h"
 
 #define R ONNX_MAXRANK
-
-typedef int (*rulefn)(struct model *, const struct node *);
-
-static char sa[128], sb[128];
 
 /* Input i, which must be present. */
 #define in shape_need
 
-static int
-unary(struct model *m, const struct node *n)
+int
+rule_unary(struct model *m, const struct node *n)
 {
 	const struct tensor *x = in(m, n, 0);
 	int32_t dt;
@@ -58,9 +54,10 @@ unary(struct model *m, const struct node *n)
 	return 0;
 }
 
-static int
-bcast(struct model *m, const struct node *n)
+int
+rule_bcast(struct model *m, const struct node *n)
 {
+	char sa[128], sb[128];
 	const struct tensor *t;
 	int64_t d[R];
 	int32_t dt;
@@ -99,9 +96,10 @@ bcast(struct model *m, const struct node *n)
 	return 0;
 }
 
-static int
-conv(struct model *m, const struct node *n)
+int
+rule_conv(struct model *m, const struct node *n)
 {
+	char sa[128], sb[128];
 	const struct tensor *x = in(m, n, 0), *w = in(m, n, 1);
 	int transposed = strcmp(n->op, "ConvTranspose") == 0;
 	int64_t g = attr_int(n, "group", 1), d[R], cin, cout;
@@ -153,8 +151,8 @@ conv(struct model *m, const struct node *n)
 	return 0;
 }
 
-static int
-pool(struct model *m, const struct node *n)
+int
+rule_pool(struct model *m, const struct node *n)
 {
 	const struct tensor *x = in(m, n, 0);
 	struct window win;
@@ -172,8 +170,8 @@ pool(struct model *m, const struct node *n)
 	return 0;
 }
 
-static int
-gpool(struct model *m, const struct node *n)
+int
+rule_gpool(struct model *m, const struct node *n)
 {
 	const struct tensor *x = in(m, n, 0);
 	int64_t d[R];
@@ -192,9 +190,10 @@ gpool(struct model *m, const struct node *n)
 	return 0;
 }
 
-static int
-gemm(struct model *m, const struct node *n)
+int
+rule_gemm(struct model *m, const struct node *n)
 {
+	char sa[128], sb[128];
 	const struct tensor *a = in(m, n, 0), *b = in(m, n, 1);
 	int ta = (int)attr_int(n, "transA", 0), tb = (int)attr_int(n,
 	    "transB", 0);
@@ -222,9 +221,10 @@ gemm(struct model *m, const struct node *n)
 	return 0;
 }
 
-static int
-matmul(struct model *m, const struct node *n)
+int
+rule_matmul(struct model *m, const struct node *n)
 {
+	char sa[128], sb[128];
 	const struct tensor *a = in(m, n, 0), *b = in(m, n, 1);
 	int64_t da[R], db[R], d[R];
 	int ra, rb, r, i;
@@ -275,8 +275,8 @@ matmul(struct model *m, const struct node *n)
 	return 0;
 }
 
-static int
-reduce(struct model *m, const struct node *n)
+int
+rule_reduce(struct model *m, const struct node *n)
 {
 	const struct tensor *x = in(m, n, 0);
 	int64_t ax[R], d[R];
@@ -312,26 +312,8 @@ reduce(struct model *m, const struct node *n)
 	return 0;
 }
 
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-static int
-topk(struct model *m, const struct node *n)
+int
+rule_topk(struct model *m, const struct node *n)
 {
 	const struct tensor *x = in(m, n, 0);
 	int64_t k[1], d[R];
@@ -351,81 +333,5 @@ topk(struct model *m, const struct node *n)
 	d[ax] = k[0];
 	shape_setout(m, n, 0, x->dtype, x->rank, d);
 	shape_setout(m, n, 1, DT_INT64, x->rank, d);
-	return 0;
-}
-
-static const struct rule {
-	const char	*op;
-	rulefn		 fn;
-} rules[] = {
-	{ "Abs", unary }, { "Acos", unary }, { "Add", bcast },
-	{ "And", bcast }, { "ArgMax", reduce }, { "ArgMin", reduce },
-	{ "Asin", unary }, { "Atan", unary }, { "AveragePool", pool },
-	{ "BatchNormalization", unary }, { "Cast", unary }, { "Ceil", unary },
-	{ "Celu", unary }, { "Clip", unary }, { "Concat", rule_concat },
-	{ "Constant", rule_constant }, { "ConstantOfShape", rule_cofshape },
-	{ "Conv", conv }, { "ConvTranspose", conv }, { "Cos", unary },
-	{ "CumSum", unary }, { "DepthToSpace", rule_space }, { "Div", bcast },
-	{ "Dropout", unary }, { "Elu", unary }, { "Equal", bcast },
-	{ "Erf", unary }, { "Exp", unary }, { "Expand", rule_expand },
-	{ "Flatten", rule_flatten }, { "Floor", unary },
-	{ "Gather", rule_gather }, { "GatherElements", rule_gather },
-	{ "Gelu", unary }, { "Gemm", gemm }, { "GlobalAveragePool", gpool },
-	{ "GlobalLpPool", gpool }, { "GlobalMaxPool", gpool },
-	{ "Greater", bcast }, { "GreaterOrEqual", bcast },
-	{ "GroupNormalization", unary }, { "HardSigmoid", unary },
-	{ "HardSwish", unary }, { "Hardmax", unary }, { "Identity", unary },
-	{ "InstanceNormalization", unary }, { "IsInf", unary },
-	{ "IsNaN", unary }, { "LRN", unary }, { "LayerNormalization", unary },
-	{ "LeakyRelu", unary }, { "Less", bcast }, { "LessOrEqual", bcast },
-	{ "Log", unary }, { "LogSoftmax", unary },
-	{ "LpNormalization", unary }, { "LpPool", pool }, { "MatMul", matmul },
-	{ "Max", bcast }, { "MaxPool", pool }, { "Mean", bcast },
-	{ "MeanVarianceNormalization", unary }, { "Min", bcast },
-	{ "Mish", unary }, { "Mod", bcast }, { "Mul", bcast },
-	{ "Neg", unary }, { "Not", unary }, { "Or", bcast },
-	{ "PRelu", unary }, { "Pad", rule_pad }, { "Pow", bcast },
-	{ "Range", rule_range }, { "Reciprocal", unary },
-	{ "ReduceLogSum", reduce }, { "ReduceLogSumExp", reduce },
-	{ "ReduceMax", reduce }, { "ReduceMean", reduce },
-	{ "ReduceMin", reduce }, { "ReduceProd", reduce },
-	{ "ReduceSum", reduce }, { "ReduceSumSquare", reduce },
-	{ "Relu", unary }, { "Reshape", rule_reshape },
-	{ "Resize", rule_resize }, { "Round", unary }, { "Selu", unary },
-	{ "Shape", rule_shapeop }, { "Shrink", unary }, { "Sigmoid", unary },
-	{ "Sign", unary }, { "Sin", unary }, { "Size", rule_shapeop },
-	{ "Slice", rule_slice }, { "Softmax", unary }, { "Softplus", unary },
-	{ "Softsign", unary }, { "SpaceToDepth", rule_space },
-	{ "Split", rule_split }, { "Sqrt", unary },
-	{ "Squeeze", rule_squeeze }, { "Sub", bcast }, { "Sum", bcast },
-	{ "Tan", unary }, { "Tanh", unary }, { "ThresholdedRelu", unary },
-	{ "Tile", rule_expand }, { "TopK", topk },
-	{ "Transpose", rule_transpose }, { "Trilu", unary },
-	{ "Unsqueeze", rule_squeeze }, { "Upsample", rule_resize },
-	{ "Where", bcast }, { "Xor", bcast },
-};
-
-int
-shape_rule(struct model *m, const struct node *n, int *found)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
-		if (strcmp(n->op, rules[i].op) == 0) {
-			*found = 1;
-			return rules[i].fn(m, n);
-		}
-	*found = 0;
-	return 0;
-}
-
-int
-shape_has_rule(const char *op)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
-		if (strcmp(op, rules[i].op) == 0)
-			return 1;
 	return 0;
 }

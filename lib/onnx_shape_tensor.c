@@ -15,11 +15,10 @@
 
 #define R ONNX_MAXRANK
 
-static char sa[128], sb[128];
-
 int
 rule_concat(struct model *m, const struct node *n)
 {
+	char sa[128], sb[128];
 	const struct tensor *x = shape_need(m, n, 0), *t;
 	int64_t d[R];
 	size_t i;
@@ -196,6 +195,7 @@ rule_gather(struct model *m, const struct node *n)
 int
 rule_reshape(struct model *m, const struct node *n)
 {
+	char sa[128], sb[128];
 	const struct tensor *x = shape_need(m, n, 0);
 	int64_t s[R], tot, rest = 1;
 	int ns, p, i, neg = -1;
@@ -300,6 +300,7 @@ bad:
 int
 rule_squeeze(struct model *m, const struct node *n)
 {
+	char sa[128];
 	const struct tensor *x = shape_need(m, n, 0);
 	int64_t ax[R], d[R];
 	int na, p, i, j, r = 0, mark[R] = { 0 };
@@ -370,48 +371,13 @@ rule_shapeop(struct model *m, const struct node *n)
 int
 rule_constant(struct model *m, const struct node *n)
 {
-	const Onnx__AttributeProto *a;
 	struct tensor *t = node_out(m, n, 0);
-	size_t i;
+	int rc;
 
 	if (t == NULL)
 		return 0;
-	if ((a = node_attr(n, "value")) != NULL && a->t != NULL) {
-		char where[80];
-
-		snprintf(where, sizeof(where), "node %.60s", n->name);
-		return tensor_from_proto(t, a->t, m->file, where);
-	}
-	if ((a = node_attr(n, "value_float")) != NULL ||
-	    (a = node_attr(n, "value_int")) != NULL) {
-		t->dtype = a->has_i ? DT_INT64 : DT_FLOAT;
-		t->rank = 0;
-		t->known = 1;
-		tensor_setval(t, 1);
-		if (t->iv != NULL)
-			t->iv[0] = a->i;
-		else
-			t->fv[0] = a->f;
-		return 0;
-	}
-	if ((a = node_attr(n, "value_floats")) != NULL ||
-	    (a = node_attr(n, "value_ints")) != NULL) {
-		int isint = strcmp(a->name, "value_ints") == 0;
-		int64_t cnt = isint ? (int64_t)a->n_ints : (int64_t)a->n_floats;
-
-		t->dtype = isint ? DT_INT64 : DT_FLOAT;
-		t->rank = 1;
-		t->dims[0] = cnt;
-		t->known = 1;
-		tensor_setval(t, cnt);
-		for (i = 0; i < (size_t)cnt; i++) {
-			if (isint)
-				t->iv[i] = a->ints[i];
-			else
-				t->fv[i] = a->floats[i];
-		}
-		return 0;
-	}
+	if ((rc = node_constant(m, n, t)) != 0)
+		return rc < 0 ? -1 : 0;
 	pf_err(m->file, "node %s: Constant has no value", n->name);
 	return -1;
 }
@@ -419,9 +385,10 @@ rule_constant(struct model *m, const struct node *n)
 int
 rule_cofshape(struct model *m, const struct node *n)
 {
-	const Onnx__AttributeProto *a = node_attr(n, "value");
+	struct tensor v;
 	int64_t d[R];
-	int nd, p, i;
+	int32_t dt = DT_FLOAT;
+	int nd, p, i, rc;
 
 	if (shape_need(m, n, 0) == NULL ||
 	    node_ints(m, n, NULL, 0, d, R, &nd, &p) < 0)
@@ -432,14 +399,21 @@ rule_cofshape(struct model *m, const struct node *n)
 			    n->name, (long long)d[i]);
 			return -1;
 		}
-	shape_setout(m, n, 0, a != NULL && a->t != NULL &&
-	    a->t->has_data_type ? a->t->data_type : DT_FLOAT, nd, d);
+	memset(&v, 0, sizeof(v));
+	rc = attr_tensor(m, n, "value", &v);
+	if (rc > 0 && v.dtype != DT_UNDEF)
+		dt = v.dtype;
+	tensor_dropval(&v);
+	if (rc < 0)
+		return -1;
+	shape_setout(m, n, 0, dt, nd, d);
 	return 0;
 }
 
 int
 rule_expand(struct model *m, const struct node *n)
 {
+	char sa[128];
 	const struct tensor *x = shape_need(m, n, 0);
 	int64_t s[R], d[R];
 	int ns, p, r;
@@ -543,6 +517,7 @@ scaled(int64_t in, double f, int64_t *out)
 int
 rule_resize(struct model *m, const struct node *n)
 {
+	char sa[128];
 	const struct tensor *x = shape_need(m, n, 0), *sc = NULL, *sz = NULL;
 	const float *af = NULL;
 	const int64_t *ax = NULL;
@@ -608,6 +583,7 @@ bad:
 int
 rule_space(struct model *m, const struct node *n)
 {
+	char sa[128];
 	const struct tensor *x = shape_need(m, n, 0);
 	int64_t b = attr_int(n, "blocksize", 0), bb, d[4];
 

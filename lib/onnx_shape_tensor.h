@@ -3,7 +3,7 @@
  * compute on it (Concat, Split, Slice, Gather, Reshape, Flatten,
  * Transpose, Squeeze/Unsqueeze, Shape/Size, Constant, ConstantOfShape,
  * Expand/Tile, Range, Pad, Resize/Upsample, DepthToSpace/SpaceToDepth),
- * for the rule table of onnx_shape_ops.c.  Each sets the outputs of node n
+ * for the op table of onnx_ops.c.  Each sets the outputs of node n
  * from its inputs, or reports and returns -1.
  */
 #ifndef PF_ONNX_SHAPE_TENSOR_H

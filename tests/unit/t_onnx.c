@@ -14,6 +14,7 @@
 #include "diag.h"
 #include "onnx_graph.h"
 #include "onnx_load.h"
+#include "onnx.pb-c.h"
 #include "check.h"
 
 static Onnx__AttributeProto attr[2];

@@ -14,6 +14,8 @@
 #include "onnx_consteval.h"
 #include "diag.h"
 #include "onnx_load.h"
+#include "onnx.pb-c.h"
+#include "onnx_ops.h"
 #include "onnx_shape.h"
 #include "check.h"
 
@@ -116,9 +118,33 @@ node(const char *op, int nin, const int *in, int nout)
 static int
 infer(void)
 {
-	int found;
+	const struct onnx_op *op = onnx_op_find(N.op);
 
-	return shape_rule(&M, &N, &found) < 0 || !found ? -1 : 0;
+	return op == NULL || op->shape(&M, &N) < 0 ? -1 : 0;
+}
+
+/*
+ * The op table: sorted for bsearch and without duplicates, every entry
+ * with a rule, an act value exactly on activations, and found by name.
+ */
+static void
+optable(void)
+{
+	size_t n, i;
+	const struct onnx_op *t = onnx_op_table(&n);
+
+	CHECK(n > 100);
+	for (i = 0; i < n; i++) {
+		CHECK(i == 0 || strcmp(t[i - 1].op, t[i].op) < 0);
+		CHECK(t[i].shape != NULL);
+		CHECK((t[i].kind == K_ACT) == (t[i].act != NULL));
+		CHECK(onnx_op_find(t[i].op) == &t[i]);
+	}
+	CHECK(onnx_op_find("NoSuchOp") == NULL);
+	CHECK(onnx_op_find("Relu")->kind == K_ACT);
+	CHECK(strcmp(onnx_op_find("Relu")->act, "relu") == 0);
+	CHECK(onnx_op_find("ReduceSum")->kind == K_REDUCE);
+	CHECK(onnx_op_find("Mul")->kind == K_ELT);
 }
 
 static int
@@ -158,6 +184,7 @@ main(int argc, char **argv)
 	M.file = "t.onnx";
 	M.t = calloc(64, sizeof(*M.t));
 	M.opset = 13;
+	optable();
 
 	/* ResNet stem: 224, k7, s2, p3 -> 112. */
 	CHECK(win(224, 7, 2, 1, 3, 3, AP_NOTSET, 0) == 0 && out == 112);
