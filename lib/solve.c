@@ -96,18 +96,134 @@ bylast(const void *a, const void *b)
 	    x[1] < y[1] ? -1 : x[1] > y[1];
 }
 
+static const char *const objnames[O_NOBJ] = { "time", "energy", "edp" };
+
+const char *
+objective_name(enum obj_kind o)
+{
+	return o < O_NOBJ ? objnames[o] : "?";
+}
+
+int
+objective_parse(const char *s, enum obj_kind *o)
+{
+	int i;
+
+	for (i = 0; i < O_NOBJ; i++)
+		if (strcmp(s, objnames[i]) == 0) {
+			*o = (enum obj_kind)i;
+			return 0;
+		}
+	return -1;
+}
+
+/* a * b of non-negative values as 128 bits (hi, lo), exactly. */
+static void
+mul128(unsigned long long a, unsigned long long b, unsigned long long *hi,
+    unsigned long long *lo)
+{
+	unsigned long long al = a & 0xffffffffULL, ah = a >> 32;
+	unsigned long long bl = b & 0xffffffffULL, bh = b >> 32;
+	unsigned long long ll = al * bl, lh = al * bh, hl = ah * bl,
+	    hh = ah * bh, mid;
+
+	mid = (ll >> 32) + (lh & 0xffffffffULL) + (hl & 0xffffffffULL);
+	*lo = (ll & 0xffffffffULL) | mid << 32;
+	*hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+}
+
+int
+objective_less(const struct objective *o, long long ps1, long long pj1,
+    long long ps2, long long pj2)
+{
+	unsigned long long h1, l1, h2, l2;
+
+	switch (o == NULL ? O_TIME : o->kind) {
+	case O_ENERGY:
+		return pj1 < pj2;
+	case O_EDP:
+		mul128((unsigned long long)(ps1 < 0 ? 0 : ps1),
+		    (unsigned long long)(pj1 < 0 ? 0 : pj1), &h1, &l1);
+		mul128((unsigned long long)(ps2 < 0 ? 0 : ps2),
+		    (unsigned long long)(pj2 < 0 ? 0 : pj2), &h2, &l2);
+		return h1 < h2 || (h1 == h2 && l1 < l2);
+	default:
+		return ps1 < ps2;
+	}
+}
+
+/* *r = a + b, or -1 on overflow. */
+static int
+add_ll(long long a, long long b, long long *r)
+{
+	if ((b > 0 && a > LLONG_MAX - b) || (b < 0 && a < LLONG_MIN - b))
+		return -1;
+	*r = a + b;
+	return 0;
+}
+
+/*
+ * One point of a prefix's front: time, energy, the second coordinate
+ * (energy, or 1000 * energy - cap * time in fJ under a cap), the
+ * candidate that ends it and its predecessor in the front of the
+ * candidate's first layer; seq orders points by when they were found.
+ */
+struct pt {
+	long long	t, e, x;
+	size_t		cand, prev, seq;
+};
+
+struct front {
+	struct pt	*p;
+	size_t		 n, cap;
+	int		 done;
+};
+
+static int
+bytx(const void *a, const void *b)
+{
+	const struct pt *u = a, *v = b;
+
+	if (u->t != v->t)
+		return u->t < v->t ? -1 : 1;
+	if (u->x != v->x)
+		return u->x < v->x ? -1 : 1;
+	return u->seq < v->seq ? -1 : u->seq > v->seq;
+}
+
+/* Sort a front by time and keep its Pareto points (the earliest of equals). */
+static void
+pareto(struct front *f)
+{
+	size_t i, k = 0;
+
+	f->done = 1;
+	if (f->n == 0)
+		return;
+	qsort(f->p, f->n, sizeof(*f->p), bytx);
+	for (i = 0; i < f->n; i++)
+		if (k == 0 || f->p[i].x < f->p[k - 1].x)
+			f->p[k++] = f->p[i];
+	f->n = k;
+}
+
 int
 solve_dp(const struct cand *c, size_t nc, int64_t n, enum policy p,
-    struct plan *pl, int64_t *bad, int64_t *stuck)
+    const struct objective *o, struct plan *pl, int64_t *bad,
+    int64_t *stuck)
 {
-	long long *f = xcalloc((size_t)n + 1, sizeof(*f));
-	size_t *from = xcalloc((size_t)n + 1, sizeof(*from));
+	static const struct objective deftime = { O_TIME, 0 };
+	struct front *fr = xcalloc((size_t)n + 1, sizeof(*fr));
 	size_t (*ord)[2] = xcalloc(nc + 1, sizeof(*ord));
 	unsigned char *cov = xcalloc((size_t)n + 1, 1);
-	size_t i, k, m = 0;
+	size_t i, k, m = 0, q, seq = 0, best;
 	int64_t j, l;
-	int rc = -1;
+	int rc = -1, front;
 
+	if (o == NULL)
+		o = &deftime;
+	/* additive objectives need one best point per prefix */
+	front = o->kind == O_EDP || o->cap_mw > 0;
 	memset(pl, 0, sizeof(*pl));
 	*bad = *stuck = -1;
 	/* allowed candidates by last layer, then input order */
@@ -127,39 +243,106 @@ solve_dp(const struct cand *c, size_t nc, int64_t n, enum policy p,
 			goto done;
 		}
 	qsort(ord, m, sizeof(*ord), bylast);
-	f[0] = 0;
-	for (j = 1; j <= n; j++)
-		f[j] = LLONG_MAX;
+	fr[0].p = xcalloc(1, sizeof(*fr[0].p));
+	fr[0].n = fr[0].cap = 1;
+	fr[0].done = 1;
 	for (k = 0; k < m; k++) {
 		const struct cand *x = &c[ord[k][1]];
-		long long t;
+		struct front *f = &fr[x->first], *g = &fr[x->last + 1];
+		long long dx = x->pj;
 
-		if (f[x->first] == LLONG_MAX)
-			continue;
-		t = f[x->first] + x->ps;
-		/* strict: among equal totals the earliest candidate stays */
-		if (t < f[x->last + 1]) {
-			f[x->last + 1] = t;
-			from[x->last + 1] = ord[k][1];
+		/* every candidate ending before x->first came earlier */
+		if (front && !f->done)
+			pareto(f);
+		if (o->cap_mw > 0) {
+			long long a, b;
+
+			if (x->pj > LLONG_MAX / 1000 ||
+			    (x->ps > 0 && o->cap_mw > LLONG_MAX / x->ps)) {
+				rc = -3;
+				goto done;
+			}
+			a = x->pj * 1000;
+			b = o->cap_mw * x->ps;
+			dx = a - b;
+		}
+		for (q = 0; q < f->n; q++) {
+			struct pt np;
+
+			np.cand = ord[k][1];
+			np.prev = q;
+			np.seq = seq++;
+			if (add_ll(f->p[q].t, x->ps, &np.t) < 0 ||
+			    add_ll(f->p[q].e, x->pj, &np.e) < 0 ||
+			    add_ll(f->p[q].x, dx, &np.x) < 0) {
+				rc = -3;
+				goto done;
+			}
+			if (!front) {
+				/* strict: among equal totals the earliest stays */
+				if (g->n == 0 || objective_less(o, np.t, np.e,
+				    g->p[0].t, g->p[0].e)) {
+					if (g->cap == 0) {
+						g->p = xcalloc(1, sizeof(*g->p));
+						g->cap = 1;
+					}
+					g->p[0] = np;
+					g->n = 1;
+				}
+				continue;
+			}
+			if (g->n == g->cap) {
+				g->cap = g->cap ? 2 * g->cap : 4;
+				g->p = xreallocarray(g->p, g->cap, sizeof(*g->p));
+			}
+			g->p[g->n++] = np;
 		}
 	}
-	if (f[n] == LLONG_MAX) {
-		for (j = 1; j <= n && f[j] != LLONG_MAX; j++)
+	if (front)
+		pareto(&fr[n]);
+	if (fr[n].n == 0) {
+		for (j = 1; j <= n && fr[j].n > 0; j++)
 			;
 		*stuck = j - 1;
 		goto done;
 	}
-	pl->ps = f[n];
-	for (j = n; j > 0; j = c[from[j]].first)
+	best = fr[n].n;
+	for (q = 0; q < fr[n].n; q++) {
+		const struct pt *a = &fr[n].p[q];
+
+		if (o->cap_mw > 0 && a->x > 0)
+			continue;
+		if (best == fr[n].n || objective_less(o, a->t, a->e,
+		    fr[n].p[best].t, fr[n].p[best].e))
+			best = q;
+	}
+	if (best == fr[n].n) {
+		rc = -2;
+		goto done;
+	}
+	pl->ps = fr[n].p[best].t;
+	pl->pj = fr[n].p[best].e;
+	for (j = n, q = best; j > 0; ) {
+		const struct pt *a = &fr[j].p[q];
+
 		pl->nseg++;
+		q = a->prev;
+		j = c[a->cand].first;
+	}
 	pl->seg = xcalloc(pl->nseg, sizeof(*pl->seg));
 	k = pl->nseg;
-	for (j = n; j > 0; j = c[from[j]].first)
-		pl->seg[--k] = from[j];
+	for (j = n, q = best; j > 0; ) {
+		const struct pt *a = &fr[j].p[q];
+
+		pl->seg[--k] = a->cand;
+		q = a->prev;
+		j = c[a->cand].first;
+	}
 	rc = 0;
 done:
-	free(f);
-	free(from);
+	for (j = 0; j <= n; j++)
+		free(fr[j].p);
+	free(fr);
 	free(ord);
 	free(cov);
 	return rc;

@@ -9,7 +9,13 @@
  * the candidate that comes first in the input.
  *
  * Policies (reference/pimflow.md §8, DESIGN.md) only restrict which
- * candidates the program may use.  Pure functions over arrays: no I/O.
+ * candidates the program may use.  The objective (struct objective) is a
+ * parameter of the same program: time and energy are additive, so one
+ * best value per prefix is exact; energy-delay product and a power cap
+ * are not, and the program then keeps per prefix the Pareto front of
+ * (time, energy) (of (time, energy - cap * time) under a cap), on which
+ * the optimum of any objective that grows with both lies.  Pure
+ * functions over arrays: no I/O.
  */
 #ifndef PF_SOLVE_H
 #define PF_SOLVE_H
@@ -30,12 +36,22 @@ struct cand {
 	int		 ratio;
 	int		 gwrite, hiding;	/* -1 when empty */
 	long long	 gpu_ps, pim_ps, ps;
+	long long	 pj;		/* energy, static share included (pJ) */
 	long		 line;		/* input line, for diagnostics */
 	unsigned char	*dev;		/* K_DAG: device of each layer (0 gpu, 1 pim) */
 };
 
+/* What a plan minimises, and an optional power cap. */
+enum obj_kind { O_TIME, O_ENERGY, O_EDP, O_NOBJ };
+
+struct objective {
+	enum obj_kind	 kind;
+	long long	 cap_mw;	/* > 0: average power at most this (mW) */
+};
+
 struct plan {
 	long long	 ps;		/* total */
+	long long	 pj;		/* total energy */
 	size_t		 nseg;
 	size_t		*seg;		/* candidate indices in layer order (owned) */
 };
@@ -44,6 +60,16 @@ const char *kind_name(enum cand_kind k);
 int kind_parse(const char *s, enum cand_kind *k);
 const char *policy_name(enum policy p);
 int policy_parse(const char *s, enum policy *p);
+const char *objective_name(enum obj_kind o);
+int objective_parse(const char *s, enum obj_kind *o);
+
+/*
+ * Nonzero if a plan of time ps1 and energy pj1 is strictly better under
+ * o->kind than one of ps2, pj2 (the energy-delay product compared
+ * exactly, in 128 bits).  The cap is not looked at.
+ */
+int objective_less(const struct objective *o, long long ps1, long long pj1,
+    long long ps2, long long pj2);
 
 /*
  * Nonzero if policy p may use candidate c: none: base; newton+: gpu and
@@ -55,14 +81,18 @@ int policy_parse(const char *s, enum policy *p);
 int policy_allows(enum policy p, const struct cand *c);
 
 /*
- * Solve policy p over layers 0..nlayers-1.  Returns 0 with *pl filled
- * (free with plan_free), or -1 when no exact cover exists: then *bad is
- * the first layer no allowed candidate covers, or -1 when every layer is
- * covered but the ranges do not tile (*stuck = the first layer no
- * sequence of candidates can reach past).
+ * Solve policy p over layers 0..nlayers-1 under objective o (NULL: time).
+ * Returns 0 with *pl filled (free with plan_free), or -1 when no exact
+ * cover exists: then *bad is the first layer no allowed candidate covers,
+ * or -1 when every layer is covered but the ranges do not tile (*stuck =
+ * the first layer no sequence of candidates can reach past).  Returns -2
+ * when covers exist but none keeps the power cap, and -3 when a sum
+ * would overflow 64 bits.  Among equally good plans the one whose
+ * candidates come first in the input wins.
  */
 int solve_dp(const struct cand *c, size_t nc, int64_t nlayers, enum policy p,
-    struct plan *pl, int64_t *bad, int64_t *stuck);
+    const struct objective *o, struct plan *pl, int64_t *bad,
+    int64_t *stuck);
 void plan_free(struct plan *pl);
 
 /*

@@ -251,16 +251,44 @@ solve_read_costs(const struct table *t, struct solve_in *in)
 	return 0;
 }
 
-int
-solve_policy(const struct solve_in *in, enum policy p, struct plan *pl,
+/* The layer counts of a solved plan. */
+static void
+count_layers(const struct solve_in *in, const struct plan *pl,
     struct solve_result *r)
 {
-	int64_t bad, stuck, j;
 	size_t k;
+	int64_t j;
+
+	for (k = 0; k < K_NKIND; k++)
+		r->layers[k] = 0;
+	for (k = 0; k < pl->nseg; k++) {
+		const struct cand *x = &in->c[pl->seg[k]];
+
+		for (j = x->first; j <= x->last; j++)
+			r->layers[x->kind == K_DAG ?
+			    (x->dev[j - x->first] ? K_PIM : K_GPU) :
+			    x->kind]++;
+	}
+}
+
+int
+solve_policy(const struct solve_in *in, enum policy p,
+    const struct objective *o, struct plan *pl, struct solve_result *r)
+{
+	int64_t bad, stuck;
+	int rc;
 
 	memset(r, 0, sizeof(*r));
-	if (solve_dp(in->c, in->nc, in->nlayers, p, pl, &bad, &stuck) < 0) {
-		if (bad >= 0)
+	if ((rc = solve_dp(in->c, in->nc, in->nlayers, p, o, pl, &bad,
+	    &stuck)) < 0) {
+		if (rc == -2)
+			pf_err(in->fname, "policy '%s': no plan keeps the "
+			    "power cap of %.3f W", policy_name(p),
+			    (double)o->cap_mw / 1000.0);
+		else if (rc == -3)
+			pf_err(in->fname, "policy '%s': a plan's total "
+			    "overflows 64 bits", policy_name(p));
+		else if (bad >= 0)
 			pf_err(in->fname, "policy '%s': no candidate covers "
 			    "layer %lld%s%s%s", policy_name(p), (long long)bad,
 			    in->names ? " '" : "", in->names ?
@@ -271,14 +299,58 @@ solve_policy(const struct solve_in *in, enum policy p, struct plan *pl,
 			    "exactly once", policy_name(p), (long long)stuck);
 		return -1;
 	}
-	r->ps = pl->ps;
-	for (k = 0; k < pl->nseg; k++) {
-		const struct cand *x = &in->c[pl->seg[k]];
+	r->ps = r->fixed_ps = pl->ps;
+	r->pj = r->fixed_pj = pl->pj;
+	count_layers(in, pl, r);
+	return 0;
+}
 
-		for (j = x->first; j <= x->last; j++)
-			r->layers[x->kind == K_DAG ?
-			    (x->dev[j - x->first] ? K_PIM : K_GPU) :
-			    x->kind]++;
+int
+solve_policies(const struct solve_in *in, const struct objective *o,
+    int fixed, const unsigned char *want, struct plan *plans,
+    struct solve_result *res)
+{
+	int p, have_none = 0, any = 0;
+	int64_t bad, stuck;
+
+	for (p = 1; p < P_NPOL; p++)
+		any |= want[p];
+	if (want[P_NONE]) {
+		if (solve_policy(in, P_NONE, o, &plans[P_NONE],
+		    &res[P_NONE]) < 0)
+			return -1;
+		have_none = 1;
+	} else if (any && !fixed &&
+	    solve_dp(in->c, in->nc, in->nlayers, P_NONE, o, &plans[P_NONE],
+	    &bad, &stuck) == 0) {
+		memset(&res[P_NONE], 0, sizeof(res[P_NONE]));
+		res[P_NONE].ps = res[P_NONE].fixed_ps = plans[P_NONE].ps;
+		res[P_NONE].pj = res[P_NONE].fixed_pj = plans[P_NONE].pj;
+		count_layers(in, &plans[P_NONE], &res[P_NONE]);
+		have_none = 1;
+	}
+	for (p = 1; p < P_NPOL; p++) {
+		struct plan *pl = &plans[p];
+		struct solve_result *r = &res[p];
+
+		if (!want[p])
+			continue;
+		if (solve_policy(in, (enum policy)p, o, pl, r) < 0)
+			return -1;
+		if (fixed || !have_none || !objective_less(o,
+		    res[P_NONE].ps, res[P_NONE].pj, r->ps, r->pj))
+			continue;
+		/* the GPU alone with every channel does better */
+		plan_free(pl);
+		pl->ps = plans[P_NONE].ps;
+		pl->pj = plans[P_NONE].pj;
+		pl->nseg = plans[P_NONE].nseg;
+		pl->seg = xcalloc(pl->nseg + 1, sizeof(*pl->seg));
+		memcpy(pl->seg, plans[P_NONE].seg, pl->nseg * sizeof(*pl->seg));
+		r->ps = pl->ps;
+		r->pj = pl->pj;
+		r->chose_none = 1;
+		count_layers(in, pl, r);
 	}
 	return 0;
 }
@@ -355,6 +427,10 @@ solve_summary(FILE *fp, const char *model, double mhz,
 		jw_num(&w, "gpu_cycles", ns * mhz / 1000.0, 3);
 		jw_num(&w, "speedup", res[p].ps > 0 ?
 		    (double)res[P_NONE].ps / (double)res[p].ps : NAN, 6);
+		jw_bool(&w, "chose_none", res[p].chose_none);
+		jw_num(&w, "fixed_ns", (double)res[p].fixed_ps / 1000.0, 3);
+		jw_num(&w, "fixed_speedup", res[p].fixed_ps > 0 ?
+		    (double)res[P_NONE].ps / (double)res[p].fixed_ps : NAN, 6);
 		jw_obj(&w, "layers");
 		for (k = 0; k < K_DAG; k++)
 			jw_int(&w, kind_name((enum cand_kind)k),

@@ -25,7 +25,9 @@ struct solve_in {
 
 /* Per-policy outcome for the summary. */
 struct solve_result {
-	long long	ps;
+	long long	ps, pj;		/* the plan's time and energy */
+	long long	fixed_ps, fixed_pj;	/* the policy's own optimum */
+	int		chose_none;	/* none beat it: the plan is none's */
 	int64_t		layers[K_NKIND];
 };
 
@@ -48,11 +50,26 @@ int solve_read_layers(const struct table *t, struct solve_in *in);
 int solve_read_costs(const struct table *t, struct solve_in *in);
 
 /*
- * Solve policy p, reporting an uncovered layer ("policy 'p': no candidate
- * covers layer 3 'name'") on failure.  Returns 0 or -1.
+ * Solve policy p under objective o (NULL: time), reporting an uncovered
+ * layer ("policy 'p': no candidate covers layer 3 'name'"), a power cap
+ * no plan keeps, or an overflow on failure.  Returns 0 or -1.
  */
-int solve_policy(const struct solve_in *in, enum policy p, struct plan *pl,
-    struct solve_result *r);
+int solve_policy(const struct solve_in *in, enum policy p,
+    const struct objective *o, struct plan *pl, struct solve_result *r);
+
+/*
+ * Solve every policy p with want[p] set (plans[] and res[] indexed by
+ * policy; the caller frees every plan).  The whole-machine choice: unless
+ * fixed is set, a PIM policy whose own optimum (the machine partitioned,
+ * as PIMFlow evaluates it) is worse under o than the none plan (all
+ * channels to the GPU) takes the none plan, with chose_none set; the own
+ * optimum stays in fixed_ps/fixed_pj either way.  none is solved for
+ * that even when not wanted (quietly: without a none cover there is
+ * nothing to fall back to).  Returns 0 or -1 after a report.
+ */
+int solve_policies(const struct solve_in *in, const struct objective *o,
+    int fixed, const unsigned char *want, struct plan *plans,
+    struct solve_result *res);
 
 /* The plan CSV of a solved policy (out initialised here). */
 void solve_plan_table(const struct solve_in *in, const struct plan *pl,

@@ -15,14 +15,14 @@
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: %s [-D] [-f gpu_clock_mhz] [-j summary.json] "
+	fprintf(stderr, "usage: %s [-DF] [-f gpu_clock_mhz] [-j summary.json] "
 	    "[-l layers.csv] [-m model]\n"
 	    "\t[-P policy|all] [-w window] [costs.csv]\n", pf_progname());
 	exit(PF_EXIT_USAGE);
 }
 
 struct opts {
-	int		 all, dag, window;
+	int		 all, dag, fixed, window;
 	enum policy	 pol;
 	double		 mhz;
 	const char	*json, *layers, *model;
@@ -34,18 +34,18 @@ run(struct solve_in *in, const struct opts *o)
 {
 	struct solve_result res[P_NPOL];
 	struct plan plans[P_NPOL];
+	unsigned char want[P_NPOL];
 	struct table out;
 	FILE *fp;
-	int p, rc = PF_EXIT_OK, want;
+	int p, rc = PF_EXIT_OK;
 
 	memset(plans, 0, sizeof(plans));
-	for (p = 0; p < P_NPOL; p++) {
-		want = o->all || o->json != NULL || p == (int)o->pol;
-		if (want && solve_policy(in, (enum policy)p, &plans[p],
-		    &res[p]) < 0) {
-			rc = PF_EXIT_DATA;
-			goto done;
-		}
+	memset(res, 0, sizeof(res));
+	for (p = 0; p < P_NPOL; p++)
+		want[p] = o->all || o->json != NULL || p == (int)o->pol;
+	if (solve_policies(in, NULL, o->fixed, want, plans, res) < 0) {
+		rc = PF_EXIT_DATA;
+		goto done;
 	}
 	if (o->json != NULL) {
 		if ((fp = fopen(o->json, "w")) == NULL) {
@@ -99,10 +99,13 @@ main(int argc, char **argv)
 	o.mhz = 1365;
 	o.window = 8;
 	o.model = "";
-	while ((ch = getopt(argc, argv, "Df:j:l:m:P:w:")) != -1) {
+	while ((ch = getopt(argc, argv, "DFf:j:l:m:P:w:")) != -1) {
 		switch (ch) {
 		case 'D':
 			o.dag = 1;
+			break;
+		case 'F':
+			o.fixed = 1;
 			break;
 		case 'f':
 			if (parse_double(optarg, &o.mhz) < 0 || o.mhz <= 0)

@@ -3,7 +3,10 @@
 # pim-cycles | pf-merge | pf-solve -P all runs, the policies' optima nest
 # (pimflow <= mddp <= newton++, pimflow <= pipeline <= newton++), the plan's
 # ns column sums to the summary's pimflow total, every layer appears once,
-# and -D (co-scheduled branches) never does worse than pimflow.
+# -D (co-scheduled branches) never does worse than pimflow, and the
+# whole-machine choice holds: no policy is slower than none, a policy runs
+# none's plan exactly when its own (fixed_ns, also what -F reports) is
+# slower, and -F gives every policy its own optimum.
 # Skips (77) when a tool is missing; a model the upstream tools cannot
 # handle is reported and left out, and no model at all is a skip.
 set -u
@@ -24,7 +27,8 @@ for f in "$PIMFLOW_SHARE"/models/*.onnx; do
 	fi
 	if ! pf-merge "$dir/t.csv" >"$dir/c.csv" ||
 	    ! pf-solve -P all -l "$dir/l.csv" -j "$dir/s.json" -m "$m" "$dir/c.csv" >"$dir/p.csv" ||
-	    ! pf-solve -D -l "$dir/l.csv" -j "$dir/d.json" "$dir/c.csv" >/dev/null; then
+	    ! pf-solve -D -l "$dir/l.csv" -j "$dir/d.json" "$dir/c.csv" >/dev/null ||
+	    ! pf-solve -F -j "$dir/f.json" "$dir/c.csv" >/dev/null; then
 		echo "FAIL $m: pf-merge or pf-solve failed"
 		fail=1
 		continue
@@ -34,6 +38,14 @@ for f in "$PIMFLOW_SHARE"/models/*.onnx; do
 	    .pimflow <= .mddp and .mddp <= ."newton++" and
 	    .pimflow <= .pipeline and .pipeline <= ."newton++"' "$dir/s.json" >/dev/null ||
 	    { echo "FAIL $m: optima do not nest"; fail=1; }
+	jq -e '.policies[0].ns as $g | all(.policies[];
+	    .ns <= $g and .fixed_ns >= .ns and
+	    .chose_none == (.fixed_ns > $g) and
+	    (if .chose_none then .ns == $g else .ns == .fixed_ns end))' \
+	    "$dir/s.json" >/dev/null || { echo "FAIL $m: a policy is slower than none"; fail=1; }
+	jq -e --slurpfile f "$dir/f.json" '[.policies[].fixed_ns] ==
+	    [$f[0].policies[].ns] and all($f[0].policies[]; .chose_none == false)' \
+	    "$dir/s.json" >/dev/null || { echo "FAIL $m: -F is not the policies' own optima"; fail=1; }
 	jq -e --slurpfile d "$dir/d.json" '$d[0].policies[5].ns <= .policies[5].ns' \
 	    "$dir/s.json" >/dev/null || { echo "FAIL $m: -D worse than pimflow"; fail=1; }
 	sum=$(awk -F, 'NR > 1 { s += $10 } END { printf "%.3f", s }' "$dir/p.csv")

@@ -23,7 +23,7 @@ for m in resnet18_cifar10 mobilenet_v2 bert_encoder; do
 	# as computed here from the JSON with awk (not with table.jq).
 	jq -r '.policies[] | "\(.policy) \(.ns) \(.gpu_cycles) \(.speedup)"' "$W/$m/summary.json" |
 	    awk '{ printf "%s %.1f %.0f %.3f\n", $1, $2 / 1000, $3, $4 }' >"$W/want"
-	awk 'NR > 2 { print $1, $2, $3, $4 }' "$W/$m.table" >"$W/got"
+	awk 'NR > 2 && NR <= 8 { print $1, $2, $3, $4 }' "$W/$m.table" >"$W/got"
 	cmp -s "$W/want" "$W/got" || fail "$m: table differs from summary: $(diff "$W/want" "$W/got")"
 	[ "$(sed -n 2p "$W/$m.table" | awk '{ print $1, $2, $3, $4 }')" = "policy time_us gpu_cycles speedup" ] ||
 	    fail "$m: table header: $(sed -n 2p "$W/$m.table")"

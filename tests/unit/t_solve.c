@@ -155,7 +155,7 @@ check_policy(int64_t n, enum policy p, long long *out)
 	size_t k;
 
 	*out = LLONG_MAX;
-	if (solve_dp(cs, ncs, n, p, &pl, &bad, &stuck) < 0) {
+	if (solve_dp(cs, ncs, n, p, NULL, &pl, &bad, &stuck) < 0) {
 		CHECK(want == LLONG_MAX);
 		CHECK(bad >= 0 || stuck >= 0);
 		nfailed++;
@@ -374,8 +374,8 @@ test_dag(void)
 			CHECK_EQ_I(x->ps, best);
 		}
 		/* brute force finds no valid assignment where none was added */
-		CHECK(solve_dp(c, base, n, P_PIMFLOW, &a, &bad, &stuck) == 0);
-		CHECK(solve_dp(c, nc, n, P_PIMFLOW, &b, &bad, &stuck) == 0);
+		CHECK(solve_dp(c, base, n, P_PIMFLOW, NULL, &a, &bad, &stuck) == 0);
+		CHECK(solve_dp(c, nc, n, P_PIMFLOW, NULL, &b, &bad, &stuck) == 0);
 		CHECK(b.ps <= a.ps);
 		ngain += b.ps < a.ps;
 		/* the -D plan is one schedule: the bound may not exceed it */

@@ -1,6 +1,7 @@
 # The policy table pimflow prints: one row per policy of a pf-solve summary
 # (pf-formats(7)), times in microseconds and GPU-clock cycles, speedup over
-# the GPU-only plan, and where the layers went.  Run with jq -r; fails
+# the GPU-only plan, and where the layers went; then a note for each policy
+# whose own (partitioned) plan lost to the GPU alone, so that it runs none's.  Run with jq -r; fails
 # (exit 5) when the summary lacks a field check asks for (pf.jq).  Needs
 # jq -L share/pimflow/jq.
 include "pf";
@@ -17,3 +18,6 @@ if check | not then error("summary.json lacks the fields of pf-formats(7)") else
 (.policies[] | [.policy, (.ns / 1000 | fix(1)), (.gpu_cycles | fix(0)),
 	(.speedup | fix(3)),
 	"\(.layers.base + .layers.gpu)/\(.layers.pim)/\(.layers.split)/\(.layers.pipe)"] | row)
+	,
+(.policies[] | select(.chose_none == true) |
+	"note: \(.policy): its own plan (speedup \(.fixed_speedup | fix(3))) is slower than the GPU alone with every channel; it runs the none plan (pimflow -F keeps its own)")
