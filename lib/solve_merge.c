@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arith.h"
 #include "diag.h"
 #include "layer.h"
 #include "solve_merge.h"
@@ -29,7 +30,7 @@ ns_to_ps(const char *s, long long *ps)
 {
 	double v;
 
-	if (parse_double(s, &v) < 0 || v < 0 || v > 9e12)
+	if (parse_double(s, &v) < 0 || v < 0 || v > MERGE_PIECE_MAX_NS)
 		return -1;
 	*ps = llround(v * 1000.0);
 	return 0;
@@ -94,7 +95,7 @@ fold(const struct table *t, const long *c, long gwc, long hidec, long lc,
     struct table *out)
 {
 	const char *cand = table_get(t, idx[g->lo], (size_t)c[N_CAND]);
-	long long gpu = 0, pim = 0, wall = 0, *step;
+	int64_t gpu = 0, pim = 0, wall = 0, sync_ps, ratio, *step;
 	int64_t st, nstep = 0;
 	const char *gw = "", *hide = "";
 	size_t k, r, j;
@@ -113,6 +114,15 @@ fold(const struct table *t, const long *c, long gwc, long hidec, long lc,
 		}
 		if (st + 1 > nstep)
 			nstep = st + 1;
+	}
+	r = idx[g->lo];
+	if (table_int(t, r, (size_t)c[N_RATIO], &ratio) < 0)
+		return -1;
+	if (ratio < 0 || ratio > 100) {
+		pf_errl(t->fname, table_line(t, r), "column 'ratio': GPU share "
+		    "'%s' is not a percentage from 0 to 100",
+		    table_get(t, r, (size_t)c[N_RATIO]));
+		return -1;
 	}
 	step = xcalloc((size_t)nstep * 2, sizeof(*step));
 	for (k = g->lo; k < g->hi; k++) {
@@ -155,11 +165,12 @@ fold(const struct table *t, const long *c, long gwc, long hidec, long lc,
 			    "column 'ns': bad time '%s'", ns);
 			goto bad;
 		}
-		step[st * 2 + d] += ps;
-		if (d == 0)
-			gpu += ps;
-		else
-			pim += ps;
+		if (ck_add(step[st * 2 + d], ps, &step[st * 2 + d]) < 0 ||
+		    ck_add(d == 0 ? gpu : pim, ps, d == 0 ? &gpu : &pim) < 0) {
+			pf_errl(t->fname, table_line(t, r), "candidate '%s': "
+			    "its %s time passes %s ns", cand, dev, MERGE_MAX_NS);
+			goto bad;
+		}
 		if (d == 1 && gwc >= 0) {
 			const char *a = table_get(t, r, (size_t)gwc);
 			const char *b = table_get(t, r, (size_t)hidec);
@@ -175,13 +186,18 @@ fold(const struct table *t, const long *c, long gwc, long hidec, long lc,
 			}
 		}
 	}
+	sync_ps = llround(sync_ns * 1000.0);
 	for (st = 0; st < nstep; st++) {
-		long long a = step[st * 2], b = step[st * 2 + 1];
+		int64_t a = step[st * 2], b = step[st * 2 + 1];
 
-		wall += a > b ? a : b;
 		/* a two-device candidate joins (or hands over) after each step */
-		if (devs == 3)
-			wall += llround(sync_ns * 1000.0);
+		if (ck_add(wall, a > b ? a : b, &wall) < 0 ||
+		    (devs == 3 && ck_add(wall, sync_ps, &wall) < 0)) {
+			pf_errl(t->fname, table_line(t, idx[g->lo]),
+			    "candidate '%s': its wall time passes %s ns", cand,
+			    MERGE_MAX_NS);
+			goto bad;
+		}
 	}
 	free(step);
 	r = table_addrow(out);

@@ -21,13 +21,25 @@ extern const char *const merge_colnames[];
  * Returns 0, or -1 after reporting the first fault: a missing column, a
  * piece without a cost (naming the candidate, the device and the tool
  * that fills it), pieces of one candidate disagreeing on first, last,
- * kind, axis, ratio or PIM settings, a bad device, or, when the geometry
+ * kind, axis, ratio or PIM settings, a ratio outside 0..100, a bad
+ * device, a sum of times past MERGE_MAX_NS, or, when the geometry
  * columns are present, a bad piece geometry (a zero-row piece).
  */
 int merge_costs(const struct table *tasks, double sync_ns,
     struct table *costs);
 
-/* Parse a decimal ns value as integer picoseconds; 0 or -1 if not >= 0. */
+/*
+ * Bounds of the picosecond arithmetic: a piece's (and pf-merge -y's) ns at
+ * most MERGE_PIECE_MAX_NS (9000 s); every sum is checked against the
+ * 64-bit range, about 9.2e15 ns, and one that passes it is an error.
+ */
+#define MERGE_PIECE_MAX_NS 9e12
+#define MERGE_MAX_NS "9.2e15"
+
+/*
+ * Parse a decimal ns value as integer picoseconds; 0, or -1 when it is not
+ * a number from 0 to MERGE_PIECE_MAX_NS.
+ */
 int ns_to_ps(const char *s, long long *ps);
 /* Write ps as a decimal ns value with three fractional digits. */
 void ps_to_ns(long long ps, char *buf, size_t n);

@@ -28,8 +28,12 @@ main(int argc, char **argv)
 	while ((ch = getopt(argc, argv, "y:")) != -1) {
 		switch (ch) {
 		case 'y':
-			if (parse_double(optarg, &sync_ns) < 0 || sync_ns < 0)
+			if (parse_double(optarg, &sync_ns) < 0 || sync_ns < 0 ||
+			    sync_ns > MERGE_PIECE_MAX_NS) {
+				pf_err(NULL, "-y '%s': want nanoseconds from 0 "
+				    "to 9e12", optarg);
 				usage();
+			}
 			break;
 		default:
 			usage();
