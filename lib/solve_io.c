@@ -141,6 +141,53 @@ byid(const void *a, const void *b)
 }
 
 static int
+byfirst(const void *a, const void *b)
+{
+	const struct cand *x = &sort_c[*(const size_t *)a];
+	const struct cand *y = &sort_c[*(const size_t *)b];
+
+	return x->first < y->first ? -1 : x->first > y->first;
+}
+
+/*
+ * Without a layers table the layers are those the candidates cover: a
+ * layer below the largest 'last' that no candidate covers is an error
+ * naming the row reaching furthest, found before anything per layer is
+ * allocated.
+ */
+static int
+check_cover(const struct table *t, const struct solve_in *in)
+{
+	size_t i, far = 0, *idx = xcalloc(in->nc + 1, sizeof(*idx));
+	int64_t reach = 0;	/* layers 0..reach-1 are covered */
+	int rc = 0;
+
+	for (i = 0; i < in->nc; i++) {
+		idx[i] = i;
+		if (in->c[i].last > in->c[far].last)
+			far = i;
+	}
+	sort_c = in->c;
+	qsort(idx, in->nc, sizeof(*idx), byfirst);
+	for (i = 0; i < in->nc && rc == 0; i++) {
+		const struct cand *x = &in->c[idx[i]];
+
+		if (x->first > reach) {
+			pf_errl(t->fname, in->c[far].line, "candidate '%s' "
+			    "covers layers %lld-%lld, but no candidate covers "
+			    "layer %lld", in->c[far].id,
+			    (long long)in->c[far].first,
+			    (long long)in->c[far].last, (long long)reach);
+			rc = -1;
+		}
+		if (x->last + 1 > reach)
+			reach = x->last + 1;
+	}
+	free(idx);
+	return rc;
+}
+
+static int
 parse_row(const struct table *t, size_t r, const long *c, struct cand *x)
 {
 	const char *s;
@@ -157,6 +204,12 @@ parse_row(const struct table *t, size_t r, const long *c, struct cand *x)
 	if (table_int(t, r, (size_t)c[S_FIRST], &x->first) < 0 ||
 	    table_int(t, r, (size_t)c[S_LAST], &x->last) < 0)
 		return -1;
+	if (x->last >= SOLVE_MAX_LAYERS) {
+		pf_errl(t->fname, x->line, "candidate '%s': layer %lld is past "
+		    "the limit of %lld layers", x->id, (long long)x->last,
+		    (long long)SOLVE_MAX_LAYERS);
+		return -1;
+	}
 	if (x->first < 0 || x->last < x->first) {
 		pf_errl(t->fname, x->line, "candidate '%s': bad layer range "
 		    "%lld-%lld", x->id, (long long)x->first,
@@ -236,8 +289,11 @@ solve_read_costs(const struct table *t, struct solve_in *in)
 	free(idx);
 	if (rc < 0)
 		return -1;
-	if (in->nlayers < 0)
+	if (in->nlayers < 0) {
+		if (check_cover(t, in) < 0)
+			return -1;
 		in->nlayers = maxlast + 1;
+	}
 	in->base_ps = xcalloc((size_t)in->nlayers + 1, sizeof(long long));
 	for (i = 0; i < (size_t)in->nlayers; i++)
 		in->base_ps[i] = -1;

@@ -6,6 +6,9 @@
 #ifndef PF_SOLVE_IO_H
 #define PF_SOLVE_IO_H
 
+/* Layer indices (first, last) must be below this: 2^20 layers. */
+#define SOLVE_MAX_LAYERS ((int64_t)1 << 20)
+
 #include <stdio.h>
 
 #include "csvio.h"
