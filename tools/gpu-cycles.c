@@ -57,6 +57,16 @@ posarg(const char *s, int opt)
 	return (long)v;
 }
 
+/* Largest time of one piece, as pf-merge(1) bounds it. */
+#define GPU_MAX_NS 9e12
+
+/* v is finite, non-negative and fits an int64_t column. */
+static int
+fits(double v)
+{
+	return v >= 0 && v < 9.2e18;
+}
+
 /* Fill one gpu row; returns -1 after reporting. */
 static int
 cost_row(struct table *t, size_t r, const struct layer_cols *lc,
@@ -104,6 +114,18 @@ cost_row(struct table *t, size_t r, const struct layer_cols *lc,
 	} else {
 		cyc = c.cycles;
 		ns = cyc / ghz;
+	}
+	/*
+	 * A result that does not fit the output columns (or the 9e12 ns a
+	 * piece may take downstream) is an error, never a wrapped number.
+	 */
+	if (!(ns >= 0 && ns <= GPU_MAX_NS) || !fits(cyc) ||
+	    !fits(c.dram_bytes) || !fits(c.l2_bytes) || !fits(c.ctas) ||
+	    !fits(c.waves)) {
+		pf_errl(t->fname, line, "layer '%s': GPU time %g ns does not "
+		    "fit (the limit is 9e12 ns)", table_get(t, r,
+		    (size_t)(name >= 0 ? name : lc->op)), ns);
+		return -1;
 	}
 	table_setint(t, r, (size_t)col[C_CYCLES], (int64_t)llround(cyc));
 	table_setns(t, r, (size_t)col[C_NS], ns);
