@@ -92,7 +92,7 @@ gpu_gemm_option(const struct gpu_mach *g, const struct gpu_gemm *p,
     const struct gpu_tile *t, int s, struct gpu_kern *k)
 {
 	const struct gpu_model *m = g->m;
-	double mt, nt, total, slots, waves, last, ks, cyc, full, sub;
+	double mt, nt, total, slots, waves, last, ks, cyc, full;
 	int occ, fits;
 	struct gpu_kern one;
 	struct gpu_stream red;
@@ -130,7 +130,6 @@ gpu_gemm_option(const struct gpu_mach *g, const struct gpu_gemm *p,
 		k->l2_bytes += one.l2_bytes * (waves - 1);
 	}
 	cyc += wave_cost(g, p, t, ks, s, last, total, mt, nt, fits, k);
-	sub = 0;
 	if (s > 1) {
 		/* Reduction: read the partials, write the output. */
 		double part = p->g * s * p->m * p->n * 4.0;
@@ -139,17 +138,20 @@ gpu_gemm_option(const struct gpu_mach *g, const struct gpu_gemm *p,
 		    part <= m->l2_input_fraction * g->l2_bytes, &red);
 		red.dram_rd = red.dram_rd > 0 ? part : 0;
 		red.l2_rd = red.l2_rd > 0 ? part : 0;
-		red.flops = p->g * s * p->m * p->n;
+		/* One thread-element per (padded) output element. */
+		red.elems = p->g * p->m * p->n;
+		red.flops = s * red.elems;
 		red.rate = m->cuda_fp32;
 		gpu_stream_cost(g, &red, &rk);
 		k->aux_cycles = rk.cycles;
 		k->dram_bytes += rk.dram_bytes;
 		k->l2_bytes += rk.l2_bytes;
 		k->kernels = 2;
-		sub = rk.cycles + m->launch_cycles;
 	}
 	k->cycles = cyc + k->aux_cycles;
-	return cyc + sub;
+	/* What the layer pays for it, launches composed as the build says. */
+	return gpu_compose(m->build.launch, k->cycles,
+	    k->kernels * m->launch_cycles);
 }
 
 void

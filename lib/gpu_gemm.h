@@ -41,9 +41,9 @@ double gpu_waves(double ctas, double slots);
 /*
  * Cost of the problem with tile t and split-K factor s (s > 1 adds a
  * reduction kernel, counted in k->aux_cycles and k->kernels).  Returns
- * the device cycles plus the launches of the extra kernels (what the
- * selection compares), or a negative value when the tile cannot be
- * resident.
+ * the device cycles and the launches of its kernels composed as the
+ * build launches them (what the selection compares), or a negative value
+ * when the tile cannot be resident.
  */
 double gpu_gemm_option(const struct gpu_mach *g, const struct gpu_gemm *p,
     const struct gpu_tile *t, int s, struct gpu_kern *k);

@@ -44,9 +44,10 @@ const struct gpu_key gpu_model_keys[] = {
 	    "FLOP/cycle/SM", "CUDA cores, fp32 and every other type"),
 	KN("tc_align_elems", tc_align, 1, 1024, "elements",
 	    "tensor cores need K and N multiples of this"),
-	K(tc_pad, 0, 1, "0/1",
-	    "1: unaligned K/N are padded up and still use tensor cores; "
-	    "0: unaligned layers run on CUDA cores"),
+	K(min_library_major, 1, 99, "version",
+	    "oldest cuBLAS/cuDNN major version that supports the chip: the "
+	    "tensor-core rule follows the newer of it and the build's "
+	    "library_major"),
 	K(max_ctas_per_sm, 1, 1024, "count", "resident CTAs per SM"),
 	K(max_threads_per_sm, 32, 1e5, "count", "resident threads per SM"),
 	K(regs_per_sm, 1024, 1e7, "count", "32-bit registers per SM"),
@@ -67,22 +68,9 @@ const struct gpu_key gpu_model_keys[] = {
 	K(l2_input_fraction, 0, 1, "ratio",
 	    "an activation tensor written by the previous kernel is read "
 	    "from L2 when it is at most this share of L2"),
-	K(l2_warm_input, 0, 1, "0/1",
-	    "1: the rule above also applies to a layer's first kernel "
-	    "(its producer ran just before); 0: every layer starts cold"),
 	K(l2_reuse_fraction, 0, 1, "ratio",
 	    "GEMM operands are read from DRAM once when together they are "
 	    "at most this share of L2"),
-	K(conv_pre_kernels, 0, 8, "count",
-	    "kernels before a conv's GEMM, each copying its input once"),
-	K(conv_post_kernels, 0, 8, "count",
-	    "kernels after a conv's GEMM, each copying its output once"),
-	K(dwconv_pre_kernels, 0, 8, "count",
-	    "kernels before a direct (depthwise/grouped) conv"),
-	K(dwconv_post_kernels, 0, 8, "count",
-	    "kernels after a direct conv"),
-	K(gemm_post_kernels, 0, 8, "count", "kernels after a gemm's GEMM"),
-	K(matmul_post_kernels, 0, 8, "count", "kernels after a matmul's GEMM"),
 	K(stream_threads, 32, 1024, "count",
 	    "threads per CTA of streaming kernels"),
 	K(stream_elems_per_thread, 1, 1024, "elements",
@@ -173,11 +161,17 @@ gpu_model_load(const char *path, struct gpu_model *m)
 		    "'%s'", why, menu);
 		goto out;
 	}
-	if (m->tc_pad != 0 && m->tc_pad != 1) {
-		pf_errl(path, keyline(&c, "tc_pad"), "key 'tc_pad': must be 0 "
-		    "or 1");
+	if ((menu = conf_str(&c, "default_build")) == NULL) {
+		pf_err(path, "missing key 'default_build'");
 		goto out;
 	}
+	if (strlen(menu) >= sizeof(m->default_build) ||
+	    strchr(menu, '/') != NULL) {
+		pf_errl(path, keyline(&c, "default_build"), "key "
+		    "'default_build': not a build name: '%s'", menu);
+		goto out;
+	}
+	strcpy(m->default_build, menu);
 	for (i = 0; i < m->ntiles; i++) {
 		if (gpu_occupancy(m, &m->tiles[i], 2) < 1) {
 			pf_errl(path, keyline(&c, "tile_menu"), "key 'tile_menu': "
@@ -214,9 +208,35 @@ gpu_mach_init(struct gpu_mach *g, const struct gpu_model *m, double channels)
 }
 
 int
+gpu_model_open(const char *device, const char *build, struct gpu_model *m)
+{
+	char *path;
+	int rc;
+
+	if ((path = conf_resolve("gpu", device)) == NULL)
+		return -1;
+	rc = gpu_model_load(path, m);
+	free(path);
+	if (rc < 0)
+		return -1;
+	if ((path = conf_resolve("build", build != NULL ? build :
+	    m->default_build)) == NULL)
+		return -1;
+	rc = gpu_build_load(path, &m->build);
+	free(path);
+	return rc;
+}
+
+int
+gpu_tc_pads(const struct gpu_model *m)
+{
+	return fmax(m->min_library_major, m->build.library_major) >= 11;
+}
+
+int
 gpu_input_in_l2(const struct gpu_mach *g, double in_bytes)
 {
-	return g->m->l2_warm_input != 0 &&
+	return g->m->build.l2_warm_input != 0 &&
 	    in_bytes <= g->m->l2_input_fraction * g->l2_bytes;
 }
 
@@ -308,7 +328,7 @@ gemm_layer(const struct gpu_mach *g, const struct layer *l, int esz,
 	 */
 	cpg = l->op == OP_CONV ? (double)(l->in_c / l->groups) : p.k;
 	aligned = fmod(cpg, a) == 0 && fmod(p.n, a) == 0;
-	if (tc > 0 && (aligned || m->tc_pad != 0)) {
+	if (tc > 0 && (aligned || gpu_tc_pads(m))) {
 		p.rate = tc;
 		c->path = GPU_TENSOR;
 		if (!aligned) {
@@ -377,14 +397,16 @@ gpu_layer_cost(const struct gpu_model *m, const struct layer *l,
 		direct = l->groups > 1 &&
 		    (fmod((double)(l->in_c / l->groups), m->tc_align) != 0 ||
 		    fmod((double)(l->out_c / l->groups), m->tc_align) != 0);
-		pre = direct ? m->dwconv_pre_kernels : m->conv_pre_kernels;
-		post = direct ? m->dwconv_post_kernels : m->conv_post_kernels;
+		pre = direct ? m->build.dwconv_pre_kernels :
+		    m->build.conv_pre_kernels;
+		post = direct ? m->build.dwconv_post_kernels :
+		    m->build.conv_post_kernels;
 		break;
 	case OP_GEMM:
-		post = m->gemm_post_kernels;
+		post = m->build.gemm_post_kernels;
 		break;
 	case OP_MATMUL:
-		post = m->matmul_post_kernels;
+		post = m->build.matmul_post_kernels;
 		break;
 	default:
 		break;
@@ -409,8 +431,11 @@ gpu_layer_cost(const struct gpu_model *m, const struct layer *l,
 	if (l->op == OP_CONV || l->op == OP_GEMM || l->op == OP_MATMUL)
 		c->flops = 2.0 * (double)l->macs;
 	c->launch_cycles = c->kernels * m->launch_cycles;
-	c->cycles = c->launch_cycles + c->main_cycles + c->aux_cycles;
-	if (c->launch_cycles >= c->main_cycles + c->aux_cycles)
+	c->device_cycles = c->main_cycles + c->aux_cycles;
+	c->cycles = gpu_compose(m->build.launch, c->device_cycles,
+	    c->launch_cycles);
+	if (c->cycles > c->device_cycles &&
+	    c->launch_cycles >= c->device_cycles)
 		c->bound = GPU_LAUNCH;
 	else if (c->aux_cycles > c->main_cycles ||
 	    c->math_cycles < c->mem_cycles)

@@ -15,6 +15,7 @@
 
 #include <stddef.h>
 
+#include "gpu_build.h"
 #include "layer.h"
 
 #define GPU_MAXTILES	16
@@ -39,7 +40,7 @@ struct gpu_model {
 	double	tc_fp16, tc_int8, tc_tf32;	/* tensor FLOP/cycle/SM */
 	double	cuda_fp16, cuda_fp32;		/* CUDA-core FLOP/cycle/SM */
 	double	tc_align;		/* K, N multiple for tensor cores */
-	double	tc_pad;			/* 1: pad unaligned dims, 0: CUDA cores */
+	double	min_library_major;	/* oldest library generation it runs */
 	double	max_ctas_per_sm, max_threads_per_sm, regs_per_sm;
 	double	smem_kb_per_sm;
 	double	tile_k, tile_stages, tile_regs_overhead;
@@ -48,14 +49,12 @@ struct gpu_model {
 	double	fill_cycles;		/* per GEMM wave, once per stream kernel */
 	double	launch_cycles;		/* per kernel */
 	double	l2_input_fraction;	/* input in L2 if <= this share of L2 */
-	double	l2_warm_input;		/* 1: a layer's input may be in L2 */
 	double	l2_reuse_fraction;	/* GEMM operands read once if they fit */
-	double	conv_pre_kernels, conv_post_kernels;
-	double	dwconv_pre_kernels, dwconv_post_kernels;
-	double	gemm_post_kernels, matmul_post_kernels;
 	double	stream_threads, stream_elems_per_thread;
 	struct gpu_tile	tiles[GPU_MAXTILES];
 	int	ntiles;
+	char	default_build[64];	/* build used when none is named */
+	struct gpu_build build;		/* the software build costed */
 };
 
 /* One numeric key of a config file: where it goes, its range, its doc. */
@@ -80,6 +79,16 @@ extern const struct gpu_key gpu_model_keys[];
 int gpu_model_load(const char *path, struct gpu_model *m);
 
 /*
+ * Resolve and load device config `device` and build `build` (NULL: the
+ * device's default_build) into m.  Returns 0, or -1 after reporting.
+ */
+int gpu_model_open(const char *device, const char *build,
+    struct gpu_model *m);
+
+/* Whether the layer's library pads unaligned dims onto tensor cores. */
+int gpu_tc_pads(const struct gpu_model *m);
+
+/*
  * Parse a tile menu "256x128/256, 128x128/256, ..." (tm x tn / threads)
  * into m->tiles.  Returns 0, or -1 with *why set to a static message.
  */
@@ -102,7 +111,8 @@ enum gpu_path { GPU_TENSOR, GPU_CUDA, GPU_STREAM };
 
 /* Estimate of one layer (or piece) on one machine. */
 struct gpu_cost {
-	double		cycles;		/* total, launch included */
+	double		cycles;		/* in the flow, composed by the build */
+	double		device_cycles;	/* main + aux, launches excluded */
 	double		launch_cycles;	/* kernels x launch latency */
 	double		main_cycles;	/* main kernel on the device */
 	double		aux_cycles;	/* layout/epilogue/reduction kernels */
@@ -129,7 +139,7 @@ int gpu_layer_cost(const struct gpu_model *m, const struct layer *l,
 
 /*
  * Whether the rule of gpu-cycles(1) puts the layer's activation input in
- * L2: l2_warm_input is set and in_bytes <= l2_input_fraction x L2.
+ * L2: the build's l2_warm_input is set and in_bytes <= l2_input_fraction x L2.
  */
 int gpu_input_in_l2(const struct gpu_mach *g, double in_bytes);
 

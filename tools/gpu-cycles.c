@@ -19,6 +19,7 @@
 
 struct opts {
 	const char	*config;
+	const char	*build;		/* -b, NULL = the config's default */
 	const char	*measured;
 	long		 total;		/* -C, 0 = config's channels */
 	long		 pim;		/* -n, -1 = default */
@@ -26,22 +27,24 @@ struct opts {
 
 /* Appended columns, in order (cycles and ns only if absent). */
 enum {
-	C_CYCLES, C_NS, C_BOUND, C_KERNELS, C_LAUNCH, C_CHAN, C_TENSOR,
-	C_TILE, C_SPLITK, C_OCC, C_CTAS, C_WAVES, C_INL2, C_MAIN, C_AUX,
-	C_DRAM, C_L2, C_SOURCE, C_N
+	C_CYCLES, C_NS, C_BOUND, C_KERNELS, C_DEVICE, C_LAUNCH, C_CHAN,
+	C_TENSOR, C_TILE, C_SPLITK, C_OCC, C_CTAS, C_WAVES, C_INL2, C_MAIN,
+	C_AUX, C_DRAM, C_L2, C_SOURCE, C_BUILD, C_N
 };
 static const char *const outcols[C_N] = {
-	"cycles", "ns", "bound", "kernels", "launch_ns", "gpu_channels",
-	"gpu_tensor", "gpu_tile", "gpu_splitk", "gpu_occupancy", "gpu_ctas",
-	"gpu_waves", "gpu_input_l2", "gpu_main_ns", "gpu_aux_ns",
-	"gpu_dram_bytes", "gpu_l2_bytes", "gpu_source"
+	"cycles", "ns", "bound", "kernels", "device_ns", "launch_ns",
+	"gpu_channels", "gpu_tensor", "gpu_tile", "gpu_splitk",
+	"gpu_occupancy", "gpu_ctas", "gpu_waves", "gpu_input_l2",
+	"gpu_main_ns", "gpu_aux_ns", "gpu_dram_bytes", "gpu_l2_bytes",
+	"gpu_source", "gpu_build"
 };
 
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: gpu-cycles [-c config] [-C total_channels] "
-	    "[-n pim_channels] [-m measured.csv] [file ...]\n");
+	fprintf(stderr, "usage: gpu-cycles [-b build] [-c config] "
+	    "[-C total_channels] [-n pim_channels] [-m measured.csv] "
+	    "[file ...]\n");
 	exit(PF_EXIT_USAGE);
 }
 
@@ -77,7 +80,7 @@ cost_row(struct table *t, size_t r, const struct layer_cols *lc,
 	struct layer l;
 	struct gpu_cost c;
 	const struct gpu_meas *meas = NULL;
-	double ch, cyc, ns, ghz = m->clock_mhz / 1e3;
+	double ch, cyc, ns, dev, ghz = m->clock_mhz / 1e3;
 	int64_t v;
 	long line = table_line(t, r);
 
@@ -109,11 +112,12 @@ cost_row(struct table *t, size_t r, const struct layer_cols *lc,
 	if (ms != NULL && name >= 0)
 		meas = gpu_measured_find(ms, table_get(t, r, (size_t)name), &l);
 	if (meas != NULL) {
-		ns = meas->ns;
+		dev = ns = meas->ns;
 		cyc = ns * ghz;
 	} else {
 		cyc = c.cycles;
 		ns = cyc / ghz;
+		dev = c.device_cycles / ghz;
 	}
 	/*
 	 * A result that does not fit the output columns (or the 9e12 ns a
@@ -131,6 +135,7 @@ cost_row(struct table *t, size_t r, const struct layer_cols *lc,
 	table_setns(t, r, (size_t)col[C_NS], ns);
 	table_set(t, r, (size_t)col[C_BOUND], gpu_bound_name(c.bound));
 	table_setint(t, r, (size_t)col[C_KERNELS], c.kernels);
+	table_setns(t, r, (size_t)col[C_DEVICE], dev);
 	table_setns(t, r, (size_t)col[C_LAUNCH],
 	    meas != NULL ? 0 : c.launch_cycles / ghz);
 	table_setint(t, r, (size_t)col[C_CHAN], (int64_t)ch);
@@ -151,6 +156,7 @@ cost_row(struct table *t, size_t r, const struct layer_cols *lc,
 	table_setint(t, r, (size_t)col[C_L2], (int64_t)llround(c.l2_bytes));
 	table_set(t, r, (size_t)col[C_SOURCE], meas != NULL ? "measured" :
 	    "model");
+	table_set(t, r, (size_t)col[C_BUILD], m->build.name);
 	return 0;
 }
 
@@ -199,16 +205,18 @@ cost_table(struct table *t, const struct gpu_model *m,
 int
 main(int argc, char **argv)
 {
-	struct opts o = { "rtx2060-sim", NULL, 0, -1 };
+	struct opts o = { "rtx2060-sim", NULL, NULL, 0, -1 };
 	struct gpu_model m;
 	struct gpu_measured ms;
 	struct table t, u;
-	char *path;
 	int ch, i, rc = PF_EXIT_DATA, have_ms = 0, have_t = 0;
 
 	pf_setprogname(argv[0]);
-	while ((ch = getopt(argc, argv, "C:c:m:n:")) != -1)
+	while ((ch = getopt(argc, argv, "b:C:c:m:n:")) != -1)
 		switch (ch) {
+		case 'b':
+			o.build = optarg;
+			break;
 		case 'C':
 			o.total = posarg(optarg, 'C');
 			if (o.total < 1)
@@ -229,11 +237,7 @@ main(int argc, char **argv)
 	argc -= optind;
 	argv += optind;
 
-	if ((path = conf_resolve("gpu", o.config)) == NULL)
-		return PF_EXIT_DATA;
-	i = gpu_model_load(path, &m);
-	free(path);
-	if (i < 0)
+	if (gpu_model_open(o.config, o.build, &m) < 0)
 		return PF_EXIT_DATA;
 	if (o.total == 0)
 		o.total = (long)m.channels;

@@ -30,6 +30,13 @@ clk=$(sed -n 's/^clock_mhz *= *\([0-9.]*\).*/\1/p' "$PIMFLOW_SHARE/gpu/t4.conf")
 jq -e --argjson c "$clk" '.machine.gpu_clock_mhz == $c' "$W/t4/summary.json" >/dev/null ||
     fail "-G t4: summary clock $(jq .machine.gpu_clock_mhz "$W/t4/summary.json"), want $clk"
 
+# -b: the build reaches gpu-cycles; default tvm-cudnn for rtx2060-sim.
+[ "$(vals "$W/t4/pieces.csv" gpu_build device gpu)" = "library " ] ||
+    fail "-G t4: build $(vals "$W/t4/pieces.csv" gpu_build device gpu), want library"
+pimflow -q -x -b fused "$m" "$W/fused" || fail "-b fused: exit $?"
+[ "$(vals "$W/fused/pieces.csv" gpu_build device gpu)" = "fused " ] ||
+    fail "-b fused: build $(vals "$W/fused/pieces.csv" gpu_build device gpu)"
+
 # -C 40 -n 8 -g 2 -r 25:75:25 -t fp32
 pimflow -q -x -C 40 -n 8 -g 2 -r 25:75:25 -t fp32 "$m" "$W/o" || fail "options: exit $?"
 [ "$(vals "$W/o/tasks.csv" mem_channels kind base)" = "40 " ] || fail "-C 40: base"

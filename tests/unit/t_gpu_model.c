@@ -131,8 +131,9 @@ gemm_by_hand(void)
 	 *       of them once (16384 B) and writes half the output (16384 B):
 	 *       32768 / 32 = 1024;
 	 *  wave = max(1024, 768, 1024) + 100 = 1124; two waves = 2248.
+	 * Compared with its launch (serial: 1000 cycles added).
 	 */
-	CHECK(NEAR(c, 2248));
+	CHECK(NEAR(c, 2248 + 1000));
 	CHECK(NEAR(k.cycles, 2248));
 	CHECK(k.waves == 2);
 	CHECK(k.ctas == 4);
@@ -150,12 +151,24 @@ gemm_by_hand(void)
 	 * half of L2, so it reads them from L2 and writes 32 KiB: 16 CTAs of
 	 * 1024 elements, 8 per SM: DRAM 32768/32 = 1024, L2 163840/64 =
 	 * 2560, SM 8*1024*(163840/16384)/32 = 2560; math 8*1024*2/64 = 256:
-	 * 2560 + 100 = 2660.  Compared: 5520 + 2660 + 1000 launch.
+	 * 2560 + 100 = 2660.  Compared: 5520 + 2660 + two 1000 launches.
 	 */
 	c = gpu_gemm_option(&g, &p, &t, 2, &k);
 	CHECK(NEAR(k.aux_cycles, 2660));
 	CHECK(NEAR(k.cycles, 5520 + 2660));
-	CHECK(NEAR(c, 5520 + 2660 + 1000));
+	CHECK(NEAR(c, 5520 + 2660 + 2000));
+	/* Overlapped launches: the larger of device time and launches. */
+	m.build.launch = GPU_LAUNCH_OVERLAP;
+	c = gpu_gemm_option(&g, &p, &t, 2, &k);
+	CHECK(NEAR(c, 5520 + 2660));
+	m.launch_cycles = 5000;
+	c = gpu_gemm_option(&g, &p, &t, 2, &k);
+	CHECK(NEAR(c, 10000));
+	m.build.launch = GPU_LAUNCH_GRAPH;
+	c = gpu_gemm_option(&g, &p, &t, 2, &k);
+	CHECK(NEAR(c, 5520 + 2660));
+	m.build.launch = GPU_LAUNCH_SERIAL;
+	m.launch_cycles = 1000;
 	CHECK_EQ_I(k.kernels, 2);
 	CHECK_EQ_I(k.splitk, 2);
 
@@ -229,9 +242,9 @@ layers(void)
 	m.max_ctas_per_sm = 16;
 	m.tiles[0] = (struct gpu_tile){ 64, 64, 128 };
 	m.ntiles = 1;
-	m.conv_pre_kernels = 1;
-	m.conv_post_kernels = 1;
-	m.gemm_post_kernels = 1;
+	m.build.conv_pre_kernels = 1;
+	m.build.conv_post_kernels = 1;
+	m.build.gemm_post_kernels = 1;
 
 	/* conv 1x16x8x8 -> 16, 1x1: layout, GEMM, epilogue = 3 launches. */
 	layer_init(&l);
@@ -243,11 +256,23 @@ layers(void)
 	CHECK_EQ_I(c.kernels, 3);
 	CHECK(NEAR(c.launch_cycles, 3000));
 	CHECK(NEAR(c.cycles, c.launch_cycles + c.main_cycles + c.aux_cycles));
+	CHECK(NEAR(c.device_cycles, c.main_cycles + c.aux_cycles));
 	CHECK(c.path == GPU_TENSOR);
 	CHECK(c.bound == GPU_LAUNCH);
+	/* Back-to-back launches hide under the work, or bound it. */
+	m.build.launch = GPU_LAUNCH_OVERLAP;
+	CHECK(gpu_layer_cost(&m, &l, 1, &c) == 0);
+	CHECK(NEAR(c.cycles, fmax(c.device_cycles, 3000)));
+	CHECK(c.bound == GPU_LAUNCH);
+	m.build.launch = GPU_LAUNCH_GRAPH;
+	CHECK(gpu_layer_cost(&m, &l, 1, &c) == 0);
+	CHECK(NEAR(c.cycles, c.device_cycles));
+	CHECK(NEAR(c.launch_cycles, 3000));
+	CHECK(c.bound != GPU_LAUNCH);
+	m.build.launch = GPU_LAUNCH_SERIAL;
 	/* The GEMM reads the layout kernel's output from L2 ... */
 	CHECK_EQ_I(c.input_l2, 0);	/* ... but the layer input is cold */
-	m.l2_warm_input = 1;
+	m.build.l2_warm_input = 1;
 	CHECK(gpu_layer_cost(&m, &l, 1, &c) == 0);
 	CHECK_EQ_I(c.input_l2, 1);	/* 2 KiB <= half of 256 KiB */
 	m.l2_input_fraction = 0.001;	/* 262 B: no longer fits */
@@ -268,7 +293,7 @@ layers(void)
 	CHECK(gpu_layer_cost(&m, &l, 1, &c) == 0);
 	CHECK(c.path == GPU_CUDA);
 	CHECK_EQ_I(c.kernels, 2);	/* GEMM + bias epilogue */
-	m.tc_pad = 1;
+	m.build.library_major = 11;
 	CHECK(gpu_layer_cost(&m, &l, 1, &c) == 0);
 	CHECK(c.path == GPU_TENSOR);
 	/* A memory-bound op is one kernel; fused act is free on a conv. */

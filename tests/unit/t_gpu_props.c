@@ -150,11 +150,12 @@ bound(const struct gpu_model *m, const struct layer *l, double ch,
 	if (l->op == OP_EMBED && w > (double)l->out_bytes)
 		w = (double)l->out_bytes;
 	bytes = w + (double)l->out_bytes;
-	if (with_input && !(m->l2_warm_input != 0 &&
+	if (with_input && !(m->build.l2_warm_input != 0 &&
 	    in <= m->l2_input_fraction * l2))
 		bytes += in;
-	return fmax(2.0 * (double)l->macs / peak, bytes / dram) +
-	    m->launch_cycles;
+	/* At least one kernel, launched as the build launches. */
+	return gpu_compose(m->build.launch, fmax(2.0 * (double)l->macs / peak,
+	    bytes / dram), m->launch_cycles);
 }
 
 static double
@@ -247,7 +248,6 @@ main(int argc, char **argv)
 	const char *const *cf;
 	struct gpu_model m;
 	struct layer l, b, p, q;
-	char *path;
 	int i, j, nb = 0, nc = 0, ng = 0, ns = 0, nstrict = 0, bad;
 	double c0, c1, tot;
 
@@ -255,13 +255,10 @@ main(int argc, char **argv)
 	(void)argc;
 	pf_setprogname(argv[0]);
 	for (cf = configs; *cf != NULL; cf++) {
-		if ((path = conf_resolve("gpu", *cf)) == NULL ||
-		    gpu_model_load(path, &m) < 0) {
+		if (gpu_model_open(*cf, NULL, &m) < 0) {
 			CHECK(!"config loads");
-			free(path);
 			continue;
 		}
-		free(path);
 		tot = m.channels;
 		for (i = 0; i < 600; i++) {
 			random_layer(&l);
@@ -280,9 +277,17 @@ main(int argc, char **argv)
 				if (j > 0 && c0 > cost(&m, &l, chans[j - 1]) *
 				    (1 + 1e-9)) {
 					bad = 1;
-					fprintf(stderr, "%s: layer %d slower with "
-					    "%g channels than %g\n", *cf, i,
-					    chans[j], chans[j - 1]);
+					fprintf(stderr, "%s: layer %d (op %s "
+					    "%lldx%lldx%lld k%lld c%lld %s) slower "
+					    "with %g channels than %g (%g > %g)\n", *cf, i,
+					    layer_opname(l.op),
+					    (long long)l.gemm_m,
+					    (long long)l.gemm_n,
+					    (long long)l.gemm_k,
+					    (long long)l.kernel_h,
+					    (long long)l.in_c, l.dtype,
+					    chans[j], chans[j - 1], c0,
+					    cost(&m, &l, chans[j - 1]));
 				}
 				nc++;
 			}
