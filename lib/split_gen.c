@@ -250,7 +250,17 @@ whole(struct gen *g, size_t i)
 	emit(g, id, l->id, l->id, "pim", 0, 0, &pc, 0, 1, 0);
 }
 
-static void
+/* Report that layer i's candidates of one kind do not fit 64 bits. */
+static int
+toobig(const struct gen *g, size_t i, const char *what)
+{
+	pf_errl(g->in->fname, table_line(g->in, i), "layer %zu: its %s pieces "
+	    "do not fit pf-split's arithmetic (rows past 2^31 or counts past "
+	    "2^63)", i, what);
+	return -1;
+}
+
+static int
 splits(struct gen *g, size_t i)
 {
 	static const char axes[] = { 'h', 'n', 'm' };
@@ -258,7 +268,7 @@ splits(struct gen *g, size_t i)
 	struct piece pc[2];
 	int64_t units, prev;
 	char id[64];
-	int a, r;
+	int a, r, e;
 
 	for (a = 0; a < 3; a++) {
 		if (!(g->o->axes & 1 << a) || !split_eligible(l, axes[a],
@@ -267,8 +277,10 @@ splits(struct gen *g, size_t i)
 		prev = -1;
 		for (r = g->o->r_from; r <= g->o->r_to; r += g->o->r_step) {
 			/* a ratio giving the pieces of the previous one adds nothing */
-			if (split_layer(l, axes[a], r, pc, &units) < 0 ||
-			    units == prev)
+			if ((e = split_layer(l, axes[a], r, pc, &units)) ==
+			    SPLIT_TOOBIG)
+				return toobig(g, i, "split");
+			if (e < 0 || units == prev)
 				continue;
 			prev = units;
 			snprintf(id, sizeof(id), "%lld:split:%c:%d",
@@ -279,10 +291,11 @@ splits(struct gen *g, size_t i)
 			    0, g->o->gwrite, 1);
 		}
 	}
+	return 0;
 }
 
 /* Emit the pipeline candidates of chain i..i+L-1 with layer i on dev0. */
-static void
+static int
 chain(struct gen *g, size_t i, int L, enum split_dev dev0, const char *tag)
 {
 	struct piece pc[PIPE_MAXLEN * PIPE_MAXSTAGE];
@@ -291,15 +304,17 @@ chain(struct gen *g, size_t i, int L, enum split_dev dev0, const char *tag)
 	int k, s, n;
 
 	if (!(g->o->axes & (axis == 'h' ? AXIS_H : AXIS_M)))
-		return;
+		return 0;
 	for (k = 0; k < L; k++)
 		if (((k % 2 == 0) == (dev0 == DEV_PIM)) &&
 		    !pim_eligible(&c[k], &g->o->rules))
-			return;
+			return 0;
 	for (s = 2; s <= PIPE_MAXSTAGE; s++) {
 		if (!(g->o->stages & 1 << s))
 			continue;
-		if ((n = pipe_chain(c, L, s, dev0, pc)) < 0)
+		if ((n = pipe_chain(c, L, s, dev0, pc)) == SPLIT_TOOBIG)
+			return toobig(g, i, "pipeline");
+		if (n < 0)
 			continue;
 		snprintf(id, sizeof(id), "%lld-%lld:pipe:%s:s%d",
 		    (long long)c[0].id, (long long)c[L - 1].id, tag, s);
@@ -307,9 +322,10 @@ chain(struct gen *g, size_t i, int L, enum split_dev dev0, const char *tag)
 			emit(g, id, c[0].id, c[L - 1].id, "pipe", axis,
 			    100 / s, &pc[k], 0, g->o->gwrite, 1);
 	}
+	return 0;
 }
 
-static void
+static int
 pipes(struct gen *g, size_t i)
 {
 	char tag[16];
@@ -327,18 +343,22 @@ pipes(struct gen *g, size_t i)
 		t = pipe_type(&g->l[i], L);
 		if (t != 0 && (g->o->types & 1 << t)) {
 			snprintf(tag, sizeof(tag), "t%d", t);
-			chain(g, i, L, t == 2 ? DEV_GPU : DEV_PIM, tag);
+			if (chain(g, i, L, t == 2 ? DEV_GPU : DEV_PIM, tag) < 0)
+				return -1;
 		}
 		if (g->o->chains & 1 << L) {
 			/* generic chains, both device orders (a published type is not repeated) */
 			snprintf(tag, sizeof(tag), "c%dg", L);
-			if (!(t == 2 && (g->o->types & 1 << t)))
-				chain(g, i, L, DEV_GPU, tag);
+			if (!(t == 2 && (g->o->types & 1 << t)) &&
+			    chain(g, i, L, DEV_GPU, tag) < 0)
+				return -1;
 			snprintf(tag, sizeof(tag), "c%dp", L);
-			if (!((t == 1 || t == 3) && (g->o->types & 1 << t)))
-				chain(g, i, L, DEV_PIM, tag);
+			if (!((t == 1 || t == 3) && (g->o->types & 1 << t)) &&
+			    chain(g, i, L, DEV_PIM, tag) < 0)
+				return -1;
 		}
 	}
+	return 0;
 }
 
 static int
@@ -409,8 +429,8 @@ split_tasks(const struct table *layers, const struct split_opts *o,
 		rc = -1;
 	for (i = 0; rc == 0 && i < g.n; i++) {
 		whole(&g, i);
-		splits(&g, i);
-		pipes(&g, i);
+		if (splits(&g, i) < 0 || pipes(&g, i) < 0)
+			rc = -1;
 	}
 	for (i = 0; i < g.n; i++)
 		free(g.preds[i]);

@@ -131,13 +131,13 @@ split_rows(const struct layer *l, int64_t o0, int64_t o1, struct layer *p,
 			p->batch = o1 - o0;
 			if (l->op == OP_MATMUL &&
 			    ck_mul(p->batch, p->in_w, &p->gemm_batch) < 0)
-				return -1;
+				return SPLIT_TOOBIG;
 		} else {
 			p->in_h = p->out_h = o1 - o0;
 			if (l->op == OP_MATMUL)
 				p->gemm_m = p->in_h;
 		}
-		return layer_derive(p);
+		return layer_derive(p) < 0 ? SPLIT_TOOBIG : 0;
 	}
 	/*
 	 * Output row o reads unpadded input rows o*s - pt + j*d, j < k.  The
@@ -148,7 +148,7 @@ split_rows(const struct layer *l, int64_t o0, int64_t o1, struct layer *p,
 	    ck_mul(o1 - 1, l->stride_h, &b) < 0 ||
 	    ck_mul(l->kernel_h - 1, l->dil_h, &t) < 0 ||
 	    ck_add(b, t, &b) < 0)
-		return -1;
+		return SPLIT_TOOBIG;
 	a -= l->pad_top;
 	b -= l->pad_top;
 	r0 = a > 0 ? a : 0;
@@ -160,17 +160,17 @@ split_rows(const struct layer *l, int64_t o0, int64_t o1, struct layer *p,
 	p->pad_bottom = b - r1;
 	p->out_h = o1 - o0;
 	*in0 = r0;
-	return layer_derive(p);
+	return layer_derive(p) < 0 ? SPLIT_TOOBIG : 0;
 }
 
-/* ceil(x * ratio / 100), overflow-checked; -1 on overflow. */
+/* ceil(x * ratio / 100), overflow-checked; SPLIT_TOOBIG on overflow. */
 static int64_t
 share(int64_t x, int ratio)
 {
 	int64_t v;
 
 	if (ck_mul(x, ratio, &v) < 0)
-		return -1;
+		return SPLIT_TOOBIG;
 	return ceil_div(v, 100);
 }
 
@@ -183,7 +183,7 @@ hrows(const struct layer *l, int ratio)
 	/* keeps the doubled centre arithmetic below far from overflow */
 	if (h < 0 || l->in_h > INT32_MAX || l->pad_top > INT32_MAX ||
 	    l->kernel_h > INT32_MAX || l->dil_h > INT32_MAX)
-		return -1;
+		return SPLIT_TOOBIG;
 	/* centre of output o: o*s - pt + (k-1)*d/2 < h, doubled to stay integral */
 	q = 2 * h + 2 * l->pad_top - (l->kernel_h - 1) * l->dil_h;
 	if (q <= 0)
@@ -200,6 +200,8 @@ split_chan(const struct layer *l, int ratio, struct piece pc[2],
 
 	if (l->op == OP_CONV && g > 1) {
 		n = share(g, ratio);
+		if (n == SPLIT_TOOBIG)
+			return SPLIT_TOOBIG;
 		if (n <= 0 || n >= g)
 			return -1;
 		ocg = l->out_c / g;
@@ -214,6 +216,8 @@ split_chan(const struct layer *l, int ratio, struct piece pc[2],
 		pc[1].ic0 = n * icg;
 	} else {
 		n = share(l->out_c, ratio);
+		if (n == SPLIT_TOOBIG)
+			return SPLIT_TOOBIG;
 		if (n <= 0 || n >= l->out_c)
 			return -1;
 		pc[0].l.out_c = n;
@@ -226,7 +230,7 @@ split_chan(const struct layer *l, int ratio, struct piece pc[2],
 	}
 	*units = n;
 	if (layer_derive(&pc[0].l) < 0 || layer_derive(&pc[1].l) < 0)
-		return -1;
+		return SPLIT_TOOBIG;
 	return 0;
 }
 
@@ -253,12 +257,14 @@ split_layer(const struct layer *l, char axis, int ratio, struct piece pc[2],
 	else
 		return -1;
 	rows = split_nrows(l);
+	if (n == SPLIT_TOOBIG)
+		return SPLIT_TOOBIG;
 	if (n <= 0 || n >= rows)
 		return -1;
 	*units = n;
-	if (split_rows(l, 0, n, &pc[0].l, &pc[0].in_row0) < 0 ||
-	    split_rows(l, n, rows, &pc[1].l, &pc[1].in_row0) < 0)
-		return -1;
+	if ((i = split_rows(l, 0, n, &pc[0].l, &pc[0].in_row0)) < 0 ||
+	    (i = split_rows(l, n, rows, &pc[1].l, &pc[1].in_row0)) < 0)
+		return i;
 	pc[1].row0 = n;
 	return 0;
 }

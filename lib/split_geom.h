@@ -20,6 +20,13 @@
 enum split_dev { DEV_GPU, DEV_PIM };
 
 /*
+ * Returned instead of -1 when a piece's arithmetic overflows 64 bits (or
+ * the 32-bit bound of the row-centre arithmetic): an error, never a
+ * candidate that silently does not exist.
+ */
+#define SPLIT_TOOBIG (-2)
+
+/*
  * One piece of a candidate: its geometry and where it sits in the whole
  * layer.  For axis h/m pieces, rows [row0, row0 + l.out_h) of the layer's
  * output are computed from input rows [in_row0, in_row0 + l.in_h) (axis m
@@ -78,8 +85,8 @@ int split_eligible(const struct layer *l, char axis,
  * stride, dilation, kernel and the width are unchanged.  For a gemm or
  * matmul, rows are tokens (in_h, or the batch when in_h is 1) and there is
  * no halo.  Stores the piece in *p and its first input row in *in0;
- * returns 0, or -1 when the piece would read no input row at all (rows
- * lying wholly in padding) or a count overflows.
+ * returns 0, -1 when the piece would read no input row at all (rows
+ * lying wholly in padding), or SPLIT_TOOBIG when a count overflows.
  */
 int split_rows(const struct layer *l, int64_t o0, int64_t o1,
     struct layer *p, int64_t *in0);
@@ -96,7 +103,9 @@ int64_t split_nrows(const struct layer *l);
  * one is exact.  Axis n: ceil(out_c * ratio / 100) output channels, or
  * whole groups of a grouped conv.  Axis m: ceil(rows * ratio / 100) rows.
  * *units is the GPU's share in rows/channels/groups (to drop ratios that
- * give the same pieces).  Returns 0, or -1 if a piece would be empty.
+ * give the same pieces).  Returns 0, -1 if a piece would be empty, or
+ * SPLIT_TOOBIG when the arithmetic does not fit (which the caller reports:
+ * a candidate is never dropped because its numbers overflow).
  */
 int split_layer(const struct layer *l, char axis, int ratio,
     struct piece pc[2], int64_t *units);

@@ -5,6 +5,7 @@
  */
 #include <string.h>
 
+#include "arith.h"
 #include "split_pipe.h"
 
 static int
@@ -84,15 +85,17 @@ pipe_chain(const struct layer *chain, int L, int S, enum split_dev dev0,
 	if (rows < S)
 		return -1;
 	for (s = 0; s < S; s++) {
+		if (ck_mul(rows, S - s, &hi[L - 1][s]) < 0)
+			return SPLIT_TOOBIG;
 		lo[L - 1][s] = rows * (S - 1 - s) / S;
-		hi[L - 1][s] = rows * (S - s) / S;
+		hi[L - 1][s] /= S;
 	}
 	for (i = L - 1; i > 0; i--) {
 		prev = split_nrows(&chain[i - 1]);
 		for (s = 0; s < S; s++) {
-			if (split_rows(&chain[i], lo[i][s], hi[i][s], &p,
-			    &in0) < 0)
-				return -1;
+			if ((n = split_rows(&chain[i], lo[i][s], hi[i][s], &p,
+			    &in0)) < 0)
+				return n;
 			lo[i - 1][s] = s == S - 1 ? 0 : in0;
 			hi[i - 1][s] = prev;
 			if (lo[i - 1][s] >= prev)
@@ -108,9 +111,11 @@ pipe_chain(const struct layer *chain, int L, int S, enum split_dev dev0,
 			if (st < 0 || st >= S)
 				continue;
 			memset(&pc[n], 0, sizeof(pc[n]));
-			if (split_rows(&chain[i], lo[i][st], hi[i][st],
-			    &pc[n].l, &pc[n].in_row0) < 0)
-				return -1;
+			int e = split_rows(&chain[i], lo[i][st], hi[i][st],
+			    &pc[n].l, &pc[n].in_row0);
+
+			if (e < 0)
+				return e;
 			pc[n].row0 = lo[i][st];
 			pc[n].chain = i;
 			pc[n].step = s;

@@ -43,7 +43,8 @@ int pipe_type(const struct layer *chain, int n);
  * The L*S pieces of chain[0..L-1] in S stages with layer 0 on dev0,
  * ordered by step, then chain index.  Returns L*S, or -1 when a piece
  * would be empty (fewer output rows than stages, or a halo swallowing a
- * stage) or the shapes do not chain.
+ * stage) or the shapes do not chain, or SPLIT_TOOBIG when a count
+ * overflows.
  */
 int pipe_chain(const struct layer *chain, int L, int S, enum split_dev dev0,
     struct piece *pc);
