@@ -8,11 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "arith.h"
 #include "diag.h"
 #include "onnx.pb-c.h"
 #include "onnx_load.h"
+#include "onnx_wire.h"
 #include "xalloc.h"
 
 #define S(s) ((s) != NULL ? (s) : "")
@@ -386,27 +388,14 @@ setdecl(struct model *m, struct tensor *t, const Onnx__ValueInfoProto *vi)
 }
 
 /*
- * Read the whole file; -1 reported.  A regular file is read in one piece
- * of its size (models with weights run to hundreds of megabytes, which
- * growing a buffer would copy again and again).
+ * Read a whole stream that cannot be mapped (a pipe); -1 reported.
  */
 static int
-slurp(const char *path, uint8_t **buf, size_t *len)
+slurp(FILE *fp, const char *name, uint8_t **buf, size_t *len)
 {
-	FILE *fp;
-	struct stat st;
 	size_t cap = 1 << 16, n = 0, r;
 	uint8_t *b;
 
-	if (strcmp(path, "-") == 0)
-		fp = stdin;
-	else if ((fp = fopen(path, "rb")) == NULL) {
-		pf_err(path, "%s", strerror(errno));
-		return -1;
-	}
-	if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) &&
-	    st.st_size > 0 && (uintmax_t)st.st_size < SIZE_MAX / 2)
-		cap = (size_t)st.st_size + 1;
 	b = xmalloc(cap);
 	while ((r = fread(b + n, 1, cap - n, fp)) > 0) {
 		n += r;
@@ -414,17 +403,64 @@ slurp(const char *path, uint8_t **buf, size_t *len)
 			b = xreallocarray(b, cap *= 2, 1);
 	}
 	if (ferror(fp)) {
-		pf_err(pf_inname(path), "read error: %s", strerror(errno));
-		if (fp != stdin)
-			fclose(fp);
+		pf_err(name, "read error: %s", strerror(errno));
 		free(b);
 		return -1;
 	}
-	if (fp != stdin)
-		fclose(fp);
 	*buf = b;
 	*len = n;
 	return 0;
+}
+
+/*
+ * The model's bytes without the data of tensors whose values are not
+ * kept (onnx_wire.h), in *buf (free it) of *len bytes; -1 reported.  A
+ * regular file is read in pieces as the walk over it needs them, so the
+ * weights, most of its size, are never read; any other stream is read
+ * whole first.  With strip 0 the bytes are kept as they are (the fuzzing
+ * harness compares both).  *len 0: empty; *buf NULL with *len 1: not a
+ * protobuf.
+ */
+static int
+readmodel(const char *path, const char *name, int strip, uint8_t **buf,
+    size_t *len)
+{
+	FILE *fp;
+	struct stat st;
+	uint8_t *b = NULL;
+	size_t n = 0;
+	int err = 0, rc = 0;
+
+	*buf = NULL;
+	*len = 0;
+	if (strcmp(path, "-") == 0)
+		fp = stdin;
+	else if ((fp = fopen(path, "rb")) == NULL) {
+		pf_err(path, "%s", strerror(errno));
+		return -1;
+	}
+	if (strip && fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) &&
+	    st.st_size > 0 && (uintmax_t)st.st_size < SIZE_MAX / 2 &&
+	    lseek(fileno(fp), 0, SEEK_CUR) == 0) {
+		if ((*buf = onnx_wire_strip_fd(fileno(fp), (size_t)st.st_size,
+		    len, &err)) == NULL)
+			*len = 1;
+		if (err != 0) {
+			pf_err(name, "read error: %s", strerror(err));
+			rc = -1;
+		}
+	} else if ((rc = slurp(fp, name, &b, &n)) == 0) {
+		if (n == 0 || !strip) {
+			*buf = b;
+			*len = n;
+			b = NULL;
+		} else if ((*buf = onnx_wire_strip(b, n, len)) == NULL)
+			*len = 1;
+		free(b);
+	}
+	if (fp != stdin)
+		fclose(fp);
+	return rc;
 }
 
 /*
@@ -560,6 +596,12 @@ linkinputs(struct model *m)
 int
 model_load(struct model *m, const char *path)
 {
+	return model_load_opt(m, path, 1);
+}
+
+int
+model_load_opt(struct model *m, const char *path, int strip)
+{
 	Onnx__GraphProto *g;
 	uint8_t *buf = NULL;
 	size_t len = 0, i, j;
@@ -568,14 +610,15 @@ model_load(struct model *m, const char *path)
 
 	memset(m, 0, sizeof(*m));
 	m->file = path = pf_inname(path);
-	if (slurp(strcmp(path, "<stdin>") == 0 ? "-" : path, &buf, &len) < 0)
+	if (readmodel(strcmp(path, "<stdin>") == 0 ? "-" : path, path, strip,
+	    &buf, &len) < 0)
 		return -1;
 	if (len == 0) {
 		pf_err(path, "empty file");
 		free(buf);
 		return -1;
 	}
-	m->mp = onnx__model_proto__unpack(NULL, len, buf);
+	m->mp = buf == NULL ? NULL : onnx__model_proto__unpack(NULL, len, buf);
 	free(buf);
 	if (m->mp == NULL) {
 		pf_err(path, "not an ONNX model: protobuf does not decode "

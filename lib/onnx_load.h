@@ -4,7 +4,9 @@
  * a table of named tensors and a list of nodes that refer to them by index.
  * Only dims are needed for weights; values are kept for small tensors
  * (shape arguments such as a Reshape's shape or a Slice's starts), which
- * later stages read and fold.  External data is never opened.
+ * later stages read and fold.  The data of every other tensor is cut out
+ * of the file's bytes before protobuf-c decodes them (onnx_wire.h), so
+ * weights are neither held nor copied.  External data is never opened.
  *
  * struct tensor and struct node also carry the fields the later stages
  * (shape inference, constant folding, emission) fill in, so one model
@@ -107,6 +109,11 @@ struct model {
  * name used twice as an output.  m is valid for model_free either way.
  */
 int model_load(struct model *m, const char *path);
+/*
+ * The same; strip 0 decodes every byte of the file, the data of all
+ * tensors included (for comparing against the stripped reading).
+ */
+int model_load_opt(struct model *m, const char *path, int strip);
 void model_free(struct model *m);
 
 /* Index of the tensor called name, or -1. */

@@ -9,8 +9,9 @@
 # exit status.
 # Harnesses: fuzz_csv (CSV reader, layer_get), fuzz_onnx (model bytes
 # through onnx2layers' library path), fuzz_graph (bytes that build an ONNX
-# graph of known ops with odd attributes, same path).
-# FUZZ_HARNESS=csv|onnx|graph runs only one.  FUZZ_KEEPGOING=1 runs in
+# graph of known ops with odd attributes, same path), fuzz_wire (model
+# bytes read with weights stripped and whole: both readings must agree).
+# FUZZ_HARNESS=csv|onnx|graph|wire runs only one.  FUZZ_KEEPGOING=1 runs in
 # libFuzzer's fork mode, collecting every crash instead of stopping at the
 # first (reproducers in fuzz-out/crash-NAME/).
 set -u
@@ -97,6 +98,13 @@ if want onnx; then
 	    $(ls tests/*/*/*.onnx tests/*/*/*/*.onnx 2>/dev/null |
 	    grep -v '^tests/fuzz/regress/') ../shared/onnx-light/*.onnx
 	run fuzz_onnx "$OUT/corpus-onnx" -max_len=131072 || fail=1
+fi
+if want wire; then
+	build fuzz_wire $ONNXSRC || exit 1
+	seed "$OUT/corpus-wire" 131072 share/pimflow/models/*.onnx \
+	    $(ls tests/*/*/*.onnx tests/*/*/*/*.onnx 2>/dev/null |
+	    grep -v '^tests/fuzz/regress/') ../shared/onnx-light/*.onnx
+	run fuzz_wire "$OUT/corpus-wire" -max_len=131072 || fail=1
 fi
 if want graph; then
 	# Structure-aware: the bytes build a graph; no seeds needed.

@@ -1,0 +1,117 @@
+/*
+ * libFuzzer harness for the weight-stripping reader (onnx_wire.c): the
+ * bytes are loaded as a model twice, once stripped as onnx2layers reads
+ * it and once decoded whole, and both must agree: both fail or both
+ * succeed, with the same tensor table (names, types, dims, kept values)
+ * and, for every node attribute holding a tensor (Constant values), the
+ * same result of tensor_from_proto.  A difference aborts, so libFuzzer
+ * reports it as a crash.  Built by tests/fuzz/run.sh.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "onnx_load.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static char path[64];
+
+int
+LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	pf_setprogname("fuzz_wire");
+	snprintf(path, sizeof(path), "/tmp/fuzz_wire.%ld.onnx", (long)getpid());
+	return 0;
+}
+
+static void
+differ(const char *what)
+{
+	fprintf(stderr, "fuzz_wire: stripped and whole readings differ: %s\n",
+	    what);
+	abort();
+}
+
+static void
+sametensor(const struct tensor *a, const struct tensor *b)
+{
+	int64_t i;
+
+	if (strcmp(a->name != NULL ? a->name : "", b->name != NULL ? b->name :
+	    "") != 0)
+		differ("tensor name");
+	if (a->dtype != b->dtype || a->known != b->known ||
+	    a->rank != b->rank || a->hasval != b->hasval ||
+	    a->nval != b->nval || a->isinit != b->isinit ||
+	    a->declrank != b->declrank)
+		differ(a->name != NULL ? a->name : "tensor");
+	if (a->known && memcmp(a->dims, b->dims, (size_t)a->rank *
+	    sizeof(a->dims[0])) != 0)
+		differ("dims");
+	for (i = 0; a->hasval && i < a->nval; i++)
+		if ((a->iv != NULL) != (b->iv != NULL) ||
+		    (a->iv != NULL ? a->iv[i] != b->iv[i] :
+		    memcmp(&a->fv[i], &b->fv[i], sizeof(double)) != 0))
+			differ("values");
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct model s, w;
+	FILE *fp;
+	int rs, rw;
+	size_t i, j;
+
+	if ((fp = fopen(path, "wb")) == NULL)
+		return 0;
+	if (size > 0 && fwrite(data, 1, size, fp) != size) {
+		fclose(fp);
+		return 0;
+	}
+	fclose(fp);
+	rs = model_load_opt(&s, path, 1);
+	rw = model_load_opt(&w, path, 0);
+	if (rs != rw)
+		differ("one reading fails");
+	if (rs == 0 && (s.nt != w.nt || s.nn != w.nn))
+		differ("table sizes");
+	for (i = 0; rs == 0 && i < s.nt; i++)
+		sametensor(&s.t[i], &w.t[i]);
+	for (i = 0; rs == 0 && i < s.nn; i++) {
+		const Onnx__NodeProto *a = s.n[i].np, *b = w.n[i].np;
+
+		if (a->n_attribute != b->n_attribute)
+			differ("attributes");
+		for (j = 0; j < a->n_attribute; j++) {
+			struct tensor ta, tb;
+			int ra, rb;
+
+			if ((a->attribute[j]->t == NULL) !=
+			    (b->attribute[j]->t == NULL))
+				differ("attribute tensor");
+			if (a->attribute[j]->t == NULL)
+				continue;
+			memset(&ta, 0, sizeof(ta));
+			memset(&tb, 0, sizeof(tb));
+			ra = tensor_from_proto(&ta, a->attribute[j]->t, path, "t");
+			rb = tensor_from_proto(&tb, b->attribute[j]->t, path, "t");
+			if (ra != rb)
+				differ("attribute tensor result");
+			if (ra == 0)
+				sametensor(&ta, &tb);
+			tensor_dropval(&ta);
+			tensor_dropval(&tb);
+		}
+	}
+	model_free(&s);
+	model_free(&w);
+	return 0;
+}
