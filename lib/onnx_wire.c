@@ -291,8 +291,7 @@ keeps(struct src *s, const uint8_t *p, const uint8_t *end)
 		} else if (f.num == 2 && f.wt == WT_VARINT)
 			dtype = (int32_t)(uint32_t)f.v;
 		else if (f.num == 14 && f.wt == WT_VARINT)
-			extloc = (int32_t)(uint32_t)f.v ==
-			    ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL;
+			extloc = (int32_t)(uint32_t)f.v == 1;	/* EXTERNAL */
 		else if (f.num == 13)
 			extdata = 1;
 		else if (f.num == 1 || f.num == 2 || f.num == 14)
