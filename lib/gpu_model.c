@@ -152,6 +152,11 @@ gpu_model_load(const char *path, struct gpu_model *m)
 	for (k = gpu_model_keys; k->key != NULL; k++)
 		if (conf_num(&c, k->key, k->lo, k->hi, FIELD(m, k)) < 0)
 			goto out;
+	if (m->channels != floor(m->channels)) {
+		pf_errl(path, keyline(&c, "channels"), "key 'channels': want a "
+		    "whole number of channels, not '%.15g'", m->channels);
+		goto out;
+	}
 	if ((menu = conf_str(&c, "tile_menu")) == NULL) {
 		pf_err(path, "missing key 'tile_menu'");
 		goto out;

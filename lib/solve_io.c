@@ -246,10 +246,37 @@ parse_row(const struct table *t, size_t r, const long *c, struct cand *x)
 	return 0;
 }
 
+/* One row's gpu_clock_mhz: the first sets in->gpu_mhz, the rest agree. */
+static int
+readclock(const struct table *t, size_t r, long col, long *first,
+    struct solve_in *in)
+{
+	const char *s = table_get(t, r, (size_t)col);
+	double v;
+
+	if (*s == '\0')
+		return 0;
+	if (parse_double(s, &v) < 0 || !(v > 0) || v > 1e6) {
+		pf_errl(t->fname, table_line(t, r), "column 'gpu_clock_mhz': "
+		    "bad clock '%s'", s);
+		return -1;
+	}
+	if (*first == 0) {
+		in->gpu_mhz = v;
+		*first = table_line(t, r);
+	} else if (v != in->gpu_mhz) {
+		pf_errl(t->fname, table_line(t, r), "column 'gpu_clock_mhz': "
+		    "'%s' differs from the clock of line %ld (costs of two "
+		    "GPU configs)", s, *first);
+		return -1;
+	}
+	return 0;
+}
+
 int
 solve_read_costs(const struct table *t, struct solve_in *in)
 {
-	long c[11];
+	long c[11], clk, clkline = 0;
 	size_t i, *idx;
 	int64_t maxlast = -1;
 	int rc = 0;
@@ -257,6 +284,7 @@ solve_read_costs(const struct table *t, struct solve_in *in)
 	in->fname = t->fname;
 	if (table_need(t, merge_colnames, c) < 0)
 		return -1;
+	clk = table_col(t, "gpu_clock_mhz");
 	in->c = xcalloc(t->nrows + 1, sizeof(*in->c));
 	for (i = 0; i < t->nrows; i++) {
 		struct cand *x = &in->c[i];
@@ -273,6 +301,8 @@ solve_read_costs(const struct table *t, struct solve_in *in)
 		}
 		if (x->last > maxlast)
 			maxlast = x->last;
+		if (clk >= 0 && readclock(t, i, clk, &clkline, in) < 0)
+			return -1;
 	}
 	/* duplicate ids: sorted, reported at the later line */
 	idx = xcalloc(in->nc + 1, sizeof(*idx));

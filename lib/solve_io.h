@@ -24,6 +24,7 @@ struct solve_in {
 	int		 *npreds;
 	long long	 *base_ps;	/* per layer, -1 when no base candidate */
 	const char	 *fname;	/* costs file name for diagnostics */
+	double		  gpu_mhz;	/* clock of the GPU cycles, 0: unknown */
 };
 
 /* Per-policy outcome for the summary. */
@@ -46,9 +47,11 @@ int solve_read_layers(const struct table *t, struct solve_in *in);
 
 /*
  * Candidates from a costs.csv table.  Without layers, the layer count is
- * one past the highest last layer.  Reports a missing column, a bad
- * number or kind, a duplicate candidate id, or a range outside the layers,
- * and returns -1.
+ * one past the highest last layer.  The optional column gpu_clock_mhz
+ * (pf-merge carries gpu-cycles' clock) sets in->gpu_mhz; its non-empty
+ * values must agree.  Reports a missing column, a bad number or kind, a
+ * duplicate candidate id, a range outside the layers or two clocks, and
+ * returns -1.
  */
 int solve_read_costs(const struct table *t, struct solve_in *in);
 

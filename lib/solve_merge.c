@@ -91,13 +91,13 @@ check_geometry(const struct table *t)
 
 static int
 fold(const struct table *t, const long *c, long gwc, long hidec, long lc,
-    const size_t *idx, const struct group *g, double sync_ns,
+    long clkc, const size_t *idx, const struct group *g, double sync_ns,
     struct table *out)
 {
 	const char *cand = table_get(t, idx[g->lo], (size_t)c[N_CAND]);
 	int64_t gpu = 0, pim = 0, wall = 0, sync_ps, ratio, *step;
 	int64_t st, nstep = 0;
-	const char *gw = "", *hide = "";
+	const char *gw = "", *hide = "", *clk = "";
 	size_t k, r, j;
 	int devs = 0;
 	char buf[64];
@@ -171,6 +171,18 @@ fold(const struct table *t, const long *c, long gwc, long hidec, long lc,
 			    "its %s time passes %s ns", cand, dev, MERGE_MAX_NS);
 			goto bad;
 		}
+		if (d == 0 && clkc >= 0) {
+			const char *a = table_get(t, r, (size_t)clkc);
+
+			if (*clk == '\0')
+				clk = a;
+			else if (strcmp(a, clk) != 0) {
+				pf_errl(t->fname, table_line(t, r),
+				    "candidate '%s': pieces disagree on "
+				    "'gpu_clock_mhz'", cand);
+				goto bad;
+			}
+		}
 		if (d == 1 && gwc >= 0) {
 			const char *a = table_get(t, r, (size_t)gwc);
 			const char *b = table_get(t, r, (size_t)hidec);
@@ -213,6 +225,7 @@ fold(const struct table *t, const long *c, long gwc, long hidec, long lc,
 	table_set(out, r, 9, buf);
 	ps_to_ns(wall, buf, sizeof(buf));
 	table_set(out, r, 10, buf);
+	table_set(out, r, 11, clk);
 	return 0;
 bad:
 	free(step);
@@ -230,6 +243,8 @@ merge_costs(const struct table *t, double sync_ns, struct table *out)
 	table_init(out, "<stdout>");
 	for (i = 0; merge_colnames[i] != NULL; i++)
 		table_addcol(out, merge_colnames[i]);
+	/* the clock of the GPU pieces' cycles travels to the summary */
+	table_addcol(out, "gpu_clock_mhz");
 	if (table_need(t, needcols, c) < 0 || check_geometry(t) < 0)
 		return -1;
 	gwc = table_col(t, "pim_gwrite");
@@ -263,8 +278,8 @@ merge_costs(const struct table *t, double sync_ns, struct table *out)
 	}
 	qsort(g, ng, sizeof(*g), byfirst);
 	for (i = 0; i < ng; i++)
-		if (fold(t, c, gwc, hidec, table_col(t, "layer"), idx, &g[i],
-		    sync_ns, out) < 0)
+		if (fold(t, c, gwc, hidec, table_col(t, "layer"),
+		    table_col(t, "gpu_clock_mhz"), idx, &g[i], sync_ns, out) < 0)
 			goto done;
 	rc = 0;
 done:

@@ -8,6 +8,7 @@
 #include "layer.h"
 #include "split_pipe.h"
 #include "split_gen.h"
+#include "task.h"
 #include "xalloc.h"
 
 /* Columns written ahead of and after the geometry (pf-formats(7)). */
@@ -15,10 +16,10 @@ static const char *const headcols[] = {
 	"cand", "first", "last", "kind", "axis", "ratio", "step", "device", NULL
 };
 static const char *const tailcols[] = {
-	"mem_channels", "pim_channels", "pim_gwrite", "pim_hiding", NULL
+	"pim_channels", "pim_gwrite", "pim_hiding", NULL
 };
 enum { C_CAND, C_FIRST, C_LAST, C_KIND, C_AXIS, C_RATIO, C_STEP, C_DEV };
-enum { C_MEM, C_PIMCH, C_GW, C_HIDE };
+enum { C_PIMCH, C_GW, C_HIDE };
 
 void
 split_opts_init(struct split_opts *o)
@@ -33,8 +34,7 @@ split_opts_init(struct split_opts *o)
 	o->types = 1 << 1 | 1 << 2 | 1 << 3;
 	o->stages = 1 << 2;
 	/* §0 glossary: 16 of 32 channels for PIM, n_gwrite 4 with hiding */
-	o->pim_channels = 16;
-	o->total_channels = 32;
+	o->pim_channels = TASK_PIM_SHARE;
 	o->gwrite = 4;
 	split_rules_init(&o->rules);
 }
@@ -189,7 +189,7 @@ parse_preds(struct gen *g, size_t i)
 static void
 emit(struct gen *g, const char *id, int64_t first, int64_t last,
     const char *kind, char axis, int ratio, const struct piece *pc,
-    int mem, int64_t gw, int hide)
+    int64_t gw, int hide)
 {
 	struct table *t = g->out;
 	size_t r = table_addrow(t), src = (size_t)pc->l.id, k;
@@ -211,13 +211,9 @@ emit(struct gen *g, const char *id, int64_t first, int64_t last,
 	table_set(t, r, (size_t)g->preds_out, table_get(g->in, src,
 	    (size_t)g->preds_in));
 	layer_put(t, &g->olc, r, &pc->l);
-	if (pc->dev == DEV_GPU) {
-		table_setint(t, r, (size_t)g->tail[C_MEM], mem ?
-		    g->o->total_channels : g->o->total_channels -
-		    g->o->pim_channels);
-	} else {
-		table_setint(t, r, (size_t)g->tail[C_PIMCH],
-		    g->o->pim_channels);
+	/* the PIM share travels on every piece; each cost tool derives its side */
+	table_setint(t, r, (size_t)g->tail[C_PIMCH], g->o->pim_channels);
+	if (pc->dev == DEV_PIM) {
 		table_setint(t, r, (size_t)g->tail[C_GW], gw);
 		table_setint(t, r, (size_t)g->tail[C_HIDE], hide);
 	}
@@ -237,17 +233,17 @@ whole(struct gen *g, size_t i)
 	pc.l = *l;
 	pc.dev = DEV_GPU;
 	snprintf(id, sizeof(id), "%lld:base", (long long)l->id);
-	emit(g, id, l->id, l->id, "base", 0, 100, &pc, 1, 0, 0);
+	emit(g, id, l->id, l->id, "base", 0, 100, &pc, 0, 0);
 	snprintf(id, sizeof(id), "%lld:gpu", (long long)l->id);
-	emit(g, id, l->id, l->id, "gpu", 0, 100, &pc, 0, 0, 0);
+	emit(g, id, l->id, l->id, "gpu", 0, 100, &pc, 0, 0);
 	if (!pim_eligible(l, &g->o->rules))
 		return;
 	pc.dev = DEV_PIM;
 	snprintf(id, sizeof(id), "%lld:pim", (long long)l->id);
-	emit(g, id, l->id, l->id, "pim", 0, 0, &pc, 0, g->o->gwrite, 1);
+	emit(g, id, l->id, l->id, "pim", 0, 0, &pc, g->o->gwrite, 1);
 	/* the newton+ policy: one GWRITE group, no latency hiding (§8) */
 	snprintf(id, sizeof(id), "%lld:pim:g1", (long long)l->id);
-	emit(g, id, l->id, l->id, "pim", 0, 0, &pc, 0, 1, 0);
+	emit(g, id, l->id, l->id, "pim", 0, 0, &pc, 1, 0);
 }
 
 /* Report that layer i's candidates of one kind do not fit 64 bits. */
@@ -286,9 +282,9 @@ splits(struct gen *g, size_t i)
 			snprintf(id, sizeof(id), "%lld:split:%c:%d",
 			    (long long)l->id, axes[a], r);
 			emit(g, id, l->id, l->id, "split", axes[a], r, &pc[0],
-			    0, 0, 0);
+			    0, 0);
 			emit(g, id, l->id, l->id, "split", axes[a], r, &pc[1],
-			    0, g->o->gwrite, 1);
+			    g->o->gwrite, 1);
 		}
 	}
 	return 0;
@@ -320,7 +316,7 @@ chain(struct gen *g, size_t i, int L, enum split_dev dev0, const char *tag)
 		    (long long)c[0].id, (long long)c[L - 1].id, tag, s);
 		for (k = 0; k < n; k++)
 			emit(g, id, c[0].id, c[L - 1].id, "pipe", axis,
-			    100 / s, &pc[k], 0, g->o->gwrite, 1);
+			    100 / s, &pc[k], g->o->gwrite, 1);
 	}
 	return 0;
 }

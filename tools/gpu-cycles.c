@@ -15,6 +15,7 @@
 #include "gpu_measured.h"
 #include "gpu_model.h"
 #include "layer.h"
+#include "task.h"
 #include "xalloc.h"
 
 struct opts {
@@ -22,29 +23,28 @@ struct opts {
 	const char	*build;		/* -b, NULL = the config's default */
 	const char	*measured;
 	long		 total;		/* -C, 0 = config's channels */
-	long		 pim;		/* -n, -1 = default */
+	int		 print;		/* -p: print the machine, cost nothing */
 };
 
 /* Appended columns, in order (cycles and ns only if absent). */
 enum {
 	C_CYCLES, C_NS, C_BOUND, C_KERNELS, C_DEVICE, C_LAUNCH, C_CHAN,
 	C_TENSOR, C_TILE, C_SPLITK, C_OCC, C_CTAS, C_WAVES, C_INL2, C_MAIN,
-	C_AUX, C_DRAM, C_L2, C_SOURCE, C_BUILD, C_N
+	C_AUX, C_DRAM, C_L2, C_SOURCE, C_BUILD, C_CLOCK, C_N
 };
 static const char *const outcols[C_N] = {
 	"cycles", "ns", "bound", "kernels", "device_ns", "launch_ns",
-	"gpu_channels", "gpu_tensor", "gpu_tile", "gpu_splitk",
+	"mem_channels", "gpu_tensor", "gpu_tile", "gpu_splitk",
 	"gpu_occupancy", "gpu_ctas", "gpu_waves", "gpu_input_l2",
 	"gpu_main_ns", "gpu_aux_ns", "gpu_dram_bytes", "gpu_l2_bytes",
-	"gpu_source", "gpu_build"
+	"gpu_source", "gpu_build", "gpu_clock_mhz"
 };
 
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: gpu-cycles [-b build] [-c config] "
-	    "[-C total_channels] [-n pim_channels] [-m measured.csv] "
-	    "[file ...]\n");
+	fprintf(stderr, "usage: gpu-cycles [-p] [-b build] [-C total_channels] "
+	    "[-c config]\n\t[-m measured.csv] [file ...]\n");
 	exit(PF_EXIT_USAGE);
 }
 
@@ -73,34 +73,23 @@ fits(double v)
 /* Fill one gpu row; returns -1 after reporting. */
 static int
 cost_row(struct table *t, size_t r, const struct layer_cols *lc,
-    const long *col, long kind, long mch, long name,
+    const long *col, long kind, long pimch, long name,
     const struct gpu_model *m, const struct gpu_measured *ms,
     const struct opts *o)
 {
 	struct layer l;
 	struct gpu_cost c;
 	const struct gpu_meas *meas = NULL;
-	double ch, cyc, ns, dev, ghz = m->clock_mhz / 1e3;
-	int64_t v;
+	double cyc, ns, dev, ghz = m->clock_mhz / 1e3;
+	int64_t ch;
 	long line = table_line(t, r);
 
 	if (layer_get(t, lc, r, &l) < 0)
 		return -1;
-	if (mch >= 0 && *table_get(t, r, (size_t)mch) != '\0') {
-		if (table_int(t, r, (size_t)mch, &v) < 0)
-			return -1;
-		if (v < 1) {
-			pf_errl(t->fname, line, "column 'mem_channels': must be "
-			    "positive, not '%s'", table_get(t, r, (size_t)mch));
-			return -1;
-		}
-		ch = (double)v;
-	} else if (kind >= 0 &&
-	    strcmp(table_get(t, r, (size_t)kind), "base") == 0)
-		ch = (double)o->total;
-	else
-		ch = (double)(o->total - o->pim);
-	if (gpu_layer_cost(m, &l, ch, &c) < 0) {
+	if (task_gpu_channels(t, r, kind, pimch, o->total, o->config,
+	    &ch) < 0)
+		return -1;
+	if (gpu_layer_cost(m, &l, (double)ch, &c) < 0) {
 		long gc = l.gemm_m <= 0 ? lc->gemm_m : l.gemm_n <= 0 ?
 		    lc->gemm_n : l.gemm_k <= 0 ? lc->gemm_k : lc->gemm_batch;
 
@@ -138,7 +127,7 @@ cost_row(struct table *t, size_t r, const struct layer_cols *lc,
 	table_setns(t, r, (size_t)col[C_DEVICE], dev);
 	table_setns(t, r, (size_t)col[C_LAUNCH],
 	    meas != NULL ? 0 : c.launch_cycles / ghz);
-	table_setint(t, r, (size_t)col[C_CHAN], (int64_t)ch);
+	table_setint(t, r, (size_t)col[C_CHAN], ch);
 	table_setint(t, r, (size_t)col[C_TENSOR], c.path == GPU_TENSOR);
 	if (c.tile.tm > 0)
 		table_setf(t, r, (size_t)col[C_TILE], "%dx%d", c.tile.tm,
@@ -157,6 +146,8 @@ cost_row(struct table *t, size_t r, const struct layer_cols *lc,
 	table_set(t, r, (size_t)col[C_SOURCE], meas != NULL ? "measured" :
 	    "model");
 	table_set(t, r, (size_t)col[C_BUILD], m->build.name);
+	/* the clock of the cycles, for the summary (pf-merge, pf-solve) */
+	table_setf(t, r, (size_t)col[C_CLOCK], "%.15g", m->clock_mhz);
 	return 0;
 }
 
@@ -166,7 +157,7 @@ cost_table(struct table *t, const struct gpu_model *m,
     const struct gpu_measured *ms, const struct opts *o)
 {
 	struct layer_cols lc;
-	long dev, kind, mch, name, col[C_N];
+	long dev, kind, pimch, name, col[C_N];
 	size_t r, i, ngpu = 0;
 	const char *d;
 
@@ -187,7 +178,7 @@ cost_table(struct table *t, const struct gpu_model *m,
 	if (ngpu > 0 && layer_cols_find(t, &lc) < 0)
 		return -1;
 	kind = table_col(t, "kind");
-	mch = table_col(t, "mem_channels");
+	pimch = table_col(t, "pim_channels");
 	name = table_col(t, "name");
 	if (ms != NULL && ngpu > 0 && name < 0) {
 		pf_errl(t->fname, 1, "missing column 'name' (needed by -m)");
@@ -197,7 +188,7 @@ cost_table(struct table *t, const struct gpu_model *m,
 		col[i] = (long)table_addcol(t, outcols[i]);
 	for (r = 0; r < t->nrows; r++)
 		if (strcmp(table_get(t, r, (size_t)dev), "gpu") == 0 &&
-		    cost_row(t, r, &lc, col, kind, mch, name, m, ms, o) < 0)
+		    cost_row(t, r, &lc, col, kind, pimch, name, m, ms, o) < 0)
 			return -1;
 	return 0;
 }
@@ -205,14 +196,14 @@ cost_table(struct table *t, const struct gpu_model *m,
 int
 main(int argc, char **argv)
 {
-	struct opts o = { "rtx2060-sim", NULL, NULL, 0, -1 };
+	struct opts o = { "rtx2060-sim", NULL, NULL, 0, 0 };
 	struct gpu_model m;
 	struct gpu_measured ms;
 	struct table t, u;
 	int ch, i, rc = PF_EXIT_DATA, have_ms = 0, have_t = 0;
 
 	pf_setprogname(argv[0]);
-	while ((ch = getopt(argc, argv, "b:C:c:m:n:")) != -1)
+	while ((ch = getopt(argc, argv, "b:C:c:m:p")) != -1)
 		switch (ch) {
 		case 'b':
 			o.build = optarg;
@@ -228,8 +219,8 @@ main(int argc, char **argv)
 		case 'm':
 			o.measured = optarg;
 			break;
-		case 'n':
-			o.pim = posarg(optarg, 'n');
+		case 'p':
+			o.print = 1;
 			break;
 		default:
 			usage();
@@ -241,13 +232,11 @@ main(int argc, char **argv)
 		return PF_EXIT_DATA;
 	if (o.total == 0)
 		o.total = (long)m.channels;
-	/* The published 16 PIM channels, or half of a smaller machine. */
-	if (o.pim < 0)
-		o.pim = o.total > 16 ? 16 : o.total / 2;
-	if (o.pim >= o.total) {
-		pf_err(NULL, "-n %ld: PIM channels must be fewer than the %ld "
-		    "channels in total", o.pim, o.total);
-		return PF_EXIT_USAGE;
+	if (o.print) {
+		/* the machine, for drivers that must not parse configs */
+		printf("channels,clock_mhz\n%ld,%.15g\n", o.total,
+		    m.clock_mhz);
+		return pf_close_stdout() < 0 ? PF_EXIT_DATA : PF_EXIT_OK;
 	}
 	if (o.measured != NULL) {
 		if (gpu_measured_load(o.measured, &ms) < 0)

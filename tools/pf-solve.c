@@ -95,8 +95,6 @@ main(int argc, char **argv)
 	memset(&o, 0, sizeof(o));
 	o.all = 1;
 	o.pol = P_PIMFLOW;
-	/* reference/pimflow.md §7.1: SM75_RTX2060 core clock 1365 MHz */
-	o.mhz = 1365;
 	o.window = 8;
 	o.model = "";
 	while ((ch = getopt(argc, argv, "DFf:j:l:m:P:w:")) != -1) {
@@ -153,6 +151,14 @@ main(int argc, char **argv)
 	if (v == 0 && o.dag)
 		solve_dag(&in.c, &in.nc, in.nlayers, in.preds, in.npreds,
 		    o.window);
+	/* -f, else the clock gpu-cycles wrote, carried by pf-merge */
+	if (v == 0 && o.mhz == 0)
+		o.mhz = in.gpu_mhz;
+	if (v == 0 && o.mhz == 0 && o.json != NULL) {
+		pf_err(in.fname, "no GPU clock for the summary's cycles: "
+		    "column 'gpu_clock_mhz' missing or empty (give -f)");
+		v = -1;
+	}
 	if (v == 0)
 		rc = run(&in, &o);
 	table_free(&ct);

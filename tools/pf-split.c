@@ -7,16 +7,20 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "conf.h"
 #include "csvio.h"
 #include "diag.h"
+#include "gpu_model.h"
 #include "split_gen.h"
+#include "task.h"
 
 static void
 usage(void)
 {
 	fprintf(stderr, "usage: %s [-a axes] [-C total_channels] "
-	    "[-e rules] [-g max_gwrite] [-n pim_channels]\n"
-	    "\t[-p types] [-r from:to:step] [-s stages] [file]\n",
+	    "[-c gpu_config] [-e rules] [-g max_gwrite]\n"
+	    "\t[-n pim_channels] [-p types] [-r from:to:step] [-s stages] "
+	    "[file]\n",
 	    pf_progname());
 	exit(PF_EXIT_USAGE);
 }
@@ -36,18 +40,23 @@ main(int argc, char **argv)
 {
 	struct split_opts o;
 	struct table in, out;
+	const char *config = NULL;
+	int64_t total = 0, npim = 0;
 	int ch, rc = PF_EXIT_OK;
 
 	pf_setprogname(argv[0]);
 	split_opts_init(&o);
-	while ((ch = getopt(argc, argv, "a:C:e:g:n:p:r:s:")) != -1) {
+	while ((ch = getopt(argc, argv, "a:C:c:e:g:n:p:r:s:")) != -1) {
 		switch (ch) {
 		case 'a':
 			if (split_opt_axes(&o, optarg) < 0)
 				usage();
 			break;
 		case 'C':
-			o.total_channels = num(optarg, 2, 1 << 20);
+			total = num(optarg, 2, 1 << 20);
+			break;
+		case 'c':
+			config = optarg;
 			break;
 		case 'e':
 			if (split_opt_rules(&o, optarg) < 0)
@@ -57,7 +66,7 @@ main(int argc, char **argv)
 			o.gwrite = num(optarg, 1, 64);
 			break;
 		case 'n':
-			o.pim_channels = num(optarg, 1, 1 << 20);
+			npim = num(optarg, 1, 1 << 20);
 			break;
 		case 'p':
 			if (split_opt_types(&o, optarg) < 0)
@@ -77,8 +86,28 @@ main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
-	if (argc > 1 || o.pim_channels >= o.total_channels)
+	if (argc > 1)
 		usage();
+	if (total == 0 && config != NULL) {
+		struct gpu_model m;
+		char *path = conf_resolve("gpu", config);
+
+		if (path == NULL || gpu_model_load(path, &m) < 0) {
+			free(path);
+			return PF_EXIT_DATA;
+		}
+		free(path);
+		total = (int64_t)m.channels;
+	}
+	/* The machine, when known, decides the default share and bounds it. */
+	o.pim_channels = npim > 0 ? npim : total > 0 ? task_pim_share(total) :
+	    TASK_PIM_SHARE;
+	if (total > 0 && o.pim_channels >= total) {
+		pf_err(NULL, "-n %lld: PIM channels must be fewer than the %lld "
+		    "channels of the machine", (long long)o.pim_channels,
+		    (long long)total);
+		usage();
+	}
 	if (table_load(argc == 1 ? argv[0] : "-", &in) < 0)
 		return PF_EXIT_DATA;
 	if (split_tasks(&in, &o, &out) < 0)

@@ -1,7 +1,7 @@
 #!/bin/sh
 # pimflow passes its options to the stages that need them, checked in the
 # files each stage wrote: the machine partition from the GPU config (the
-# T4 config's own channel count, read here with grep) and from -C/-n, -g,
+# T4 config's own channel count, read here with sed) and from -C/-n, -g,
 # -r, -t, -i, -P and -o.
 . "$TOP/tests/pipeline/common"
 need_tools
@@ -23,9 +23,9 @@ vals() {
 tc=$(sed -n 's/^channels *= *\([0-9]*\).*/\1/p' "$PIMFLOW_SHARE/gpu/t4.conf")
 [ -n "$tc" ] || fail "no channels in t4.conf"
 pimflow -q -x -G t4 "$m" "$W/t4" || fail "-G t4: exit $?"
-[ "$(vals "$W/t4/tasks.csv" mem_channels kind base)" = "$tc " ] || fail "-G t4: base mem_channels $(vals "$W/t4/tasks.csv" mem_channels kind base), want $tc"
-[ "$(vals "$W/t4/tasks.csv" mem_channels kind gpu)" = "$((tc - tc / 2)) " ] || fail "-G t4: gpu mem_channels"
-[ "$(vals "$W/t4/tasks.csv" pim_channels device pim)" = "$((tc / 2)) " ] || fail "-G t4: pim_channels"
+[ "$(vals "$W/t4/pieces.csv" mem_channels kind base)" = "$tc " ] || fail "-G t4: base mem_channels $(vals "$W/t4/pieces.csv" mem_channels kind base), want $tc"
+[ "$(vals "$W/t4/pieces.csv" mem_channels kind gpu)" = "$((tc - tc / 2)) " ] || fail "-G t4: gpu mem_channels"
+[ "$(vals "$W/t4/tasks.csv" pim_channels)" = "$((tc / 2)) " ] || fail "-G t4: pim_channels on every piece"
 clk=$(sed -n 's/^clock_mhz *= *\([0-9.]*\).*/\1/p' "$PIMFLOW_SHARE/gpu/t4.conf")
 jq -e --argjson c "$clk" '.machine.gpu_clock_mhz == $c' "$W/t4/summary.json" >/dev/null ||
     fail "-G t4: summary clock $(jq .machine.gpu_clock_mhz "$W/t4/summary.json"), want $clk"
@@ -39,9 +39,9 @@ pimflow -q -x -b fused "$m" "$W/fused" || fail "-b fused: exit $?"
 
 # -C 40 -n 8 -g 2 -r 25:75:25 -t fp32
 pimflow -q -x -C 40 -n 8 -g 2 -r 25:75:25 -t fp32 "$m" "$W/o" || fail "options: exit $?"
-[ "$(vals "$W/o/tasks.csv" mem_channels kind base)" = "40 " ] || fail "-C 40: base"
-[ "$(vals "$W/o/tasks.csv" mem_channels kind gpu)" = "32 " ] || fail "-C 40 -n 8: gpu"
-[ "$(vals "$W/o/tasks.csv" pim_channels device pim)" = "8 " ] || fail "-n 8: pim"
+[ "$(vals "$W/o/pieces.csv" mem_channels kind base)" = "40 " ] || fail "-C 40: base"
+[ "$(vals "$W/o/pieces.csv" mem_channels kind gpu)" = "32 " ] || fail "-C 40 -n 8: gpu"
+[ "$(vals "$W/o/tasks.csv" pim_channels)" = "8 " ] || fail "-n 8: pim_channels on every piece"
 # -g 2 on the published-setting PIM pieces; newton+ keeps its own 1.
 [ "$(vals "$W/o/tasks.csv" pim_gwrite device pim)" = "1 2 " ] || fail "-g 2: $(vals "$W/o/tasks.csv" pim_gwrite device pim)"
 [ "$(vals "$W/o/tasks.csv" ratio kind split)" = "25 50 75 " ] || fail "-r: $(vals "$W/o/tasks.csv" ratio kind split)"

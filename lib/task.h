@@ -1,0 +1,41 @@
+/*
+ * The vocabulary of tasks.csv and costs.csv that every stage shares: how
+ * the machine's memory channels are partitioned between the GPU and PIM
+ * (pf-formats(7), "Machine model").
+ *
+ * The PIM share N is decided once, by pf-split, and written on every
+ * piece (pim_channels).  Each cost tool derives its own side from its own
+ * config: the GPU has all of its config's channels for base candidates and
+ * channels - N otherwise; PIM has N.  So a hand-made pipeline and pimflow
+ * cannot disagree about the machine, and a share that does not fit the
+ * machine is refused where the machine is known.
+ */
+#ifndef PF_TASK_H
+#define PF_TASK_H
+
+#include <stdint.h>
+
+#include "csvio.h"
+
+/* The published share: 16 PIM channels (of 32). */
+#define TASK_PIM_SHARE	16
+
+/*
+ * The default PIM share of a machine of total channels (>= 2): the
+ * published 16, or half of a machine of at most 16 channels.  The only
+ * place this rule lives.
+ */
+int64_t task_pim_share(int64_t total);
+
+/*
+ * The GPU's memory channels for row r of t, a GPU piece of a machine of
+ * total channels (cfg names the config in reports): total for kind
+ * "base", total - pim_channels otherwise.  kind and pimch are column
+ * indexes (-1: absent).  A missing, zero, fractional or negative
+ * pim_channels, or one that leaves the GPU no channel, is reported as
+ * "file:line: column 'pim_channels': ..." and -1 returned.
+ */
+int task_gpu_channels(const struct table *t, size_t r, long kind, long pimch,
+    int64_t total, const char *cfg, int64_t *ch);
+
+#endif

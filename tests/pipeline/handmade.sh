@@ -1,0 +1,40 @@
+#!/bin/sh
+# The machine is decided where it is known (pf-formats(7), MACHINE MODEL):
+# a hand-made pipeline gives pimflow's plan and summary byte for byte on
+# GPU configs of 16 channels (t4: PIM gets half) and 80 (h100: PIM gets
+# the published 16, so pf-split needs no config), the clock of the
+# summary's cycles coming from the data; a PIM share that leaves the GPU
+# no channel is refused, not costed.
+. "$TOP/tests/pipeline/common"
+need_tools
+need_model resnet18_cifar10
+scratch
+m=$MODELS/resnet18_cifar10.onnx
+onnx2layers "$m" >"$W/layers.csv" || fail "onnx2layers: exit $?"
+hand() {	# hand GPU [pf-split options...]
+	g=$1
+	shift
+	pf-split "$@" "$W/layers.csv" | gpu-cycles -c "$g" | pim-cycles |
+	    pf-merge | pf-solve -P all -m resnet18_cifar10 -l "$W/layers.csv" \
+	    -j "$W/$g.hand.json" >"$W/$g.hand.csv" || fail "$g: hand-made pipeline failed"
+}
+same() {	# same GPU: the hand-made results equal pimflow -G GPU's
+	pimflow -q -x -G "$1" "$m" "$W/$1" || fail "pimflow -G $1: exit $?"
+	cmp "$W/$1.hand.csv" "$W/$1/plan.csv" || fail "$1: plan differs from pimflow's"
+	cmp "$W/$1.hand.json" "$W/$1/summary.json" || fail "$1: summary differs from pimflow's"
+	want=$(gpu-cycles -p -c "$1" | sed -n 2p | cut -d, -f2)
+	got=$(jq .machine.gpu_clock_mhz "$W/$1/summary.json")
+	[ "$(echo "$got $want" | awk '{ print ($1 == $2) }')" = 1 ] ||
+	    fail "$1: summary clock $got, want the config's $want"
+}
+hand t4 -c t4
+same t4
+hand h100
+same h100
+# The published share (16) on a 16-channel GPU leaves it no channel.
+pf-split "$W/layers.csv" | gpu-cycles -c t4 >"$W/bad.csv" 2>"$W/bad.err" &&
+    fail "t4 with 16 PIM channels was costed"
+grep -q "column 'pim_channels': '16' PIM channels leave the GPU none of the 16 channels of t4" "$W/bad.err" ||
+    fail "t4 with 16 PIM channels: $(cat "$W/bad.err")"
+[ -s "$W/bad.csv" ] && fail "t4 with 16 PIM channels: output on stdout"
+exit 0
