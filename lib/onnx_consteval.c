@@ -59,7 +59,10 @@ static void
 put(struct tensor *t, int64_t i, int isint, int64_t v, double f)
 {
 	if (t->iv != NULL) {
-		if (!isint)
+		/* Cast to bool: any non-zero value is true (0.5 too). */
+		if (!isint && t->dtype == DT_BOOL)
+			v = f != 0;
+		else if (!isint)
 			v = f != f ? 0 : f >= 9.2e18 ? INT64_MAX :
 			    f <= -9.2e18 ? INT64_MIN : (int64_t)f;
 		t->iv[i] = t->dtype == DT_BOOL ? v != 0 : v;
@@ -75,136 +78,194 @@ overflow(const struct model *m, const struct node *n)
 	return -1;
 }
 
-/* Elementwise ops of one, two or three inputs. */
+/*
+ * One element of a unary or binary op: integers x, y (exact, checked) and
+ * doubles f, g; *isint says which result is meant on entry (both operands
+ * integer) and on return (comparisons give integers, Pow and Sqrt
+ * doubles).  Returns 1 overflow, 2 integer division by zero, else 0.
+ */
+static int
+elem(const char *op, int fmodattr, int *isint, int64_t x, int64_t y,
+    double f, double g, int64_t *pr, double *ph)
+{
+	int64_t r = 0;
+	double h = 0;
+	int ii = *isint;
+
+	if (strcmp(op, "Add") == 0 || strcmp(op, "Sum") == 0 ||
+	    strcmp(op, "Mean") == 0) {
+		if (ii && ck_add(x, y, &r) < 0)
+			return 1;
+		h = f + g;
+	} else if (strcmp(op, "Sub") == 0) {
+		if (ii && (y == INT64_MIN || ck_add(x, -y, &r) < 0))
+			return 1;
+		h = f - g;
+	} else if (strcmp(op, "Mul") == 0) {
+		if (ii && ck_mul(x, y, &r) < 0)
+			return 1;
+		h = f * g;
+	} else if (strcmp(op, "Div") == 0 || strcmp(op, "Mod") == 0) {
+		if (ii && (y == 0 || (x == INT64_MIN && y == -1)))
+			return 2;
+		if (op[0] == 'D') {
+			r = ii ? x / y : 0;
+			h = f / g;
+		} else {
+			r = ii ? x % y : 0;
+			if (ii && r != 0 && (r < 0) != (y < 0) && !fmodattr)
+				r += y;
+			h = fmod(f, g);
+		}
+	} else if (strcmp(op, "Pow") == 0) {
+		h = pow(f, g);
+		ii = 0;
+	} else if (strcmp(op, "Max") == 0) {
+		r = x > y ? x : y;
+		h = f > g ? f : g;
+	} else if (strcmp(op, "Min") == 0) {
+		r = x < y ? x : y;
+		h = f < g ? f : g;
+	} else if (strcmp(op, "Equal") == 0) {
+		r = ii ? x == y : f == g;
+		ii = 1;
+	} else if (strcmp(op, "Less") == 0) {
+		r = ii ? x < y : f < g;
+		ii = 1;
+	} else if (strcmp(op, "Greater") == 0) {
+		r = ii ? x > y : f > g;
+		ii = 1;
+	} else if (strcmp(op, "LessOrEqual") == 0) {
+		r = ii ? x <= y : f <= g;
+		ii = 1;
+	} else if (strcmp(op, "GreaterOrEqual") == 0) {
+		r = ii ? x >= y : f >= g;
+		ii = 1;
+	} else if (strcmp(op, "And") == 0) {
+		r = x && y;
+		ii = 1;
+	} else if (strcmp(op, "Or") == 0) {
+		r = x || y;
+		ii = 1;
+	} else if (strcmp(op, "Xor") == 0) {
+		r = !x != !y;
+		ii = 1;
+	} else if (strcmp(op, "Not") == 0) {
+		r = !x;
+		ii = 1;
+	} else if (strcmp(op, "Neg") == 0) {
+		if (ii && x == INT64_MIN)
+			return 1;
+		r = -x;
+		h = -f;
+	} else if (strcmp(op, "Abs") == 0) {
+		if (ii && x == INT64_MIN)
+			return 1;
+		r = x < 0 ? -x : x;
+		h = fabs(f);
+	} else if (strcmp(op, "Sign") == 0) {
+		r = (x > 0) - (x < 0);
+		h = (f > 0) - (f < 0);
+	} else if (strcmp(op, "Floor") == 0) {
+		r = x;
+		h = floor(f);
+	} else if (strcmp(op, "Ceil") == 0) {
+		r = x;
+		h = ceil(f);
+	} else if (strcmp(op, "Sqrt") == 0) {
+		h = sqrt(f);
+		ii = 0;
+	} else if (strcmp(op, "Reciprocal") == 0) {
+		h = 1 / f;
+		ii = 0;
+	} else if (strcmp(op, "Relu") == 0) {
+		r = x > 0 ? x : 0;
+		h = f > 0 ? f : 0;
+	} else {	/* Identity, Cast, Dropout, Expand: the value itself */
+		r = x;
+		h = f;
+	}
+	*isint = ii;
+	*pr = r;
+	*ph = h;
+	return 0;
+}
+
+/*
+ * Elementwise ops with numpy broadcasting: unary, binary, Where, and the
+ * variadic Sum, Max, Min and Mean folded left to right over all inputs.
+ * Expand broadcasts its first input only (its second is the shape).
+ */
 static int
 elementwise(struct model *m, const struct node *n, struct tensor *o)
 {
-	const struct tensor *a = node_in(m, n, 0), *b = node_in(m, n, 1);
 	const char *op = n->op;
-	int64_t i, x, y, r;
-	int isint = a->iv != NULL && (b == NULL || b->iv != NULL);
-	double f, g, h;
+	const struct tensor *a = node_in(m, n, 0), *b = node_in(m, n, 1);
+	int variadic = strcmp(op, "Sum") == 0 || strcmp(op, "Max") == 0 ||
+	    strcmp(op, "Min") == 0 || strcmp(op, "Mean") == 0;
+	int fm = (int)attr_int(n, "fmod", 0), isint, rc;
+	size_t k, nin = variadic ? n->nin : b != NULL ? 2 : 1;
+	int64_t i, r;
+	double h;
 
-	if (!bcast_ok(o->dims, o->rank, a) || !bcast_ok(o->dims, o->rank, b) ||
-	    (strcmp(op, "Where") == 0 &&
-	    !bcast_ok(o->dims, o->rank, node_in(m, n, 2)))) {
-		pf_err(m->file, "node %s: constant %s operand does not match "
-		    "the output shape", n->name, op);
-		return -1;
+	if (strcmp(op, "Expand") == 0) {
+		b = NULL;
+		nin = 1;
 	}
+	for (k = 0; k < (strcmp(op, "Where") == 0 ? 3 : nin); k++)
+		if (!bcast_ok(o->dims, o->rank, node_in(m, n, k))) {
+			pf_err(m->file, "node %s: constant %s operand does not "
+			    "match the output shape", n->name, op);
+			return -1;
+		}
 	if (strcmp(op, "Where") == 0) {
 		const struct tensor *c = node_in(m, n, 2);
 
-		if (c == NULL)
+		if (c == NULL || b == NULL)
 			return 0;
 		for (i = 0; i < o->nval; i++) {
 			const struct tensor *s = tensor_ival(a, bidx(o->dims,
 			    o->rank, i, a)) ? b : c;
-			int64_t k = bidx(o->dims, o->rank, i, s);
+			int64_t j = bidx(o->dims, o->rank, i, s);
 
-			put(o, i, s->iv != NULL, s->iv ? s->iv[k] : 0,
-			    s->fv ? s->fv[k] : 0);
+			put(o, i, s->iv != NULL, s->iv ? s->iv[j] : 0,
+			    s->fv ? s->fv[j] : 0);
 		}
 		return 0;
 	}
 	for (i = 0; i < o->nval; i++) {
 		int64_t ka = bidx(o->dims, o->rank, i, a);
-		int64_t kb = b != NULL ? bidx(o->dims, o->rank, i, b) : 0;
+		int64_t x = tensor_ival(a, ka);
+		double f = tensor_fval(a, ka);
 
-		x = tensor_ival(a, ka);
-		f = tensor_fval(a, ka);
-		y = b != NULL ? tensor_ival(b, kb) : 0;
-		g = b != NULL ? tensor_fval(b, kb) : 0;
-		r = 0;
-		h = 0;
-		if (strcmp(op, "Add") == 0 || strcmp(op, "Sum") == 0) {
-			if (isint && ck_add(x, y, &r) < 0)
-				return overflow(m, n);
-			h = f + g;
-		} else if (strcmp(op, "Sub") == 0) {
-			if (isint && (y == INT64_MIN || ck_add(x, -y, &r) < 0))
-				return overflow(m, n);
-			h = f - g;
-		} else if (strcmp(op, "Mul") == 0) {
-			if (isint && ck_mul(x, y, &r) < 0)
-				return overflow(m, n);
-			h = f * g;
-		} else if (strcmp(op, "Div") == 0 || strcmp(op, "Mod") == 0) {
-			if (isint && (y == 0 || (x == INT64_MIN && y == -1))) {
-				pf_err(m->file, "node %s: integer division by "
-				    "zero in constant %s", n->name, op);
-				return -1;
+		isint = a->iv != NULL;
+		if (nin == 1)
+			rc = elem(op, fm, &isint, x, 0, f, 0, &r, &h);
+		else
+			for (k = 1, rc = 0; k < nin && rc == 0; k++) {
+				const struct tensor *t = node_in(m, n, k);
+				int64_t kb;
+
+				if (t == NULL)
+					continue;
+				kb = bidx(o->dims, o->rank, i, t);
+				isint = isint && t->iv != NULL;
+				rc = elem(op, fm, &isint, x, tensor_ival(t, kb), f,
+				    tensor_fval(t, kb), &r, &h);
+				x = isint ? r : (int64_t)0;
+				f = isint ? (double)r : h;
 			}
-			if (op[0] == 'D') {
-				r = isint ? x / y : 0;
-				h = f / g;
-			} else {
-				r = isint ? x % y : 0;
-				if (isint && r != 0 && (r < 0) != (y < 0) &&
-				    !attr_int(n, "fmod", 0))
-					r += y;
-				h = fmod(f, g);
-			}
-		} else if (strcmp(op, "Pow") == 0) {
-			h = pow(f, g);
+		if (rc == 1)
+			return overflow(m, n);
+		if (rc == 2) {
+			pf_err(m->file, "node %s: integer division by zero in "
+			    "constant %s", n->name, op);
+			return -1;
+		}
+		if (strcmp(op, "Mean") == 0) {
+			h = (isint ? (double)r : h) / (double)nin;
 			isint = 0;
-		} else if (strcmp(op, "Max") == 0) {
-			r = x > y ? x : y;
-			h = f > g ? f : g;
-		} else if (strcmp(op, "Min") == 0) {
-			r = x < y ? x : y;
-			h = f < g ? f : g;
-		} else if (strcmp(op, "Equal") == 0) {
-			r = isint ? x == y : f == g;
-			isint = 1;
-		} else if (strcmp(op, "Less") == 0) {
-			r = isint ? x < y : f < g;
-			isint = 1;
-		} else if (strcmp(op, "Greater") == 0) {
-			r = isint ? x > y : f > g;
-			isint = 1;
-		} else if (strcmp(op, "LessOrEqual") == 0) {
-			r = isint ? x <= y : f <= g;
-			isint = 1;
-		} else if (strcmp(op, "GreaterOrEqual") == 0) {
-			r = isint ? x >= y : f >= g;
-			isint = 1;
-		} else if (strcmp(op, "And") == 0) {
-			r = x && y;
-		} else if (strcmp(op, "Or") == 0) {
-			r = x || y;
-		} else if (strcmp(op, "Not") == 0) {
-			r = !x;
-		} else if (strcmp(op, "Neg") == 0) {
-			if (isint && x == INT64_MIN)
-				return overflow(m, n);
-			r = -x;
-			h = -f;
-		} else if (strcmp(op, "Abs") == 0) {
-			if (isint && x == INT64_MIN)
-				return overflow(m, n);
-			r = x < 0 ? -x : x;
-			h = fabs(f);
-		} else if (strcmp(op, "Sign") == 0) {
-			r = (x > 0) - (x < 0);
-			h = (f > 0) - (f < 0);
-		} else if (strcmp(op, "Floor") == 0) {
-			r = x;
-			h = floor(f);
-		} else if (strcmp(op, "Ceil") == 0) {
-			r = x;
-			h = ceil(f);
-		} else if (strcmp(op, "Sqrt") == 0) {
-			h = sqrt(f);
-			isint = 0;
-		} else if (strcmp(op, "Reciprocal") == 0) {
-			h = 1 / f;
-			isint = 0;
-		} else if (strcmp(op, "Relu") == 0) {
-			r = x > 0 ? x : 0;
-			h = f > 0 ? f : 0;
-		} else	/* Identity, Cast, Dropout, Expand, shape-only ops */
-			r = x, h = f, isint = a->iv != NULL;
+		}
 		put(o, i, isint, r, h);
 	}
 	return 0;
@@ -252,6 +313,98 @@ static void
 putfrom(struct tensor *o, int64_t i, const struct tensor *a, int64_t k)
 {
 	put(o, i, a->iv != NULL, a->iv ? a->iv[k] : 0, a->fv ? a->fv[k] : 0);
+}
+
+/* Tile: output element c reads input element c mod the input's dims. */
+static int
+tile(struct model *m, const struct node *n, struct tensor *o)
+{
+	const struct tensor *a = node_in(m, n, 0);
+	int64_t c[R], i;
+	int j;
+
+	(void)m;
+	if (a->nval != tensor_numel(a) || a->rank != o->rank)
+		return 0;
+	for (i = 0; i < o->nval; i++) {
+		unflat(o->dims, o->rank, i, c);
+		for (j = 0; j < a->rank; j++)
+			c[j] %= a->dims[j];
+		putfrom(o, i, a, flat(a->dims, a->rank, c));
+	}
+	return 0;
+}
+
+/*
+ * ScatterND and ScatterElements: the data's values with the updates
+ * written at the indices (negative ones counted from the end), replacing
+ * them or, with reduction add or mul, combined with them.
+ */
+static int
+scatter(struct model *m, const struct node *n, struct tensor *o)
+{
+	const struct tensor *a = node_in(m, n, 0), *ix = node_in(m, n, 1);
+	const struct tensor *u = node_in(m, n, 2);
+	int64_t c[R], i, j, q, nidx, slice = 1, k, dst;
+	char red[8];
+	int el = strcmp(n->op, "ScatterElements") == 0, ax = 0, add, mul;
+
+	attr_str(n, "reduction", red, sizeof(red), "none");
+	add = strcmp(red, "add") == 0;
+	mul = strcmp(red, "mul") == 0;
+	if ((!add && !mul && strcmp(red, "none") != 0) ||
+	    a->nval != tensor_numel(a) || u->nval != tensor_numel(u) ||
+	    ix->nval != tensor_numel(ix)) {
+		tensor_dropval(o);
+		return 0;
+	}
+	for (i = 0; i < o->nval; i++)
+		putfrom(o, i, a, i);
+	if (el && shape_axis(m, n, attr_int(n, "axis", 0), a->rank, &ax) < 0)
+		return -1;
+	k = el ? 1 : ix->dims[ix->rank - 1];
+	for (q = (int)k; !el && q < a->rank; q++)
+		slice *= a->dims[q];
+	nidx = el ? ix->nval : (k > 0 ? ix->nval / k : 1);
+	for (i = 0; i < nidx; i++) {
+		if (el)
+			unflat(ix->dims, ix->rank, i, c);
+		for (q = 0; q < k; q++) {
+			int d = el ? ax : (int)q;
+			int64_t v = tensor_ival(ix, el ? i : i * k + q);
+
+			if (v < 0)
+				v += a->dims[d];
+			if (v < 0 || v >= a->dims[d]) {
+				pf_err(m->file, "node %s: %s index '%lld' is out "
+				    "of range for %lld", n->name, n->op,
+				    (long long)tensor_ival(ix, el ? i : i * k +
+				    q), (long long)a->dims[d]);
+				return -1;
+			}
+			c[d] = v;
+		}
+		dst = el ? flat(a->dims, a->rank, c) : flat(a->dims, (int)k, c) *
+		    slice;
+		for (j = 0; j < (el ? 1 : slice); j++) {
+			int64_t src = el ? i : i * slice + j, x, y, r = 0;
+			double f, g;
+
+			if (!add && !mul) {
+				putfrom(o, dst + j, u, src);
+				continue;
+			}
+			x = tensor_ival(o, dst + j);
+			y = tensor_ival(u, src);
+			f = tensor_fval(o, dst + j);
+			g = tensor_fval(u, src);
+			if (o->iv != NULL && (add ? ck_add(x, y, &r) :
+			    ck_mul(x, y, &r)) < 0)
+				return overflow(m, n);
+			put(o, dst + j, o->iv != NULL, r, add ? f + g : f * g);
+		}
+	}
+	return 0;
 }
 
 static int
@@ -347,20 +500,31 @@ transpose(struct model *m, const struct node *n, struct tensor *o)
 	return 0;
 }
 
+/*
+ * ReduceSum, ReduceProd, ReduceMax, ReduceMin and ReduceMean: integers
+ * exactly (checked), floating-point values in double; no axes reduce
+ * everything unless noop_with_empty_axes, which copies.
+ */
 static int
 reduce(struct model *m, const struct node *n, struct tensor *o)
 {
 	const struct tensor *a = node_in(m, n, 0);
-	int64_t ax[R], c[R], i, k;
+	int64_t ax[R], c[R], i, k, cnt;
 	int na, p, j, mark[R] = { 0 }, keep = (int)attr_int(n, "keepdims", 1);
 	int sum = strcmp(n->op, "ReduceSum") == 0;
 	int prod = strcmp(n->op, "ReduceProd") == 0;
 	int mx = strcmp(n->op, "ReduceMax") == 0;
+	int mean = strcmp(n->op, "ReduceMean") == 0;
+	int isint = a->iv != NULL;
 
-	if (!sum && !prod && !mx && strcmp(n->op, "ReduceMin") != 0)
+	if (!sum && !prod && !mx && !mean && strcmp(n->op, "ReduceMin") != 0) {
+		tensor_dropval(o);
 		return 0;
+	}
 	if (node_ints(m, n, "axes", 1, ax, R, &na, &p) < 0)
 		return -1;
+	if (na == 0 && attr_int(n, "noop_with_empty_axes", 0))
+		return copy(m, n, o);
 	for (j = 0; j < na; j++) {
 		int q;
 
@@ -371,10 +535,18 @@ reduce(struct model *m, const struct node *n, struct tensor *o)
 	for (j = 0; j < a->rank; j++)
 		if (na == 0)
 			mark[j] = 1;
+	if (a->nval != tensor_numel(a) || tensor_numel(o) != o->nval) {
+		tensor_dropval(o);
+		return 0;
+	}
+	cnt = o->nval > 0 ? a->nval / o->nval : 0;
 	for (k = 0; k < o->nval; k++)
-		put(o, k, 1, sum ? 0 : prod ? 1 : mx ? INT64_MIN : INT64_MAX, 0);
+		put(o, k, isint, sum || mean ? 0 : prod ? 1 : mx ? INT64_MIN :
+		    INT64_MAX, sum || mean ? 0 : prod ? 1 : mx ? -INFINITY :
+		    INFINITY);
 	for (i = 0; i < a->nval; i++) {
-		int64_t oc[R], x = tensor_ival(a, i), cur, r2;
+		int64_t oc[R], x = tensor_ival(a, i), cur, r2 = 0;
+		double f = tensor_fval(a, i), g, h;
 		int r = 0;
 
 		unflat(a->dims, a->rank, i, c);
@@ -385,16 +557,24 @@ reduce(struct model *m, const struct node *n, struct tensor *o)
 				oc[r++] = 0;
 		k = flat(o->dims, o->rank, oc);
 		cur = tensor_ival(o, k);
-		if (sum) {
-			if (ck_add(cur, x, &r2) < 0)
+		g = tensor_fval(o, k);
+		if (sum || mean) {
+			if (isint && ck_add(cur, x, &r2) < 0)
 				return overflow(m, n);
+			h = g + f;
 		} else if (prod) {
-			if (ck_mul(cur, x, &r2) < 0)
+			if (isint && ck_mul(cur, x, &r2) < 0)
 				return overflow(m, n);
-		} else
+			h = g * f;
+		} else {
 			r2 = mx ? (x > cur ? x : cur) : (x < cur ? x : cur);
-		put(o, k, 1, r2, 0);
+			h = mx ? (f > g ? f : g) : (f < g ? f : g);
+		}
+		put(o, k, isint, r2, h);
 	}
+	for (k = 0; mean && cnt > 0 && k < o->nval; k++)
+		put(o, k, isint, tensor_ival(o, k) / cnt, tensor_fval(o, k) /
+		    (double)cnt);
 	return 0;
 }
 
@@ -469,6 +649,10 @@ ceval_node(struct model *m, const struct node *n)
 		return transpose(m, n, o);
 	if (strncmp(op, "Reduce", 6) == 0)
 		return reduce(m, n, o);
+	if (strcmp(op, "Tile") == 0)
+		return tile(m, n, o);
+	if (strcmp(op, "ScatterND") == 0 || strcmp(op, "ScatterElements") == 0)
+		return scatter(m, n, o);
 	if (strcmp(op, "Identity") == 0 || strcmp(op, "Cast") == 0 ||
 	    strcmp(op, "Dropout") == 0 || strcmp(op, "Expand") == 0 ||
 	    strcmp(op, "Add") == 0 || strcmp(op, "Sub") == 0 ||
@@ -484,7 +668,8 @@ ceval_node(struct model *m, const struct node *n)
 	    strcmp(op, "Sign") == 0 || strcmp(op, "Floor") == 0 ||
 	    strcmp(op, "Ceil") == 0 || strcmp(op, "Sqrt") == 0 ||
 	    strcmp(op, "Reciprocal") == 0 || strcmp(op, "Relu") == 0 ||
-	    strcmp(op, "Where") == 0)
+	    strcmp(op, "Where") == 0 || strcmp(op, "Mean") == 0 ||
+	    strcmp(op, "Xor") == 0)
 		return elementwise(m, n, o);
 	/* Not foldable: the output keeps its shape only. */
 	tensor_dropval(o);

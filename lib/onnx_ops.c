@@ -98,6 +98,8 @@ static const struct onnx_op ops[] = {
 	{ "Reshape", rule_reshape, K_VIEW, NULL },
 	{ "Resize", rule_resize, K_RESIZE, NULL },
 	{ "Round", rule_unary, K_ELT, NULL },
+	{ "ScatterElements", rule_scatter, K_OTHER, NULL },
+	{ "ScatterND", rule_scatter, K_OTHER, NULL },
 	{ "Selu", rule_unary, K_ACT, "selu" },
 	{ "Shape", rule_shapeop, K_ELT, NULL },
 	{ "Shrink", rule_unary, K_ELT, NULL },

@@ -614,3 +614,39 @@ bad:
 	return -1;
 }
 
+
+int
+rule_scatter(struct model *m, const struct node *n)
+{
+	const struct tensor *x = shape_need(m, n, 0), *ix = shape_need(m, n, 1);
+	const struct tensor *u = shape_need(m, n, 2);
+	char sa[128], sb[128], sc[128];
+	int64_t k;
+	int i, r;
+
+	if (x == NULL || ix == NULL || u == NULL)
+		return -1;
+	if (strcmp(n->op, "ScatterElements") == 0) {
+		if (ix->rank != x->rank || u->rank != ix->rank)
+			goto bad;
+		for (i = 0; i < ix->rank; i++)
+			if (u->dims[i] != ix->dims[i])
+				goto bad;
+	} else {
+		/* updates: indices.shape[:-1] + data.shape[k:]. */
+		if (ix->rank < 1 || (k = ix->dims[ix->rank - 1]) > x->rank ||
+		    (r = ix->rank - 1 + x->rank - (int)k) != u->rank)
+			goto bad;
+		for (i = 0; i < u->rank; i++)
+			if (u->dims[i] != (i < ix->rank - 1 ? ix->dims[i] :
+			    x->dims[k + i - (ix->rank - 1)]))
+				goto bad;
+	}
+	shape_setout(m, n, 0, x->dtype, x->rank, x->dims);
+	return 0;
+bad:
+	pf_err(m->file, "node %s: %s indices %s and updates %s do not fit "
+	    "data %s", n->name, n->op, shape_str(ix, sa, sizeof(sa)),
+	    shape_str(u, sb, sizeof(sb)), shape_str(x, sc, sizeof(sc)));
+	return -1;
+}

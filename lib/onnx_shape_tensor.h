@@ -2,7 +2,8 @@
  * Shape rules of the ops that move, select or describe data rather than
  * compute on it (Concat, Split, Slice, Gather, Reshape, Flatten,
  * Transpose, Squeeze/Unsqueeze, Shape/Size, Constant, ConstantOfShape,
- * Expand/Tile, Range, Pad, Resize/Upsample, DepthToSpace/SpaceToDepth),
+ * Expand/Tile, Range, Pad, Resize/Upsample, DepthToSpace/SpaceToDepth,
+ * ScatterND/ScatterElements),
  * for the op table of onnx_ops.c.  Each sets the outputs of node n
  * from its inputs, or reports and returns -1.
  */
@@ -27,5 +28,6 @@ int rule_range(struct model *m, const struct node *n);
 int rule_pad(struct model *m, const struct node *n);
 int rule_resize(struct model *m, const struct node *n);
 int rule_space(struct model *m, const struct node *n);
+int rule_scatter(struct model *m, const struct node *n);
 
 #endif

@@ -393,6 +393,95 @@ main(int argc, char **argv)
 	node("Conv", 2, in3, 1);	/* group 1: 4 channels vs 2 */
 	CHECK(infer() < 0);
 
+	/*
+	 * Constant folding as ONNX defines it.  Expand broadcasts its input,
+	 * never its shape operand: the class token [1,1,4] to [2,1,4] by the
+	 * shape [2,1,1] (which does not broadcast with the output itself).
+	 */
+	reset();
+	d[0] = 1; d[1] = 1; d[2] = 4;
+	x = T("tok", 3, d, 1);
+	tensor_setval(&M.t[x], 4);
+	for (r = 0; r < 4; r++)
+		M.t[x].fv[r] = r + 1;
+	v[0] = 2; v[1] = 1; v[2] = 1;
+	in3[0] = x; in3[1] = V("shape", 3, v);
+	node("Expand", 2, in3, 1);
+	CHECK(infer() == 0 && dims(outs[0], 3, 2, 1, 4, 0));
+	M.t[outs[0]].isconst = 1;
+	CHECK(ceval_node(&M, &N) == 0 && M.t[outs[0]].hasval &&
+	    M.t[outs[0]].fv[0] == 1 && M.t[outs[0]].fv[7] == 4);
+	/* Sum is variadic: all three operands count. */
+	reset();
+	v[0] = 1; v[1] = 2;
+	in3[0] = V("a", 2, v);
+	v[0] = 10; v[1] = 20;
+	in3[1] = V("b", 2, v);
+	v[0] = 100; v[1] = 200;
+	in3[2] = V("c", 2, v);
+	node("Sum", 3, in3, 1);
+	CHECK(infer() == 0);
+	M.t[outs[0]].isconst = 1;
+	CHECK(ceval_node(&M, &N) == 0 && M.t[outs[0]].iv[0] == 111 &&
+	    M.t[outs[0]].iv[1] == 222);
+	/* ReduceSum of floats in floating point, not truncated. */
+	reset();
+	d[0] = 2; d[1] = 2;
+	x = T("f", 2, d, 1);
+	tensor_setval(&M.t[x], 4);
+	for (r = 0; r < 4; r++)
+		M.t[x].fv[r] = 0.25 * (r + 1);
+	in3[0] = x;
+	in3[1] = V("axes", 1, (int64_t[]){ 1 });
+	node("ReduceSum", 2, in3, 1);
+	CHECK(infer() == 0 && dims(outs[0], 2, 2, 1, 0, 0));
+	M.t[outs[0]].isconst = 1;
+	CHECK(ceval_node(&M, &N) == 0 && M.t[outs[0]].fv[0] == 0.75 &&
+	    M.t[outs[0]].fv[1] == 1.75);
+	/* Cast to bool: 0.5 is true. */
+	node("Cast", 1, &x, 1);
+	v[0] = DT_BOOL;
+	A("to", -1, v);
+	M.t[x].fv[0] = 0.5;
+	CHECK(infer() == 0);
+	M.t[outs[0]].isconst = 1;
+	CHECK(ceval_node(&M, &N) == 0 && M.t[outs[0]].iv[0] == 1);
+	/* ScatterND: a zero mask with rows written (Swin's attention mask). */
+	reset();
+	d[0] = 3; d[1] = 2;
+	x = T("mask", 2, d, 1);
+	M.t[x].dtype = DT_INT64;
+	tensor_setval(&M.t[x], 6);
+	d[0] = 2; d[1] = 1;
+	y = T("idx", 2, d, 1);
+	M.t[y].dtype = DT_INT64;
+	tensor_setval(&M.t[y], 2);
+	M.t[y].iv[0] = 2;
+	M.t[y].iv[1] = -3;
+	d[0] = 2; d[1] = 2;
+	z = T("upd", 2, d, 1);
+	M.t[z].dtype = DT_INT64;
+	tensor_setval(&M.t[z], 4);
+	for (r = 0; r < 4; r++)
+		M.t[z].iv[r] = r + 1;
+	in3[0] = x; in3[1] = y; in3[2] = z;
+	node("ScatterND", 3, in3, 1);
+	CHECK(infer() == 0 && dims(outs[0], 2, 3, 2, 0, 0));
+	M.t[outs[0]].isconst = 1;
+	CHECK(ceval_node(&M, &N) == 0 && M.t[outs[0]].iv[0] == 3 &&
+	    M.t[outs[0]].iv[1] == 4 && M.t[outs[0]].iv[2] == 0 &&
+	    M.t[outs[0]].iv[4] == 1 && M.t[outs[0]].iv[5] == 2);
+	/* Tile repeats the values. */
+	reset();
+	v[0] = 7; v[1] = 8;
+	in3[0] = V("t", 2, v);
+	in3[1] = V("rep", 1, (int64_t[]){ 2 });
+	node("Tile", 2, in3, 1);
+	CHECK(infer() == 0 && dims(outs[0], 1, 4, 0, 0, 0));
+	M.t[outs[0]].isconst = 1;
+	CHECK(ceval_node(&M, &N) == 0 && M.t[outs[0]].iv[2] == 7 &&
+	    M.t[outs[0]].iv[3] == 8);
+
 	reset();
 	free(M.t);
 	return CHECK_DONE();

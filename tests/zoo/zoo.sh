@@ -1,0 +1,80 @@
+#!/bin/sh
+# The test zoo: exports nobody here wrote (tools/export-models -z, with
+# Debian's torch; committed, so no torch is needed here).  Each NAME.onnx
+# goes through onnx2layers with no option, and every module torch's
+# forward hooks saw (NAME.torch.csv: its node-name prefix and its output
+# as layers.csv columns) must be a row of that table with those columns:
+# the k-th call of a module is the k-th conv/gemm/rnn row under its
+# prefix.  Then the whole flow: pipelines/pimflow with no option beyond
+# the model must succeed.  A model that fails anywhere fails the test.
+set -u
+TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+BIN=${PF_BIN:-$TOP/bin}
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+fail=0 n=0
+for m in "$TOP"/tests/zoo/*.onnx; do
+	name=${m##*/}; name=${name%.onnx}
+	exp=${m%.onnx}.torch.csv
+	n=$((n + 1))
+	if ! [ -s "$exp" ]; then
+		echo "FAIL $name: no $exp"; fail=1; continue
+	fi
+	if ! "$BIN/onnx2layers" "$m" >"$tmp/$name.csv" 2>"$tmp/$name.err" ||
+	    [ -s "$tmp/$name.err" ]; then
+		echo "FAIL $name: onnx2layers: $(head -3 "$tmp/$name.err")"
+		fail=1; continue
+	fi
+	# Expectations first (file 1), then the layer table (file 2).
+	if ! awk -F, -v model="$name" '
+	    FNR == 1 { for (i = 1; i <= NF; i++) col[FILENAME, $i] = i; next }
+	    NR == FNR { ne++; pre[ne] = $col[FILENAME, "prefix"]; line[ne] = $0
+		exf = FILENAME; next }
+	    {
+		op = $col[FILENAME, "op"]
+		if (op != "conv" && op != "gemm" && op != "rnn") next
+		nm = $col[FILENAME, "name"]
+		nr++; rname[nr] = nm; rline[nr] = $0; tf = FILENAME
+	    }
+	    END {
+		if (ne == 0) { print "FAIL " model ": no expectations"; exit 1 }
+		bad = 0
+		for (e = 1; e <= ne; e++) {
+			p = pre[e]; k = ++seen[p]; hit = 0
+			for (r = 1; r <= nr && !hit; r++)
+				if (index(rname[r], p) == 1 && ++cnt[e, p] == k)
+					hit = r
+			split(line[e], x, ",")
+			if (!hit) {
+				print "FAIL " model ": no row " k " under " p
+				bad = 1; continue
+			}
+			split(rline[hit], y, ",")
+			nc = split("batch out_d out_c out_h out_w", c, " ")
+			for (j = 1; j <= nc; j++) {
+				want = x[col[exf, c[j]]]
+				if (want == "") continue
+				if (!((tf, c[j]) in col)) {
+					print "FAIL " model ": " p ": no column " c[j]
+					bad = 1; continue
+				}
+				got = y[col[tf, c[j]]]
+				if (got != want) {
+					print "FAIL " model ": " rname[hit] ": " \
+					    c[j] " " got ", torch says " want
+					bad = 1
+				}
+			}
+		}
+		exit bad
+	    }' "$exp" "$tmp/$name.csv"; then
+		fail=1
+	fi
+	if ! "$TOP/pipelines/pimflow" "$m" "$tmp/$name.out" \
+	    >"$tmp/$name.flow" 2>&1 || ! [ -s "$tmp/$name.out/summary.json" ]; then
+		echo "FAIL $name: pimflow: $(tail -3 "$tmp/$name.flow")"
+		fail=1
+	fi
+done
+[ "$n" -gt 0 ] || { echo "FAIL no models in tests/zoo"; fail=1; }
+exit $fail
