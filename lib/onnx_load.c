@@ -295,12 +295,7 @@ typedget(struct tensor *t, const Onnx__TensorProto *tp, int64_t n)
 	}
 }
 
-/*
- * Fill t (dims, dtype, values when stored and small) from a TensorProto.
- * where names it in diagnostics.  Returns -1 (reported) on negative dims,
- * an overflowing element count or data of the wrong length.
- */
-static int
+int
 tensor_from_proto(struct tensor *t, const Onnx__TensorProto *tp,
     const char *file, const char *where)
 {

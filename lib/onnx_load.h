@@ -26,6 +26,7 @@
 struct Onnx__ModelProto;
 struct Onnx__GraphProto;
 struct Onnx__NodeProto;
+struct Onnx__TensorProto;
 
 #define ONNX_MAXRANK	8	/* tensors of higher rank are an error */
 /*
@@ -138,6 +139,15 @@ void tensor_dropval(struct tensor *t);
 /* Value i as int64 (floats truncated) or as double. */
 int64_t tensor_ival(const struct tensor *t, int64_t i);
 double tensor_fval(const struct tensor *t, int64_t i);
+
+/*
+ * Fill t (dims, dtype, values when stored and small) from a TensorProto
+ * (for the loader's own modules and tests; others use attr_tensor).
+ * where names it in diagnostics.  Returns -1 (reported) on negative dims,
+ * an overflowing element count or data of the wrong length.
+ */
+int tensor_from_proto(struct tensor *t, const struct Onnx__TensorProto *tp,
+    const char *file, const char *where);
 
 /* Attribute access on a node; absent attributes yield the default. */
 int attr_has(const struct node *n, const char *name);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "arith.h"
+#include "onnx.pb-c.h"
 #include "onnx_load.h"
 #include "onnx_wire.h"
 #include "xalloc.h"

@@ -15,6 +15,7 @@
 
 #include "diag.h"
 #include "onnx_load.h"
+#include "onnx.pb-c.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
