@@ -346,10 +346,11 @@ scatter(struct model *m, const struct node *n, struct tensor *o)
 	const struct tensor *a = node_in(m, n, 0), *ix = node_in(m, n, 1);
 	const struct tensor *u = node_in(m, n, 2);
 	int64_t c[R], i, j, q, nidx, slice = 1, k, dst;
-	char red[8];
+	char buf[8];
+	const char *red;
 	int el = strcmp(n->op, "ScatterElements") == 0, ax = 0, add, mul;
 
-	attr_str(n, "reduction", red, sizeof(red), "none");
+	red = attr_str(n, "reduction", buf, sizeof(buf), "none");
 	add = strcmp(red, "add") == 0;
 	mul = strcmp(red, "mul") == 0;
 	if ((!add && !mul && strcmp(red, "none") != 0) ||
