@@ -17,8 +17,8 @@
  * (ord: candidates sorted by last layer); -1 when there is no cover.
  */
 static double
-weighted(const struct cand *c, const size_t *ord, size_t m, int64_t a,
-    int64_t b, double lam)
+weighted(const struct cand *c, const size_t *ord, size_t m0, size_t m,
+    int64_t a, int64_t b, double lam)
 {
 	double *f = xcalloc((size_t)(b - a) + 2, sizeof(*f)), r;
 	int64_t j;
@@ -26,7 +26,7 @@ weighted(const struct cand *c, const size_t *ord, size_t m, int64_t a,
 
 	for (j = 1; j <= b - a + 1; j++)
 		f[j] = INFINITY;
-	for (i = 0; i < m; i++) {
+	for (i = m0; i < m; i++) {
 		const struct cand *x = &c[ord[i]];
 		double t;
 
@@ -48,7 +48,8 @@ weighted(const struct cand *c, const size_t *ord, size_t m, int64_t a,
  * that minimum is concave in lam, so a ternary search finds its top.
  */
 static double
-load(const struct cand *c, const size_t *ord, size_t m, int64_t a, int64_t b)
+load(const struct cand *c, const size_t *ord, size_t m0, size_t m, int64_t a,
+    int64_t b)
 {
 	double lo = 0, hi = 1;
 	int it;
@@ -56,12 +57,13 @@ load(const struct cand *c, const size_t *ord, size_t m, int64_t a, int64_t b)
 	for (it = 0; it < 100; it++) {
 		double x = lo + (hi - lo) / 3, y = hi - (hi - lo) / 3;
 
-		if (weighted(c, ord, m, a, b, x) < weighted(c, ord, m, a, b, y))
+		if (weighted(c, ord, m0, m, a, b, x) <
+		    weighted(c, ord, m0, m, a, b, y))
 			lo = x;
 		else
 			hi = y;
 	}
-	return weighted(c, ord, m, a, b, (lo + hi) / 2);
+	return weighted(c, ord, m0, m, a, b, (lo + hi) / 2);
 }
 
 static const struct cand *sort_c;
@@ -77,8 +79,8 @@ bylast(const void *a, const void *b)
 
 /* The least sum of candidate times over exact covers of a..b, or -1. */
 static long long
-sequential(const struct cand *c, const size_t *ord, size_t m, int64_t a,
-    int64_t b)
+sequential(const struct cand *c, const size_t *ord, size_t m0, size_t m,
+    int64_t a, int64_t b)
 {
 	long long *f = xcalloc((size_t)(b - a) + 2, sizeof(*f)), r;
 	int64_t j;
@@ -86,7 +88,7 @@ sequential(const struct cand *c, const size_t *ord, size_t m, int64_t a,
 
 	for (j = 1; j <= b - a + 1; j++)
 		f[j] = -1;
-	for (i = 0; i < m; i++) {
+	for (i = m0; i < m; i++) {
 		const struct cand *x = &c[ord[i]];
 
 		if (x->first < a || x->last > b || f[x->first - a] < 0)
@@ -103,47 +105,55 @@ sequential(const struct cand *c, const size_t *ord, size_t m, int64_t a,
 /*
  * Sequence points: topo[v] when every earlier layer is an ancestor of v
  * and every later one a descendant, so that in any schedule nothing
- * before v overlaps anything after it.
+ * before v overlaps anything after it.  With producers always earlier
+ * layers, every u < v reaches v exactly when v is the only layer of
+ * 0..v without a consumer in 0..v (follow consumers up from any u: they
+ * stop at such a layer), i.e. when no u < v has its first consumer after
+ * v; likewise every u > v descends from v when no u > v has its last
+ * producer before v.  A running maximum and minimum: linear.
  */
 static void
 seqpoints(int64_t n, int64_t *const *preds, const int *npreds,
     unsigned char *topo)
 {
-	size_t words = (size_t)(n + 63) / 64, i;
-	uint64_t *anc = xcalloc((size_t)n * words + 1, sizeof(*anc));
-	int64_t *ndesc = xcalloc((size_t)n + 1, sizeof(*ndesc));
-	int64_t v, u, cnt;
+	int64_t *first = xcalloc((size_t)n + 1, sizeof(*first));
+	int64_t *lastp = xcalloc((size_t)n + 1, sizeof(*lastp));
+	int64_t v, hi, lo;
 	int q;
 
+	for (v = 0; v < n; v++)
+		first[v] = n;
 	for (v = 0; v < n; v++) {
-		uint64_t *av = anc + (size_t)v * words;
-
+		lastp[v] = -1;
 		for (q = 0; q < npreds[v]; q++) {
 			int64_t p = preds[v][q];
 
-			for (i = 0; i < words; i++)
-				av[i] |= anc[(size_t)p * words + i];
-			av[p / 64] |= 1ULL << (p % 64);
+			if (v < first[p])
+				first[p] = v;
+			if (p > lastp[v])
+				lastp[v] = p;
 		}
-		cnt = 0;
-		for (u = 0; u < v; u++)
-			if (av[u / 64] >> (u % 64) & 1) {
-				cnt++;
-				ndesc[u]++;
-			}
-		topo[v] = cnt == v;
 	}
-	for (v = 0; v < n; v++)
-		if (ndesc[v] != n - 1 - v)
+	for (v = 0, hi = -1; v < n; v++) {	/* hi: max first of u < v */
+		topo[v] = hi <= v;
+		if (first[v] > hi)
+			hi = first[v];
+	}
+	for (v = n - 1, lo = n; v >= 0; v--) {	/* lo: min lastp of u > v */
+		if (lo < v)
 			topo[v] = 0;
-	free(anc);
-	free(ndesc);
+		if (lastp[v] < lo)
+			lo = lastp[v];
+	}
+	free(first);
+	free(lastp);
 }
 
 struct bctx {
 	const struct cand	 *c;
 	const size_t		 *ord;
 	size_t			  m;
+	const size_t		 *from;	/* from[j]: first of ord with last >= j */
 	int64_t *const		 *preds;
 	const int		 *npreds;
 	const unsigned char	 *topo, *multi;
@@ -161,7 +171,9 @@ struct bctx {
 static double
 block(const struct bctx *x, int64_t a, int64_t b)
 {
-	double ld = load(x->c, x->ord, x->m, a, b), cp = 0, r;
+	/* Only the candidates ending inside, in the same order. */
+	size_t m0 = x->from[a], m1 = x->from[b + 1];
+	double ld = load(x->c, x->ord, m0, m1, a, b), cp = 0, r;
 	long long sq;
 	int64_t j;
 	int q, chain = 1;
@@ -182,7 +194,7 @@ block(const struct bctx *x, int64_t a, int64_t b)
 			chain = 0;
 	}
 	r = ld > cp ? ld : cp;
-	if (chain && (sq = sequential(x->c, x->ord, x->m, a, b)) >= 0 &&
+	if (chain && (sq = sequential(x->c, x->ord, m0, m1, a, b)) >= 0 &&
 	    (double)sq > r)
 		r = (double)sq;
 	return r;
@@ -195,7 +207,7 @@ solve_lower_bound(const struct cand *c, size_t nc, int64_t n,
 	struct bctx x;
 	double *w, *fin, *best, b;
 	unsigned char *multi, *topo, *spanned;
-	size_t *ord = xcalloc(nc + 1, sizeof(*ord)), m = 0, k;
+	size_t *ord = xcalloc(nc + 1, sizeof(*ord)), m = 0, k, *from;
 	int64_t i, j, s, t;
 	long long r;
 
@@ -207,6 +219,12 @@ solve_lower_bound(const struct cand *c, size_t nc, int64_t n,
 			ord[m++] = k;
 	sort_c = c;
 	qsort(ord, m, sizeof(*ord), bylast);
+	from = xcalloc((size_t)n + 2, sizeof(*from));
+	for (i = 0, k = 0; i <= n + 1; i++) {
+		while (k < m && c[ord[k]].last < i)
+			k++;
+		from[i] = k;
+	}
 	w = xcalloc((size_t)n + 1, sizeof(*w));
 	fin = xcalloc((size_t)n + 1, sizeof(*fin));
 	best = xcalloc((size_t)n + 2, sizeof(*best));
@@ -229,7 +247,8 @@ solve_lower_bound(const struct cand *c, size_t nc, int64_t n,
 	}
 	if (preds != NULL)
 		seqpoints(n, preds, npreds, topo);
-	x.c = c; x.ord = ord; x.m = m; x.preds = preds; x.npreds = npreds;
+	x.c = c; x.ord = ord; x.m = m; x.from = from;
+	x.preds = preds; x.npreds = npreds;
 	x.topo = topo; x.multi = multi; x.w = w; x.fin = fin;
 	/*
 	 * Any schedule falls apart, at the sequence points no chosen
@@ -255,6 +274,7 @@ solve_lower_bound(const struct cand *c, size_t nc, int64_t n,
 	}
 	r = isinf(best[n]) ? -1 : (long long)floor(best[n] + 1e-6);
 	free(ord);
+	free(from);
 	free(w);
 	free(fin);
 	free(best);
