@@ -1,0 +1,28 @@
+/*
+ * The HBM2-PIM device model loaded from share/pimflow/pim/<name>.conf
+ * (arch = hbm-pim): the DRAM and controller parameters of the timing
+ * engine (hbmpim_time.h) plus the default PIM channel count.  Every value
+ * in the file carries its source.
+ */
+#ifndef PF_HBMPIM_MODEL_H
+#define PF_HBMPIM_MODEL_H
+
+#include <stdint.h>
+
+#include "hbmpim_time.h"
+
+struct hbmpim_model {
+	char			name[64];	/* config name, for reports */
+	double			clock_mhz;	/* memory command clock */
+	struct hbmpim_dram	dram;
+	int64_t			channels;	/* PIM pseudo-channels (default) */
+};
+
+/*
+ * Load a model from a config path.  Every key is required and
+ * range-checked, arch must be hbm-pim, an unknown key is an error.
+ * Reports and returns -1 on any fault.
+ */
+int hbmpim_model_load(const char *path, struct hbmpim_model *m);
+
+#endif
