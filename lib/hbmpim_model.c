@@ -5,6 +5,7 @@
  * hbm-pim.conf loads into exactly those.
  */
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "conf.h"
@@ -103,4 +104,18 @@ hbmpim_model_load(const char *path, struct hbmpim_model *m)
 out:
 	conf_free(&c);
 	return rc;
+}
+
+int
+pim_conf_arch(const char *path, char *arch, size_t n)
+{
+	struct conf c;
+	const char *a;
+
+	if (conf_load(path, &c) < 0)
+		return -1;
+	a = conf_str(&c, "arch");
+	snprintf(arch, n, "%s", a != NULL ? a : "newton");
+	conf_free(&c);
+	return 0;
 }

@@ -7,6 +7,7 @@
 #ifndef PF_HBMPIM_MODEL_H
 #define PF_HBMPIM_MODEL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "hbmpim_time.h"
@@ -24,5 +25,13 @@ struct hbmpim_model {
  * Reports and returns -1 on any fault.
  */
 int hbmpim_model_load(const char *path, struct hbmpim_model *m);
+
+/*
+ * The engine a PIM config names in its arch key, "newton" when it has
+ * none (newton-gddr6.conf and aim-gddr6.conf predate the key).  Copies
+ * at most n - 1 bytes to arch; reports and returns -1 when the file does
+ * not load.
+ */
+int pim_conf_arch(const char *path, char *arch, size_t n);
 
 #endif

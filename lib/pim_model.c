@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "conf.h"
+#include "diag.h"
 #include "pim_model.h"
 
 enum kind { KI, KD };
@@ -57,7 +58,7 @@ int
 pim_model_load(const char *path, struct pim_model *m)
 {
 	struct conf c;
-	const char *base, *dot;
+	const char *base, *dot, *arch;
 	size_t i, n;
 	double v;
 	int rc = -1;
@@ -76,6 +77,11 @@ pim_model_load(const char *path, struct pim_model *m)
 			m->hiding = (int)v;
 		else
 			*(int64_t *)(void *)((char *)m + k->off) = (int64_t)v;
+	}
+	/* the engine seam: a newton config may say so (pim_conf_arch) */
+	if ((arch = conf_str(&c, "arch")) != NULL && strcmp(arch, "newton") != 0) {
+		pf_err(path, "key 'arch': must be 'newton' here, not '%s'", arch);
+		goto out;
 	}
 	if (conf_check_unused(&c) < 0)
 		goto out;

@@ -14,8 +14,29 @@
 #include "conf.h"
 #include "csvio.h"
 #include "diag.h"
+#include "hbmpim_cost.h"
+#include "hbmpim_model.h"
 #include "newton_cost.h"
 #include "pim_model.h"
+
+/* The engine the config's arch key names (hbm-pim or newton). */
+struct engine {
+	int			hbm;
+	struct pim_model	m;
+	struct hbmpim_model	h;
+	struct pim_opts		o;
+	FILE			*trace;
+};
+
+static int
+cost(const struct engine *e, struct table *t, int64_t *rows, int64_t *cmds)
+{
+	if (e->hbm) {
+		*cmds = 0;
+		return hbmpim_cost_table(&e->h, t, e->o.channels, rows);
+	}
+	return pim_cost_table(&e->m, t, &e->o, e->trace, rows, cmds);
+}
 
 static void
 usage(void)
@@ -79,52 +100,67 @@ now_s(void)
 int
 main(int argc, char **argv)
 {
-	struct pim_opts o;
-	struct pim_model m;
+	struct engine e;
+	struct pim_opts *op = &e.o;
 	struct table all, t;
 	const char *config = "newton-gddr6", *tracef = NULL;
-	char *path;
+	char *path, arch[32];
+	int newton_opt = 0;
 	FILE *trace = NULL;
 	int64_t n = 0, g = 0, rows, cmds, trows = 0, tcmds = 0;
 	int ch, i, nohide = 0, stats = 0, rc = PF_EXIT_DATA, first = 1;
 	double t0;
 
 	pf_setprogname(argv[0]);
-	memset(&o, 0, sizeof(o));
-	while ((ch = getopt(argc, argv, "abEGT:c:g:n:rsx")) != -1)
+	memset(&e, 0, sizeof(e));
+	while ((ch = getopt(argc, argv, "abEGT:c:g:n:rsx")) != -1) {
+		if (strchr("abEGTgrx", ch) != NULL)
+			newton_opt = ch;
 		switch (ch) {
-		case 'a': o.all = 1; break;
-		case 'b': o.best = 1; break;
-		case 'E': o.exact = 1; break;
-		case 'G': o.per_group = 1; break;
+		case 'a': op->all = 1; break;
+		case 'b': op->best = 1; break;
+		case 'E': op->exact = 1; break;
+		case 'G': op->per_group = 1; break;
 		case 'T': tracef = optarg; break;
 		case 'c': config = optarg; break;
 		case 'g': g = posarg(optarg, ch); break;
 		case 'n': n = posarg(optarg, ch); break;
-		case 'r': o.reduce = 1; break;
+		case 'r': op->reduce = 1; break;
 		case 's': stats = 1; break;
 		case 'x': nohide = 1; break;
 		default: usage();
 		}
+	}
 	argc -= optind;
 	argv += optind;
 
 	if ((path = conf_resolve("pim", config)) == NULL)
 		return PF_EXIT_DATA;
-	if (pim_model_load(path, &m) < 0) {
+	if (pim_conf_arch(path, arch, sizeof(arch)) < 0) {
+		free(path);
+		return PF_EXIT_DATA;
+	}
+	e.hbm = strcmp(arch, "hbm-pim") == 0;
+	if (e.hbm && newton_opt != 0) {
+		free(path);
+		pf_err(NULL, "-%c: not an option of arch hbm-pim", newton_opt);
+		usage();
+	}
+	if (e.hbm ? hbmpim_model_load(path, &e.h) < 0 :
+	    pim_model_load(path, &e.m) < 0) {
 		free(path);
 		return PF_EXIT_DATA;
 	}
 	free(path);
-	o.channels = n > 0 ? n : m.channels;
-	o.max_gwrite = g > 0 ? g : m.max_gwrite;
-	o.hiding = nohide ? 0 : m.hiding;
+	op->channels = n > 0 ? n : e.hbm ? e.h.channels : e.m.channels;
+	op->max_gwrite = g > 0 ? g : e.m.max_gwrite;
+	op->hiding = nohide ? 0 : e.m.hiding;
 	/*
 	 * The trace goes to an anonymous file first and is copied to -T's
 	 * file only once every row is costed: a failure never truncates or
 	 * removes a file this run did not create (nor a device node).
 	 */
-	if (tracef != NULL && (trace = tmpfile()) == NULL) {
+	if (tracef != NULL && (e.trace = trace = tmpfile()) == NULL) {
 		pf_err(NULL, "cannot create a temporary file: %s",
 		    strerror(errno));
 		return PF_EXIT_DATA;
@@ -138,13 +174,13 @@ main(int argc, char **argv)
 		if (first) {
 			table_free(&all);
 			if (table_load(in, &all) < 0 ||
-			    pim_cost_table(&m, &all, &o, trace, &rows, &cmds) < 0)
+			    cost(&e, &all, &rows, &cmds) < 0)
 				goto out;
 			first = 0;
 		} else {
 			if (table_load(in, &t) < 0)
 				goto out;
-			if (pim_cost_table(&m, &t, &o, trace, &rows, &cmds) < 0 ||
+			if (cost(&e, &t, &rows, &cmds) < 0 ||
 			    table_append(&all, &t) < 0) {
 				table_free(&t);
 				goto out;

@@ -1,0 +1,283 @@
+/*
+ * HBM2-PIM cost of a piece.  The mapping onto Samsung's kernels:
+ *  - gemm/matmul/conv: the GEMV kernel with the resident operand (weights,
+ *    or a KV cache) in the banks, out = gemm_n, in = gemm_k.  Each row of
+ *    the streamed operand (gemm_m: the batch of a decode step, the output
+ *    pixels of a conv) is one more kernel iteration, as the simulator
+ *    runs batch > 1.  gemm_batch independent instances (heads) divide the
+ *    channels among them: every channel runs the same command stream, so
+ *    instances on disjoint channel groups run in lock step; more instances
+ *    than channels run in rounds, one channel each.
+ *  - eltwise: the ADD kernel (MUL has the same stream); act relu: ReLU.
+ *    Element counts are padded up to whole tiles of 2048 x channels (the
+ *    simulator's benchmark drops a remainder; a layer cannot).
+ * The time of one channel depends only on the tile counts, so a run is
+ * simulated once per (kernel, tiles, iterations) and remembered.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arith.h"
+#include "diag.h"
+#include "hbmpim_cost.h"
+#include "xalloc.h"
+
+const struct hbmpim_col hbmpim_cols[] = {
+	{ "pim_kernel", "Samsung PIM kernel run: gemv, add or relu" },
+	{ "pim_n_ot", "GEMV output tiles (64 outputs per channel each)" },
+	{ "pim_n_it", "GEMV input tiles (128 inputs each); 0 for eltwise" },
+	{ "pim_iters", "kernel iterations: n_ot x rows (GEMV) or tiles (eltwise)" },
+	{ "pim_chans", "PIM channels that one instance runs on" },
+	{ "pim_rounds", "instances run one after another" },
+	{ "pim_rd", "RD commands of one channel of one instance" },
+	{ "pim_wr", "WR commands of one channel of one instance" },
+	{ "pim_act", "ACT commands of one channel of one instance" },
+	{ "pim_pre", "PRE commands of one channel of one instance" },
+	{ "ref", "refreshes of rank 0 of one channel of one instance" },
+	{ "pim_exact", "1: every clock simulated; 0: extrapolated past the budget" },
+	{ NULL, NULL }
+};
+
+static const char *const kname[] = { "gemv", "gemv-tree", "add", "mul", "relu" };
+
+/* Refresh-free clocks per iteration, an upper estimate for the budget. */
+static int64_t
+per_iter(enum hbmpim_kernel k, int64_t n_it)
+{
+	return k == HP_GEMV ? 420 + 390 * n_it : 330;
+}
+
+/* One run of iters iterations on one channel (hbmpim_pim's view). */
+static int
+run1(const struct hbmpim_dram *d, enum hbmpim_kernel k, int64_t n_it,
+    int64_t iters, struct hbmpim_run *r)
+{
+	if (k == HP_GEMV)
+		return hbmpim_pim(d, k, 64, 128 * n_it, iters, 1, r);
+	return hbmpim_pim(d, k, 2048 * iters, 0, 1, 1, r);
+}
+
+static int
+kernel_time(const struct hbmpim_dram *d, enum hbmpim_kernel k, int64_t n_it,
+    int64_t iters, struct hbmpim_run *r, int *exact)
+{
+	struct hbmpim_run a, b;
+	int64_t n1, n2, pi = per_iter(k, n_it);
+
+	*exact = 1;
+	if (iters <= HBMPIM_EXACT_CLOCKS / pi)
+		return run1(d, k, n_it, iters, r);
+	/*
+	 * Past the budget: simulate n1 and n1/2 iterations and continue the
+	 * slope (refresh included) to iters.  The kernels repeat one
+	 * iteration's stream, so the slope is the steady rate.
+	 */
+	*exact = 0;
+	n1 = HBMPIM_EXACT_CLOCKS / pi;
+	if (n1 < 2)
+		n1 = 2;
+	n2 = n1 / 2;
+	if (run1(d, k, n_it, n1, &a) < 0 || run1(d, k, n_it, n2, &b) < 0)
+		return -1;
+	*r = a;
+	r->cycles = a.cycles + ((iters - n1) * (a.cycles - b.cycles) +
+	    (n1 - n2) - 1) / (n1 - n2);
+	return 0;
+}
+
+static int
+memo_time(const struct hbmpim_dram *d, struct hbmpim_memo *mo,
+    enum hbmpim_kernel k, int64_t n_it, int64_t iters, struct hbmpim_run *r,
+    int *exact)
+{
+	struct hbmpim_memo_ent *e;
+	size_t i;
+
+	if (mo == NULL)
+		return kernel_time(d, k, n_it, iters, r, exact);
+	for (i = 0; i < mo->n; i++)
+		if (mo->v[i].k == k && mo->v[i].n_it == n_it &&
+		    mo->v[i].iters == iters) {
+			*r = mo->v[i].run;
+			*exact = mo->v[i].exact;
+			return 0;
+		}
+	if (kernel_time(d, k, n_it, iters, r, exact) < 0)
+		return -1;
+	if (mo->n == mo->cap) {
+		mo->cap = mo->cap ? 2 * mo->cap : 64;
+		mo->v = xreallocarray(mo->v, mo->cap, sizeof(*mo->v));
+	}
+	e = &mo->v[mo->n++];
+	e->k = k;
+	e->n_it = n_it;
+	e->iters = iters;
+	e->run = *r;
+	e->exact = *exact;
+	return 0;
+}
+
+int
+hbmpim_cost_layer(const struct hbmpim_model *m, const struct layer *l,
+    int64_t nch, struct hbmpim_memo *memo, const char *where,
+    struct hbmpim_cost *c)
+{
+	int64_t out, in, rows, inst, n, v[4];
+	int esz;
+
+	memset(c, 0, sizeof(*c));
+	switch (l->op) {
+	case OP_CONV:
+	case OP_GEMM:
+	case OP_MATMUL:
+		if (l->gemm_m < 1 || l->gemm_n < 1 || l->gemm_k < 1 ||
+		    l->gemm_batch < 1) {
+			pf_err(where, "column 'gemm_%s': must be positive on a pim row",
+			    l->gemm_m < 1 ? "m" : l->gemm_n < 1 ? "n" :
+			    l->gemm_k < 1 ? "k" : "batch");
+			return -1;
+		}
+		c->kernel = HP_GEMV;
+		out = l->gemm_n;
+		in = l->gemm_k;
+		rows = l->gemm_m;
+		inst = l->gemm_batch;
+		break;
+	case OP_ELTWISE:
+	case OP_ACT:
+		if (l->op == OP_ACT && strcmp(l->act, "relu") != 0) {
+			pf_err(where, "column 'act': activation '%s' cannot run "
+			    "on hbm-pim (relu only)", l->act);
+			return -1;
+		}
+		c->kernel = l->op == OP_ACT ? HP_RELU : HP_ADD;
+		/* fp16 lanes: wider types take proportionally more bursts */
+		esz = dtype_bytes(l->dtype);
+		v[0] = l->batch; v[1] = l->out_c; v[2] = l->out_h;
+		v[3] = l->out_w;
+		if (ck_prod(v, 4, &n) < 0 || n > ((int64_t)1 << 40))
+			goto toolarge;
+		n = (n * (esz > 2 ? esz : 2) + 1) / 2;
+		out = n;
+		in = 0;
+		rows = 1;
+		inst = 1;
+		break;
+	default:
+		pf_err(where, "column 'op': op '%s' cannot run on hbm-pim",
+		    layer_opname(l->op));
+		return -1;
+	}
+	if (inst <= nch) {
+		c->chans = nch / inst;
+		c->rounds = 1;
+	} else {
+		c->chans = 1;
+		c->rounds = (inst + nch - 1) / nch;
+	}
+	if (c->kernel == HP_GEMV) {
+		c->n_ot = hbmpim_gemv_ot(out, c->chans);
+		c->n_it = hbmpim_gemv_it(in);
+		if (c->n_ot > ((int64_t)1 << 40) / rows ||
+		    c->n_it * c->n_ot + 2 >= 4 * 0x1000)
+			goto toolarge;
+		c->iters = c->n_ot * rows;
+	} else {
+		c->iters = (out + 2048 * c->chans - 1) / (2048 * c->chans);
+	}
+	if (memo_time(&m->dram, memo, c->kernel, c->n_it, c->iters, &c->run,
+	    &c->exact) < 0)
+		goto toolarge;
+	if (c->run.cycles > INT64_MAX / c->rounds)
+		goto toolarge;
+	c->cycles = c->rounds * c->run.cycles;
+	c->ns = (double)c->cycles * 1000.0 / m->clock_mhz;
+	return 0;
+toolarge:
+	pf_err(where, "shape too large to schedule on hbm-pim");
+	return -1;
+}
+
+int
+hbmpim_cost_table(const struct hbmpim_model *m, struct table *t,
+    int64_t channels, int64_t *rows)
+{
+	struct layer_cols lc;
+	struct layer l;
+	struct hbmpim_cost *cost = NULL;
+	struct hbmpim_memo memo;
+	long dev, cch;
+	size_t r, k, cyc, nsc, col[16];
+	int64_t nch, nrows = 0;
+	char *ispim = NULL, where[256];
+	int rc = -1;
+
+	if ((dev = table_col(t, "device")) < 0) {
+		pf_errl(t->fname, 1, "missing column 'device'");
+		return -1;
+	}
+	cch = table_col(t, "pim_channels");
+	memset(&memo, 0, sizeof(memo));
+	ispim = xcalloc(t->nrows + 1, 1);
+	cost = xcalloc(t->nrows + 1, sizeof(*cost));
+	for (r = 0; r < t->nrows; r++) {
+		const char *d = table_get(t, r, (size_t)dev);
+
+		if (strcmp(d, "pim") == 0)
+			ispim[r] = 1;
+		else if (strcmp(d, "gpu") != 0) {
+			pf_errl(t->fname, table_line(t, r),
+			    "column 'device': unknown device '%s'", d);
+			goto out;
+		}
+	}
+	for (r = 0; r < t->nrows; r++) {
+		if (!ispim[r])
+			continue;
+		if (nrows == 0 && layer_cols_find(t, &lc) < 0)
+			goto out;
+		if (layer_get(t, &lc, r, &l) < 0)
+			goto out;
+		nch = channels;
+		if (cch >= 0 && (table_int_opt(t, r, (size_t)cch, channels,
+		    &nch) < 0 || nch < 1 || nch > (1 << 20))) {
+			pf_errl(t->fname, table_line(t, r),
+			    "column 'pim_channels': must be 1 to %d, not '%s'",
+			    1 << 20, table_get(t, r, (size_t)cch));
+			goto out;
+		}
+		snprintf(where, sizeof(where), "%s:%ld", t->fname,
+		    table_line(t, r));
+		if (hbmpim_cost_layer(m, &l, nch, &memo, where, &cost[r]) < 0)
+			goto out;
+		nrows++;
+	}
+	cyc = table_addcol(t, "cycles");
+	nsc = table_addcol(t, "ns");
+	for (k = 0; hbmpim_cols[k].name != NULL; k++)
+		col[k] = table_addcol(t, hbmpim_cols[k].name);
+	for (r = 0; r < t->nrows; r++) {
+		const struct hbmpim_cost *c = &cost[r];
+		int64_t iv[] = { c->n_ot, c->n_it, c->iters, c->chans,
+		    c->rounds, c->run.rd, c->run.wr, c->run.act, c->run.pre,
+		    c->run.ref, c->exact };
+
+		if (!ispim[r])
+			continue;
+		table_setint(t, r, cyc, c->cycles);
+		table_setns(t, r, nsc, c->ns);
+		table_setf(t, r, col[0], "%s", kname[c->kernel]);
+		for (k = 0; k < sizeof(iv) / sizeof(iv[0]); k++)
+			table_setint(t, r, col[k + 1], iv[k]);
+	}
+	if (rows != NULL)
+		*rows = nrows;
+	rc = 0;
+out:
+	free(memo.v);
+	free(ispim);
+	free(cost);
+	return rc;
+}
