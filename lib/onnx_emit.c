@@ -9,6 +9,7 @@
 
 #include "arith.h"
 #include "diag.h"
+#include "onnx_einsum.h"
 #include "onnx_emit.h"
 #include "onnx_fuse.h"
 #include "onnx_ops.h"
@@ -488,6 +489,64 @@ matmulrow(struct em *e, const struct node *n)
 	return 0;
 }
 
+/*
+ * Einsum as a matrix product: of an activation by a constant weight with
+ * no batch labels, a gemm row ([M, K] by [K, N]); else a matmul row with
+ * the equation's exact GEMM view.
+ */
+static int
+einsumrow(struct em *e, const struct node *n)
+{
+	struct model *m = e->m;
+	const struct tensor *a = node_in(m, n, 0), *b = node_in(m, n, 1);
+	struct einsum v;
+	struct row *r;
+	struct layer *l;
+	char eq[256], why[96];
+	int64_t p[4];
+	int ts[2];
+
+	if (einsum_view(attr_str(n, "equation", eq, sizeof(eq), ""), a, b, &v,
+	    why, sizeof(why)) < 0)
+		return -1;	/* rule_einsum reported it already */
+	ts[0] = n->in[0];
+	ts[1] = n->in[1];
+	if (v.batch == 1 && a->isconst != b->isconst) {
+		r = newrow(e, n, OP_GEMM);
+		l = &r->l;
+		if (generic(e, n, r, ts, 2, 0) < 0)
+			return -1;
+		l->batch = 1;
+		l->in_h = l->out_h = a->isconst ? v.n : v.m;
+		l->in_w = l->out_w = 1;
+		l->in_c = v.k;
+		l->out_c = a->isconst ? v.m : v.n;
+		return layer_derive(l) < 0 ? overflow(e, n) : 0;
+	}
+	r = newrow(e, n, OP_MATMUL);
+	l = &r->l;
+	if (generic(e, n, r, ts, 2, 0) < 0)
+		return -1;
+	l->gemm_batch = v.batch;
+	l->gemm_m = v.m;
+	l->gemm_n = v.n;
+	l->gemm_k = v.k;
+	l->batch = v.lead;
+	l->in_w = l->out_w = v.batch / v.lead;
+	l->in_h = l->out_h = v.m;
+	l->in_c = v.k;
+	l->out_c = v.n;
+	p[0] = v.batch;
+	p[1] = v.m;
+	p[2] = v.n;
+	p[3] = v.k;
+	if (ck_prod(p, 4, &l->macs) < 0 ||
+	    ck_add(l->in_bytes, l->weight_bytes, &l->in_bytes) < 0)
+		return overflow(e, n);
+	l->weight_bytes = 0;
+	return 0;
+}
+
 /* Gather of a constant table [V, D] by activation indices. */
 static int
 embedrow(struct em *e, const struct node *n)
@@ -633,6 +692,8 @@ node1(struct em *e, int ni)
 		    !m->t[n->in[0]].isconst)
 			return gemmrow(e, n);
 		return matmulrow(e, n);
+	case K_EINSUM:
+		return einsumrow(e, n);
 	case K_CONV:
 		return convrow(e, n);
 	case K_POOL:

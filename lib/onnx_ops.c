@@ -36,6 +36,7 @@ static const struct onnx_op ops[] = {
 	{ "DepthToSpace", rule_space, K_TRANSPOSE, NULL },
 	{ "Div", rule_bcast, K_ELT, NULL },
 	{ "Dropout", rule_unary, K_VIEW, NULL },
+	{ "Einsum", rule_einsum, K_EINSUM, NULL },
 	{ "Elu", rule_unary, K_ACT, "elu" },
 	{ "Equal", rule_bcast, K_ELT, NULL },
 	{ "Erf", rule_unary, K_ACT, "erf" },

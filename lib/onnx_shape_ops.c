@@ -10,6 +10,7 @@
 
 #include "arith.h"
 #include "diag.h"
+#include "onnx_einsum.h"
 #include "onnx_shape.h"
 #include "onnx_shape_ops.h"
 
@@ -333,5 +334,27 @@ rule_topk(struct model *m, const struct node *n)
 	d[ax] = k[0];
 	shape_setout(m, n, 0, x->dtype, x->rank, d);
 	shape_setout(m, n, 1, DT_INT64, x->rank, d);
+	return 0;
+}
+
+int
+rule_einsum(struct model *m, const struct node *n)
+{
+	struct einsum e;
+	char eq[256], why[96];
+	const char *s = attr_str(n, "equation", eq, sizeof(eq), "");
+
+	if (n->nin != 2 || in(m, n, 0) == NULL || in(m, n, 1) == NULL) {
+		pf_err(m->file, "node %s: Einsum '%s' with %zu operands is not "
+		    "a matrix product", n->name, s, n->nin);
+		return -1;
+	}
+	if (einsum_view(s, node_in(m, n, 0), node_in(m, n, 1), &e, why,
+	    sizeof(why)) < 0) {
+		pf_err(m->file, "node %s: Einsum '%s' is not a matrix product: "
+		    "%s", n->name, s, why);
+		return -1;
+	}
+	shape_setout(m, n, 0, node_in(m, n, 0)->dtype, e.rank, e.dims);
 	return 0;
 }

@@ -378,6 +378,31 @@ def main():
         f.write(rnd.tobytes())
     open(os.path.join(OUT, "empty.onnx"), "wb").close()
     fpad()
+    einsum()
+
+
+def einsum():
+    """Einsum as the matrix products attention writes: batched Q*K^T and
+    scores*V over heads, the ellipsis form with a broadcast operand, the
+    implicit output form, a weight product, and one that is not a matrix
+    product (a label summed over one operand)."""
+    E = lambda eq, a, b, o: N("Einsum", [a, b], [o], equation=eq)
+    save("einsum", [
+        E("bhid,bhjd->bhij", "q", "k", "s"),
+        E("bhij,bhjd->bhid", "s", "v", "c"),
+        E("...ij,...jk->...ik", "c", "m", "e"),
+        E("b h i d, d e -> b h i e", "e", "w", "g"),
+        E("ij,jk", "x2", "y2", "z2"),
+        E("bij,bkj->bik", "p", "r", "t"),
+    ], [vi("q", [2, 4, 8, 16]), vi("k", [2, 4, 10, 16]),
+        vi("v", [2, 4, 10, 16]), vi("m", [4, 16, 6]), vi("x2", [3, 5]),
+        vi("y2", [5, 7]), vi("p", [2, 3, 5]), vi("r", [2, 4, 5])],
+        [vi("g", [2, 4, 8, 12]), vi("z2", [3, 7]), vi("t", [2, 3, 4])],
+        [w("w", [6, 12])], check=True)
+    save("einsum_sum", [N("Einsum", ["a", "b"], ["c"],
+                          equation="bij,bjk->bi")],
+         [vi("a", [2, 3, 4]), vi("b", [2, 4, 5])], [vi("c", [2, 3])],
+         check=True)
 
 
 def fpad():
