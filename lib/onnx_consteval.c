@@ -621,11 +621,25 @@ ceval_node(struct model *m, const struct node *n)
 	if (strcmp(op, "Range") == 0) {
 		const struct tensor *s = node_in(m, n, 0), *d = node_in(m, n, 2);
 
+		double f = tensor_fval(s, 0);
+
 		tensor_setval(o, cnt);
-		for (i = 0; i < cnt; i++)
-			put(o, i, s->iv != NULL, tensor_ival(s, 0) + i *
-			    tensor_ival(d, 0), tensor_fval(s, 0) + (double)i *
-			    tensor_fval(d, 0));
+		for (i = 0; i < cnt; i++) {
+			/*
+			 * Every value lies between start and limit, so the
+			 * unsigned sum wraps back into range: exact, and no
+			 * signed overflow on the way.
+			 */
+			uint64_t u = (uint64_t)tensor_ival(s, 0) +
+			    (uint64_t)i * (uint64_t)tensor_ival(d, 0);
+
+			put(o, i, s->iv != NULL, s->iv != NULL ? (int64_t)u : 0,
+			    f);
+			/* accumulated as ONNX defines it, in the input type */
+			f = s->dtype == DT_FLOAT || s->dtype == DT_FLOAT16 ?
+			    (double)((float)f + (float)tensor_fval(d, 0)) :
+			    f + tensor_fval(d, 0);
+		}
 		return 0;
 	}
 	for (k = 0; k < n->nin; k++) {

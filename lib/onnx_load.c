@@ -634,8 +634,21 @@ model_load_opt(struct model *m, const char *path, int strip)
 		    strcmp(os->domain, "ai.onnx") == 0) && os->has_version)
 			m->opset = os->version;
 	}
-	if (m->opset < 0)
-		m->opset = 1;	/* IR version 2 models have no import */
+	/*
+	 * Without an import the operator versions are unknown (a model cut
+	 * short often loses it, the field coming last), and an opset newer
+	 * than the rules here may have changed what an op computes.
+	 */
+	if (m->opset < 0) {
+		pf_err(path, "no opset_import for the default domain: operator "
+		    "versions unknown (truncated file?)");
+		return -1;
+	}
+	if (m->opset > ONNX_OPSET_MAX) {
+		pf_err(path, "opset %lld is newer than %d, the newest this tool "
+		    "knows", (long long)m->opset, ONNX_OPSET_MAX);
+		return -1;
+	}
 	for (i = 0; i < g->n_initializer; i++) {
 		const Onnx__TensorProto *tp = g->initializer[i];
 

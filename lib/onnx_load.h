@@ -36,6 +36,8 @@ struct Onnx__TensorProto;
  * their values.
  */
 #define ONNX_MAXVAL	65536
+/* Newest default-domain opset whose operator rules are implemented. */
+#define ONNX_OPSET_MAX	20
 #define ONNX_MAXFVAL	1024
 
 /* ONNX TensorProto.DataType values used by name. */

@@ -35,6 +35,15 @@ rule_unary(struct model *m, const struct node *n)
 	else if (strcmp(n->op, "Not") == 0 || strcmp(n->op, "IsNaN") == 0 ||
 	    strcmp(n->op, "IsInf") == 0)
 		dt = DT_BOOL;
+	if (strcmp(n->op, "Softmax") == 0 || strcmp(n->op, "LogSoftmax") == 0 ||
+	    strcmp(n->op, "Hardmax") == 0) {
+		int ax;
+
+		/* the default axis moved from 1 to -1 in opset 13 */
+		if (shape_axis(m, n, attr_int(n, "axis", m->opset < 13 ? 1 :
+		    -1), x->rank, &ax) < 0)
+			return -1;
+	}
 	shape_setout(m, n, 0, dt, x->rank, x->dims);
 	if (strcmp(n->op, "Dropout") == 0)
 		shape_setout(m, n, 1, DT_BOOL, x->rank, x->dims);

@@ -456,10 +456,40 @@ rule_range(struct model *m, const struct node *n)
 		    "and delta", n->name);
 		return -1;
 	}
-	a = tensor_fval(s, 0);
-	b = tensor_fval(l, 0);
-	c = tensor_fval(dl, 0);
-	len = c != 0 ? ceil((b - a) / c) : -1;
+	if (s->iv != NULL && l->iv != NULL && dl->iv != NULL) {
+		/*
+		 * Integers exactly: the difference as an unsigned 64-bit
+		 * number cannot overflow, where a double loses the low bits
+		 * of large operands (and with them the count).
+		 */
+		int64_t ia = s->iv[0], ib = l->iv[0], ic = dl->iv[0];
+		uint64_t diff, uc;
+
+		if (ic == 0)
+			len = -1;
+		else if ((ic > 0 && ib <= ia) || (ic < 0 && ib >= ia))
+			len = 0;
+		else {
+			diff = ic > 0 ? (uint64_t)ib - (uint64_t)ia :
+			    (uint64_t)ia - (uint64_t)ib;
+			uc = ic > 0 ? (uint64_t)ic : 0 - (uint64_t)ic;
+			len = (double)(diff / uc + (diff % uc != 0));
+		}
+		c = (double)ic;
+	} else if (s->dtype == DT_FLOAT || s->dtype == DT_FLOAT16) {
+		/* ONNX computes the count in the input type: single precision */
+		float fa = (float)tensor_fval(s, 0), fb = (float)tensor_fval(l, 0);
+		float fc = (float)tensor_fval(dl, 0), q;
+
+		c = fc;
+		q = fc != 0 ? (fb - fa) / fc : -1;
+		len = fc != 0 ? ceil((double)q) : -1;
+	} else {
+		a = tensor_fval(s, 0);
+		b = tensor_fval(l, 0);
+		c = tensor_fval(dl, 0);
+		len = c != 0 ? ceil((b - a) / c) : -1;
+	}
 	if (c == 0 || !(len < 1e15)) {
 		pf_err(m->file, "node %s: Range length is invalid", n->name);
 		return -1;
