@@ -3,7 +3,7 @@
 # (columns compared by name), and gpu-cycles leaves the pim rows' own
 # fields byte-identical.
 set -u
-command -v pim-cycles >/dev/null 2>&1 || { echo "no pim-cycles"; exit 77; }
+command -v pim-cycles >/dev/null 2>&1 || { echo "no pim-cycles"; exit 1; }
 in=$TOP/tests/gpu-cycles/basic/in
 t=${TMPDIR:-/tmp}/gpu-commute.$$
 trap 'rm -f $t.*' EXIT
@@ -21,8 +21,8 @@ byname $t.a >$t.an
 byname $t.b >$t.bn
 cmp $t.an $t.bn || { diff $t.an $t.bn | head; exit 1; }
 # The pim row's original fields are untouched by gpu-cycles.
-n=$(head -1 "$in" | awk -F, '{ print NF }')
-gpu-cycles <"$in" | awk -F, -v n="$n" '$8 == "pim" { s = $1; for (i = 2; i <= n; i++) s = s "," $i; print s }' >$t.p
-awk -F, '$8 == "pim"' "$in" >$t.q
+gpu-cycles <"$in" | awk -v cols="$(head -1 "$in")" -v where=device -v is=pim \
+    -f "$TOP/tests/lib/pick.awk" >$t.p || exit 1
+awk -v where=device -v is=pim -f "$TOP/tests/lib/pick.awk" "$in" >$t.q
 cmp $t.p $t.q || exit 1
 echo ok

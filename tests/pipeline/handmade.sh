@@ -22,7 +22,7 @@ same() {	# same GPU: the hand-made results equal pimflow -G GPU's
 	pimflow -q -x -G "$1" "$m" "$W/$1" || fail "pimflow -G $1: exit $?"
 	cmp "$W/$1.hand.csv" "$W/$1/plan.csv" || fail "$1: plan differs from pimflow's"
 	cmp "$W/$1.hand.json" "$W/$1/summary.json" || fail "$1: summary differs from pimflow's"
-	want=$(gpu-cycles -p -c "$1" | sed -n 2p | cut -d, -f2)
+	want=$(gpu-cycles -p -c "$1" | pick -v cols=clock_mhz -v body=1)
 	got=$(jq .machine.gpu_clock_mhz "$W/$1/summary.json")
 	[ "$(echo "$got $want" | awk '{ print ($1 == $2) }')" = 1 ] ||
 	    fail "$1: summary clock $got, want the config's $want"
