@@ -25,11 +25,16 @@ const struct pim_col pim_cols[] = {
 	{ "readres", "READRES commands of the simulated channel" },
 	{ "ref", "refreshes served while the simulated channel ran" },
 	{ "n_gwrite", "n_gwrite chosen for the (first) part" },
-	{ "energy_nj", "energy of all PIM channels, published per-command model" },
+	{ "energy_nj", "energy of all PIM channels, published per-command "
+	    "model, plus the hand-off (pim_handoff_nj)" },
 	{ "pim_gwrite_rem", "n_gwrite chosen for the remainder part (0: none)" },
 	{ "pim_partials", "partial sums produced per output element" },
 	{ "pim_extra_cycles", "reduction and activation clocks added by -r" },
 	{ "pim_channel", "0-based PIM channel whose time is reported" },
+	{ "pim_handoff_nj", "the piece's input and output bytes over the "
+	    "DRAM I/O between GPU and PIM, at e_io_pj_per_bit" },
+	{ "static_w", "static power of the piece's PIM channels "
+	    "(static_mw_per_channel each), charged by pf-solve over the plan" },
 	{ NULL, NULL }
 };
 
@@ -220,6 +225,15 @@ pim_cost_layer(const struct pim_model *m, const struct layer *l,
 	c->energy_nj = (double)inst * (comp * pim_model_comp_nj(m) +
 	    rr * m->e_sram_read_nj + gw * m->e_sram_write_nj) +
 	    (double)c->st.ref * m->e_pre_nj * (double)m->banks * (double)nch;
+	/*
+	 * The hand-off: the piece's input crosses the DRAM I/O from the
+	 * GPU's side into the PIM channels and its output back, once each
+	 * (share/doc/energy.md).
+	 */
+	c->handoff_nj = ((double)l->in_bytes + (double)l->out_bytes) * 8.0 *
+	    m->e_io_pj_per_bit / 1000.0;
+	c->energy_nj += c->handoff_nj;
+	c->static_w = (double)nch * m->static_mw_per_channel / 1000.0;
 
 	/*
 	 * -r: partial sums are read back and summed by the host over the
@@ -345,6 +359,10 @@ pim_cost_table(const struct pim_model *m, struct table *t,
 		    c->extra);
 		table_setint(t, r, (size_t)table_col(t, "pim_channel"),
 		    c->channel);
+		table_setf(t, r, (size_t)table_col(t, "pim_handoff_nj"), "%.3f",
+		    c->handoff_nj);
+		table_setf(t, r, (size_t)table_col(t, "static_w"), "%.6f",
+		    c->static_w);
 	}
 	if (rows != NULL)
 		*rows = nrows;

@@ -37,7 +37,9 @@ struct pim_cost {
 	int64_t		n_gwrite_rem;	/* of the remainder part, 0 if none */
 	int64_t		partials;	/* partial sums per output */
 	int64_t		extra;		/* reduction + activation clocks (-r) */
-	double		energy_nj;	/* all channels */
+	double		energy_nj;	/* all channels, hand-off included */
+	double		handoff_nj;	/* of which the GPU<->PIM hand-off */
+	double		static_w;	/* static power of the piece's channels */
 	int64_t		cmds;		/* commands timed (for statistics) */
 };
 

@@ -50,6 +50,8 @@ static const struct key {
 	KEYD("e_mul_nj", e_mul_nj, 0, 1e9),
 	KEYD("e_add_nj", e_add_nj, 0, 1e9),
 	KEYI("mac_lanes", mac_lanes, 1, 1 << 20),
+	KEYD("e_io_pj_per_bit", e_io_pj_per_bit, 0, 1e6),
+	KEYD("static_mw_per_channel", static_mw_per_channel, 0, 1e9),
 #undef KEYI
 #undef KEYD
 };
@@ -133,6 +135,8 @@ pim_model_newton(struct pim_model *m)
 	m->e_mul_nj = 0.0011;
 	m->e_add_nj = 0.0004;
 	m->mac_lanes = 16;
+	m->e_io_pj_per_bit = 7.5;
+	m->static_mw_per_channel = 16.8;
 }
 
 int64_t

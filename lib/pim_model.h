@@ -47,6 +47,9 @@ struct pim_model {
 	double	e_pre_nj, e_sram_read_nj, e_sram_write_nj, e_dram_read_nj;
 	double	e_mul_nj, e_add_nj;	/* one fp16 operation */
 	int64_t	mac_lanes;		/* multipliers per bank (16) */
+	/* Whole-machine energy (share/doc/energy.md). */
+	double	e_io_pj_per_bit;	/* GPU<->PIM hand-off over the DRAM I/O */
+	double	static_mw_per_channel;	/* PIM logic while the plan runs */
 };
 
 /*

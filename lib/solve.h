@@ -37,6 +37,7 @@ struct cand {
 	int		 gwrite, hiding;	/* -1 when empty */
 	long long	 gpu_ps, pim_ps, ps;
 	long long	 pj;		/* energy, static share included (pJ) */
+	long long	 static_pj;	/* of which static power x ps */
 	long		 line;		/* input line, for diagnostics */
 	unsigned char	*dev;		/* K_DAG: device of each layer (0 gpu, 1 pim) */
 };

@@ -17,7 +17,7 @@ enum { S_CAND, S_FIRST, S_LAST, S_KIND, S_AXIS, S_RATIO, S_GW, S_HIDE,
 
 static const char *const plancols[] = {
 	"layer", "name", "op", "kind", "axis", "ratio", "segment", "gpu_ns",
-	"pim_ns", "ns", "base_ns", NULL
+	"pim_ns", "ns", "base_ns", "energy_nj", NULL
 };
 
 void
@@ -273,6 +273,81 @@ readclock(const struct table *t, size_t r, long col, long *first,
 	return 0;
 }
 
+/* One static power of a machine: the first value seen, then equal ones. */
+static int
+static_of(const struct table *t, size_t r, const struct cand *x, long col,
+    double *w)
+{
+	const char *s = table_get(t, r, (size_t)col);
+	double v;
+
+	if (*s == '\0')
+		return 0;
+	if (parse_double(s, &v) < 0 || !(v >= 0) || v > 1e9) {
+		pf_errl(t->fname, x->line, "column '%s': bad power '%s'",
+		    t->cols[col], s);
+		return -1;
+	}
+	if (*w >= 0 && *w != v) {
+		pf_errl(t->fname, x->line, "candidate '%s': column '%s' is %s, "
+		    "other candidates of its machine say %g", x->id,
+		    t->cols[col], s, *w);
+		return -1;
+	}
+	*w = v;
+	return 0;
+}
+
+/*
+ * Energy of every candidate (solve_read_costs): its own, then the static
+ * power of its machine over its wall time, in integer picojoules.
+ */
+static int
+read_energy(const struct table *t, struct solve_in *in)
+{
+	long ec = table_col(t, "energy_nj"), gc = table_col(t, "gpu_static_w"),
+	    pc = table_col(t, "pim_static_w");
+	double gw[2] = { -1, -1 }, pw = -1, v;
+	size_t i;
+
+	in->have_energy = ec >= 0 && in->nc > 0;
+	for (i = 0; i < in->nc && in->have_energy; i++) {
+		struct cand *x = &in->c[i];
+		const char *s = table_get(t, i, (size_t)ec);
+		int part = x->kind != K_BASE;
+
+		if (*s == '\0') {
+			in->have_energy = 0;
+			break;
+		}
+		if (parse_double(s, &v) < 0 || !(v >= 0) || v > 9e12) {
+			pf_errl(t->fname, x->line, "column 'energy_nj': bad "
+			    "energy '%s'", s);
+			return -1;
+		}
+		x->pj = llround(v * 1000.0);
+		if ((gc >= 0 && static_of(t, i, x, gc, &gw[part]) < 0) ||
+		    (pc >= 0 && part && static_of(t, i, x, pc, &pw) < 0))
+			return -1;
+	}
+	if (!in->have_energy) {
+		for (i = 0; i < in->nc; i++)
+			in->c[i].pj = in->c[i].static_pj = 0;
+		return 0;
+	}
+	in->static_w[0] = gw[0] > 0 ? gw[0] : 0;
+	in->static_w[1] = (gw[1] > 0 ? gw[1] : 0) + (pw > 0 ? pw : 0);
+	for (i = 0; i < in->nc; i++) {
+		struct cand *x = &in->c[i];
+
+		/* W x ps = pJ */
+		x->static_pj = llround(in->static_w[x->kind != K_BASE] *
+		    (double)x->ps);
+		x->pj += x->static_pj;
+	}
+	return 0;
+}
+
 int
 solve_read_costs(const struct table *t, struct solve_in *in)
 {
@@ -324,6 +399,8 @@ solve_read_costs(const struct table *t, struct solve_in *in)
 			return -1;
 		in->nlayers = maxlast + 1;
 	}
+	if (read_energy(t, in) < 0)
+		return -1;
 	in->base_ps = xcalloc((size_t)in->nlayers + 1, sizeof(long long));
 	for (i = 0; i < (size_t)in->nlayers; i++)
 		in->base_ps[i] = -1;
@@ -337,6 +414,18 @@ solve_read_costs(const struct table *t, struct solve_in *in)
 	return 0;
 }
 
+/* Static share of a plan's energy. */
+static long long
+plan_static(const struct solve_in *in, const struct plan *pl)
+{
+	long long s = 0;
+	size_t k;
+
+	for (k = 0; k < pl->nseg; k++)
+		s += in->c[pl->seg[k]].static_pj;
+	return s;
+}
+
 /* The layer counts of a solved plan. */
 static void
 count_layers(const struct solve_in *in, const struct plan *pl,
@@ -347,6 +436,7 @@ count_layers(const struct solve_in *in, const struct plan *pl,
 
 	for (k = 0; k < K_NKIND; k++)
 		r->layers[k] = 0;
+	r->static_pj = plan_static(in, pl);
 	for (k = 0; k < pl->nseg; k++) {
 		const struct cand *x = &in->c[pl->seg[k]];
 
@@ -390,6 +480,7 @@ solve_policy(const struct solve_in *in, enum policy p,
 	count_layers(in, pl, r);
 	return 0;
 }
+
 
 int
 solve_policies(const struct solve_in *in, const struct objective *o,
@@ -485,12 +576,15 @@ solve_plan_table(const struct solve_in *in, const struct plan *pl,
 			setps(out, r, 9, j == x->first ? x->ps : 0);
 			if (in->base_ps[j] >= 0)
 				setps(out, r, 10, in->base_ps[j]);
+			if (in->have_energy)
+				setps(out, r, 11, j == x->first ? x->pj : 0);
 		}
 	}
 }
 
 int
-solve_summary(FILE *fp, const char *model, double mhz,
+solve_summary(FILE *fp, const struct solve_in *in, const char *model,
+    double mhz, const struct objective *o, int fixed,
     const struct solve_result *res, int dag_window, long long dag_lb_ps)
 {
 	struct jsonw w;
@@ -501,7 +595,15 @@ solve_summary(FILE *fp, const char *model, double mhz,
 	jw_str(&w, "model", model);
 	jw_obj(&w, "machine");
 	jw_num(&w, "gpu_clock_mhz", mhz, 3);
+	if (in->have_energy) {
+		jw_num(&w, "gpu_only_static_w", in->static_w[0], 6);
+		jw_num(&w, "partitioned_static_w", in->static_w[1], 6);
+	}
 	jw_end(&w);
+	jw_str(&w, "objective", objective_name(o->kind));
+	if (o->cap_mw > 0)
+		jw_num(&w, "power_cap_w", (double)o->cap_mw / 1000.0, 3);
+	jw_bool(&w, "fixed_partition", fixed);
 	jw_arr(&w, "policies");
 	for (p = 0; p < P_NPOL; p++) {
 		double ns = (double)res[p].ps / 1000.0;
@@ -517,6 +619,21 @@ solve_summary(FILE *fp, const char *model, double mhz,
 		jw_num(&w, "fixed_ns", (double)res[p].fixed_ps / 1000.0, 3);
 		jw_num(&w, "fixed_speedup", res[p].fixed_ps > 0 ?
 		    (double)res[P_NONE].ps / (double)res[p].fixed_ps : NAN, 6);
+		if (in->have_energy) {
+			jw_num(&w, "energy_nj", (double)res[p].pj / 1000.0, 3);
+			jw_num(&w, "static_nj", (double)res[p].static_pj / 1000.0,
+			    3);
+			/* pJ / ps = W */
+			jw_num(&w, "power_w", res[p].ps > 0 ?
+			    (double)res[p].pj / (double)res[p].ps : NAN, 6);
+			jw_num(&w, "energy_ratio", res[P_NONE].pj > 0 ?
+			    (double)res[p].pj / (double)res[P_NONE].pj : NAN, 6);
+			jw_num(&w, "fixed_energy_nj",
+			    (double)res[p].fixed_pj / 1000.0, 3);
+			jw_num(&w, "fixed_energy_ratio", res[P_NONE].pj > 0 ?
+			    (double)res[p].fixed_pj / (double)res[P_NONE].pj :
+			    NAN, 6);
+		}
 		jw_obj(&w, "layers");
 		for (k = 0; k < K_DAG; k++)
 			jw_int(&w, kind_name((enum cand_kind)k),

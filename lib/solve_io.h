@@ -23,6 +23,8 @@ struct solve_in {
 	int64_t		**preds;
 	int		 *npreds;
 	long long	 *base_ps;	/* per layer, -1 when no base candidate */
+	int		  have_energy;	/* every candidate has energy_nj */
+	double		  static_w[2];	/* GPU-only and partitioned machine */
 	const char	 *fname;	/* costs file name for diagnostics */
 	double		  gpu_mhz;	/* clock of the GPU cycles, 0: unknown */
 };
@@ -30,6 +32,7 @@ struct solve_in {
 /* Per-policy outcome for the summary. */
 struct solve_result {
 	long long	ps, pj;		/* the plan's time and energy */
+	long long	static_pj;	/* of which static */
 	long long	fixed_ps, fixed_pj;	/* the policy's own optimum */
 	int		chose_none;	/* none beat it: the plan is none's */
 	int64_t		layers[K_NKIND];
@@ -49,9 +52,15 @@ int solve_read_layers(const struct table *t, struct solve_in *in);
  * Candidates from a costs.csv table.  Without layers, the layer count is
  * one past the highest last layer.  The optional column gpu_clock_mhz
  * (pf-merge carries gpu-cycles' clock) sets in->gpu_mhz; its non-empty
- * values must agree.  Reports a missing column, a bad number or kind, a
- * duplicate candidate id, a range outside the layers or two clocks, and
- * returns -1.
+ * values must agree.  With energy_nj on every candidate (pf-merge's
+ * energy columns), have_energy is set and each candidate's energy is its
+ * own plus the static power of its machine (the GPU-only one for base
+ * candidates: gpu_static_w; the partitioned one otherwise: gpu_static_w
+ * plus pim_static_w, as the candidates that have such pieces state them)
+ * over its wall time.  Reports a missing column, a bad number or kind, a
+ * duplicate candidate id, a range outside the layers, two clocks, or
+ * candidates of one machine that disagree on a static power, and returns
+ * -1.
  */
 int solve_read_costs(const struct table *t, struct solve_in *in);
 
@@ -87,7 +96,8 @@ void solve_plan_table(const struct solve_in *in, const struct plan *pl,
  * the pimflow candidates (solve_lower_bound).  Returns 0 or -1 on a
  * write error.
  */
-int solve_summary(FILE *fp, const char *model, double gpu_mhz,
+int solve_summary(FILE *fp, const struct solve_in *in, const char *model,
+    double gpu_mhz, const struct objective *o, int fixed,
     const struct solve_result *res, int dag_window, long long dag_lb_ps);
 
 #endif

@@ -16,6 +16,10 @@ const char *const merge_colnames[] = {
 	"pim_hiding", "gpu_ns", "pim_ns", "ns", NULL
 };
 
+const char *const merge_energycols[] = {
+	"energy_nj", "gpu_static_w", "pim_static_w", NULL
+};
+
 static const char *const needcols[] = {
 	"cand", "first", "last", "kind", "axis", "ratio", "step", "device",
 	"ns", NULL
@@ -89,11 +93,29 @@ check_geometry(const struct table *t)
 	return 0;
 }
 
+/* Optional non-negative number of a cell; 1 if present, 0 if empty, -1 bad. */
+static int
+optnum(const struct table *t, size_t r, long col, double *v)
+{
+	const char *s;
+
+	if (col < 0 || *(s = table_get(t, r, (size_t)col)) == '\0')
+		return 0;
+	if (parse_double(s, v) < 0 || !(*v >= 0) || *v > 1e15) {
+		pf_errl(t->fname, table_line(t, r), "column '%s': bad value "
+		    "'%s'", t->cols[col], s);
+		return -1;
+	}
+	return 1;
+}
+
 static int
 fold(const struct table *t, const long *c, long gwc, long hidec, long lc,
-    long clkc, const size_t *idx, const struct group *g, double sync_ns,
-    struct table *out)
+    long clkc, long ec, long sc, const size_t *idx, const struct group *g,
+    double sync_ns, struct table *out)
 {
+	double energy = 0, sw[2] = { -1, -1 }, v;
+	int have_e = ec >= 0, k2;
 	const char *cand = table_get(t, idx[g->lo], (size_t)c[N_CAND]);
 	int64_t gpu = 0, pim = 0, wall = 0, sync_ps, ratio, *step;
 	int64_t st, nstep = 0;
@@ -183,6 +205,23 @@ fold(const struct table *t, const long *c, long gwc, long hidec, long lc,
 				goto bad;
 			}
 		}
+		if ((k2 = optnum(t, r, ec, &v)) < 0)
+			goto bad;
+		if (k2 == 0)
+			have_e = 0;
+		else
+			energy += v;
+		if ((k2 = optnum(t, r, sc, &v)) < 0)
+			goto bad;
+		if (k2 == 1) {
+			if (sw[d] >= 0 && sw[d] != v) {
+				pf_errl(t->fname, table_line(t, r),
+				    "candidate '%s': %s pieces disagree on "
+				    "'static_w'", cand, dev);
+				goto bad;
+			}
+			sw[d] = v;
+		}
 		if (d == 1 && gwc >= 0) {
 			const char *a = table_get(t, r, (size_t)gwc);
 			const char *b = table_get(t, r, (size_t)hidec);
@@ -226,6 +265,11 @@ fold(const struct table *t, const long *c, long gwc, long hidec, long lc,
 	ps_to_ns(wall, buf, sizeof(buf));
 	table_set(out, r, 10, buf);
 	table_set(out, r, 11, clk);
+	if (have_e)
+		table_setf(out, r, 12, "%.3f", energy);
+	for (j = 0; j < 2; j++)
+		if (sw[j] >= 0)
+			table_setf(out, r, 13 + j, "%.6f", sw[j]);
 	return 0;
 bad:
 	free(step);
@@ -245,6 +289,8 @@ merge_costs(const struct table *t, double sync_ns, struct table *out)
 		table_addcol(out, merge_colnames[i]);
 	/* the clock of the GPU pieces' cycles travels to the summary */
 	table_addcol(out, "gpu_clock_mhz");
+	for (i = 0; merge_energycols[i] != NULL; i++)
+		table_addcol(out, merge_energycols[i]);
 	if (table_need(t, needcols, c) < 0 || check_geometry(t) < 0)
 		return -1;
 	gwc = table_col(t, "pim_gwrite");
@@ -279,7 +325,8 @@ merge_costs(const struct table *t, double sync_ns, struct table *out)
 	qsort(g, ng, sizeof(*g), byfirst);
 	for (i = 0; i < ng; i++)
 		if (fold(t, c, gwc, hidec, table_col(t, "layer"),
-		    table_col(t, "gpu_clock_mhz"), idx, &g[i], sync_ns, out) < 0)
+		    table_col(t, "gpu_clock_mhz"), table_col(t, "energy_nj"),
+		    table_col(t, "static_w"), idx, &g[i], sync_ns, out) < 0)
 			goto done;
 	rc = 0;
 done:

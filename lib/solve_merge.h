@@ -14,6 +14,13 @@
 
 /* The costs.csv columns, NULL-terminated, in contract order. */
 extern const char *const merge_colnames[];
+/*
+ * The energy columns appended after them and gpu_clock_mhz (energy_nj: the sum of the
+ * pieces' energy_nj, empty when a piece has none; gpu_static_w and
+ * pim_static_w: the static power its GPU and PIM pieces state, empty
+ * when it has no piece of that device), NULL-terminated.
+ */
+extern const char *const merge_energycols[];
 
 /*
  * Fold tasks into costs (initialised here; the caller frees it in every
@@ -21,7 +28,8 @@ extern const char *const merge_colnames[];
  * Returns 0, or -1 after reporting the first fault: a missing column, a
  * piece without a cost (naming the candidate, the device and the tool
  * that fills it), pieces of one candidate disagreeing on first, last,
- * kind, axis, ratio or PIM settings, a ratio outside 0..100, a bad
+ * kind, axis, ratio or PIM settings, a ratio outside 0..100, pieces of
+ * one device disagreeing on static_w, a bad energy_nj or static_w, a bad
  * device, a sum of times past MERGE_MAX_NS, or, when the geometry
  * columns are present, a bad piece geometry (a zero-row piece).
  */

@@ -12,6 +12,7 @@
 #include "conf.h"
 #include "csvio.h"
 #include "diag.h"
+#include "gpu_energy.h"
 #include "gpu_measured.h"
 #include "gpu_model.h"
 #include "layer.h"
@@ -22,6 +23,8 @@ struct opts {
 	const char	*config;
 	const char	*build;		/* -b, NULL = the config's default */
 	const char	*measured;
+	const char	*energy;	/* -e, NULL = the GPU config's name */
+	const struct gpu_energy *en;	/* NULL: no energy config */
 	long		 total;		/* -C, 0 = config's channels */
 	int		 print;		/* -p: print the machine, cost nothing */
 };
@@ -30,21 +33,22 @@ struct opts {
 enum {
 	C_CYCLES, C_NS, C_BOUND, C_KERNELS, C_DEVICE, C_LAUNCH, C_CHAN,
 	C_TENSOR, C_TILE, C_SPLITK, C_OCC, C_CTAS, C_WAVES, C_INL2, C_MAIN,
-	C_AUX, C_DRAM, C_L2, C_SOURCE, C_BUILD, C_CLOCK, C_N
+	C_AUX, C_DRAM, C_L2, C_SOURCE, C_BUILD, C_CLOCK, C_ENERGY, C_STATIC,
+	C_N
 };
 static const char *const outcols[C_N] = {
 	"cycles", "ns", "bound", "kernels", "device_ns", "launch_ns",
 	"mem_channels", "gpu_tensor", "gpu_tile", "gpu_splitk",
 	"gpu_occupancy", "gpu_ctas", "gpu_waves", "gpu_input_l2",
 	"gpu_main_ns", "gpu_aux_ns", "gpu_dram_bytes", "gpu_l2_bytes",
-	"gpu_source", "gpu_build", "gpu_clock_mhz"
+	"gpu_source", "gpu_build", "gpu_clock_mhz", "energy_nj", "static_w"
 };
 
 static void
 usage(void)
 {
 	fprintf(stderr, "usage: gpu-cycles [-p] [-b build] [-C total_channels] "
-	    "[-c config]\n\t[-m measured.csv] [file ...]\n");
+	    "[-c config]\n\t[-e energy_config] [-m measured.csv] [file ...]\n");
 	exit(PF_EXIT_USAGE);
 }
 
@@ -148,6 +152,12 @@ cost_row(struct table *t, size_t r, const struct layer_cols *lc,
 	table_set(t, r, (size_t)col[C_BUILD], m->build.name);
 	/* the clock of the cycles, for the summary (pf-merge, pf-solve) */
 	table_setf(t, r, (size_t)col[C_CLOCK], "%.15g", m->clock_mhz);
+	/* energy counts the model's work even when the time is measured */
+	if (o->en != NULL) {
+		table_setf(t, r, (size_t)col[C_ENERGY], "%.3f",
+		    gpu_energy_nj(o->en, &c, l.dtype));
+		table_setf(t, r, (size_t)col[C_STATIC], "%.6f", o->en->static_w);
+	}
 	return 0;
 }
 
@@ -196,14 +206,16 @@ cost_table(struct table *t, const struct gpu_model *m,
 int
 main(int argc, char **argv)
 {
-	struct opts o = { "rtx2060-sim", NULL, NULL, 0, 0 };
+	struct opts o = { "rtx2060-sim", NULL, NULL, NULL, NULL, 0, 0 };
+	struct gpu_energy en;
+	char *path;
 	struct gpu_model m;
 	struct gpu_measured ms;
 	struct table t, u;
 	int ch, i, rc = PF_EXIT_DATA, have_ms = 0, have_t = 0;
 
 	pf_setprogname(argv[0]);
-	while ((ch = getopt(argc, argv, "b:C:c:m:p")) != -1)
+	while ((ch = getopt(argc, argv, "b:C:c:e:m:p")) != -1)
 		switch (ch) {
 		case 'b':
 			o.build = optarg;
@@ -215,6 +227,9 @@ main(int argc, char **argv)
 			break;
 		case 'c':
 			o.config = optarg;
+			break;
+		case 'e':
+			o.energy = optarg;
 			break;
 		case 'm':
 			o.measured = optarg;
@@ -230,6 +245,33 @@ main(int argc, char **argv)
 
 	if (gpu_model_open(o.config, o.build, &m) < 0)
 		return PF_EXIT_DATA;
+	/*
+	 * Energy constants: -e, or the energy config of the GPU config's
+	 * name when there is one (a GPU without one gets no energy).
+	 */
+	path = NULL;
+	if (o.energy != NULL && strcmp(o.energy, "none") != 0) {
+		if ((path = conf_resolve("energy", o.energy)) == NULL)
+			return PF_EXIT_DATA;
+	} else if (o.energy == NULL && strchr(o.config, '/') == NULL &&
+	    (path = pf_sharedir()) != NULL) {
+		char *p = xmalloc(strlen(path) + strlen(o.config) + 16);
+
+		sprintf(p, "%s/energy/%s.conf", path, o.config);
+		free(path);
+		path = p;
+		if (access(path, R_OK) != 0) {
+			free(path);
+			path = NULL;
+		}
+	}
+	if (path != NULL) {
+		i = gpu_energy_load(path, &en);
+		free(path);
+		if (i < 0)
+			return PF_EXIT_DATA;
+		o.en = &en;
+	}
 	if (o.total == 0)
 		o.total = (long)m.channels;
 	if (o.print) {

@@ -3,6 +3,7 @@
  * stdout) and a JSON summary of all six policies.  See pf-solve(1).
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,13 +18,15 @@ usage(void)
 {
 	fprintf(stderr, "usage: %s [-DF] [-f gpu_clock_mhz] [-j summary.json] "
 	    "[-l layers.csv] [-m model]\n"
-	    "\t[-P policy|all] [-w window] [costs.csv]\n", pf_progname());
+	    "\t[-O time|energy|edp] [-P policy|all] [-W watts] [-w window] "
+	    "[costs.csv]\n", pf_progname());
 	exit(PF_EXIT_USAGE);
 }
 
 struct opts {
 	int		 all, dag, fixed, window;
 	enum policy	 pol;
+	struct objective obj;
 	double		 mhz;
 	const char	*json, *layers, *model;
 };
@@ -43,7 +46,15 @@ run(struct solve_in *in, const struct opts *o)
 	memset(res, 0, sizeof(res));
 	for (p = 0; p < P_NPOL; p++)
 		want[p] = o->all || o->json != NULL || p == (int)o->pol;
-	if (solve_policies(in, NULL, o->fixed, want, plans, res) < 0) {
+	if ((o->obj.kind != O_TIME || o->obj.cap_mw > 0) && !in->have_energy) {
+		pf_err(in->fname, "no energy_nj on every candidate: -O %s%s "
+		    "needs the energy columns (gpu-cycles with an energy "
+		    "config, pf-merge)", objective_name(o->obj.kind),
+		    o->obj.cap_mw > 0 ? " -W" : "");
+		rc = PF_EXIT_DATA;
+		goto done;
+	}
+	if (solve_policies(in, &o->obj, o->fixed, want, plans, res) < 0) {
 		rc = PF_EXIT_DATA;
 		goto done;
 	}
@@ -56,7 +67,8 @@ run(struct solve_in *in, const struct opts *o)
 		long long lb = o->dag ? solve_lower_bound(in->c, in->nc,
 		    in->nlayers, in->preds, in->npreds, P_PIMFLOW) : 0;
 
-		if (solve_summary(fp, o->model, o->mhz, res,
+		if (solve_summary(fp, in, o->model, o->mhz, &o->obj, o->fixed,
+		    res,
 		    o->dag ? o->window : 0, lb) < 0 || fflush(fp) != 0 ||
 		    ferror(fp)) {
 			pf_write_error(o->json);
@@ -97,7 +109,7 @@ main(int argc, char **argv)
 	o.pol = P_PIMFLOW;
 	o.window = 8;
 	o.model = "";
-	while ((ch = getopt(argc, argv, "DFf:j:l:m:P:w:")) != -1) {
+	while ((ch = getopt(argc, argv, "DFf:j:l:m:O:P:W:w:")) != -1) {
 		switch (ch) {
 		case 'D':
 			o.dag = 1;
@@ -118,6 +130,21 @@ main(int argc, char **argv)
 		case 'm':
 			o.model = optarg;
 			break;
+		case 'O':
+			if (objective_parse(optarg, &o.obj.kind) < 0)
+				usage();
+			break;
+		case 'W': {
+			double w;
+
+			/* integer milliwatts keep the capped DP exact */
+			if (parse_double(optarg, &w) < 0 || !(w > 0) || w > 1e6)
+				usage();
+			o.obj.cap_mw = llround(w * 1000.0);
+			if (o.obj.cap_mw < 1)
+				usage();
+			break;
+		}
 		case 'P':
 			o.all = strcmp(optarg, "all") == 0;
 			if (!o.all && policy_parse(optarg, &o.pol) < 0)

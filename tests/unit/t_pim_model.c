@@ -57,6 +57,8 @@ main(int argc, char **argv)
 	CHECK_EQ_I(a.hiding, 1);
 	CHECK(a.e_dram_read_nj == b.e_dram_read_nj);
 	CHECK(a.e_mul_nj == b.e_mul_nj && a.e_add_nj == b.e_add_nj);
+	CHECK(a.e_io_pj_per_bit == b.e_io_pj_per_bit);
+	CHECK(a.static_mw_per_channel == b.static_mw_per_channel);
 	/* Controller.h: per COMP 16 x (16 mul + sram rd + 16 add) + 16/32 dram rd. */
 	CHECK(pim_model_comp_nj(&a) > 3.7811 && pim_model_comp_nj(&a) < 3.7812);
 

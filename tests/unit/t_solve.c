@@ -4,6 +4,8 @@
  * over every exact cover enumerated recursively, its plan must be a
  * valid cover of allowed candidates whose times sum to it, and it must
  * fail exactly when no cover exists.  The policies' optima must nest.
+ * The same for every objective (energy, energy-delay product) with and
+ * without a power cap, on tables whose candidates also carry energies.
  * The DAG-aware candidates are checked against an enumeration of every
  * device assignment of a window's layers that no dependence crosses.
  */
@@ -38,6 +40,7 @@ add(int64_t first, int64_t last, enum cand_kind k, int gw, int hide,
 	x->gwrite = gw;
 	x->hiding = hide;
 	x->ps = ps;
+	x->pj = rnd(0, 60);
 }
 
 static void
@@ -68,6 +71,34 @@ brute(int64_t pos, int64_t n, enum policy p)
 		t = brute(cs[i].last + 1, n, p);
 		if (t != LLONG_MAX && t + cs[i].ps < best)
 			best = t + cs[i].ps;
+	}
+	return best;
+}
+
+/*
+ * Best objective value over every exact cover of layers pos..n-1 with
+ * time t and energy e so far (LLONG_MAX if none keeps the cap).
+ */
+static long long
+brute_obj(int64_t pos, int64_t n, enum policy p, const struct objective *o,
+    long long t, long long e)
+{
+	long long best = LLONG_MAX, v;
+	size_t i;
+
+	if (pos == n) {
+		if (o->cap_mw > 0 && 1000 * e - o->cap_mw * t > 0)
+			return LLONG_MAX;
+		return o->kind == O_TIME ? t : o->kind == O_ENERGY ? e : t * e;
+	}
+	for (i = 0; i < ncs; i++) {
+		if (cs[i].first != pos || cs[i].last >= n ||
+		    !policy_allows(p, &cs[i]))
+			continue;
+		v = brute_obj(cs[i].last + 1, n, p, o, t + cs[i].ps,
+		    e + cs[i].pj);
+		if (v < best)
+			best = v;
 	}
 	return best;
 }
@@ -416,6 +447,89 @@ test_dag(void)
 	    nexact, nopt);
 }
 
+/*
+ * Every objective, with and without a cap, against brute force: the
+ * optimum's value, a valid cover whose sums are the plan's, failure (-2)
+ * exactly when no cover keeps the cap; the whole Pareto machinery also
+ * under time and energy with a cap.
+ */
+static void
+test_objectives(void)
+{
+	int iter, p, k, ncap = 0, nnocap = 0, nobj = 0;
+	int64_t n, bad, stuck, next;
+	struct objective o;
+
+	for (iter = 0; iter < 400; iter++) {
+		n = randtable(iter % 2);
+		for (k = 0; k < 6; k++) {
+			o.kind = (enum obj_kind)(k % 3);
+			/* average power cap between 0.2 and 3 pJ/ps (= W) */
+			o.cap_mw = k < 3 ? 0 : (long long)rnd(200, 3000);
+			for (p = 0; p < P_NPOL; p++) {
+				long long want = brute_obj(0, n, (enum policy)p,
+				    &o, 0, 0), st = 0, se = 0, got;
+				struct plan pl;
+				size_t q;
+				int rc = solve_dp(cs, ncs, n, (enum policy)p, &o,
+				    &pl, &bad, &stuck);
+
+				if (rc == -1) {
+					CHECK(brute(0, n, (enum policy)p) ==
+					    LLONG_MAX);
+					continue;
+				}
+				if (rc == -2) {
+					CHECK(o.cap_mw > 0 && want == LLONG_MAX);
+					nnocap++;
+					continue;
+				}
+				CHECK_EQ_I(rc, 0);
+				next = 0;
+				for (q = 0; q < pl.nseg; q++) {
+					const struct cand *x = &cs[pl.seg[q]];
+
+					CHECK_EQ_I(x->first, next);
+					CHECK(policy_allows((enum policy)p, x));
+					next = x->last + 1;
+					st += x->ps;
+					se += x->pj;
+				}
+				CHECK_EQ_I(next, n);
+				CHECK_EQ_I(st, pl.ps);
+				CHECK_EQ_I(se, pl.pj);
+				got = o.kind == O_TIME ? pl.ps : o.kind ==
+				    O_ENERGY ? pl.pj : pl.ps * pl.pj;
+				CHECK_EQ_I(got, want);
+				if (o.cap_mw > 0) {
+					CHECK(1000 * pl.pj - o.cap_mw * pl.ps <= 0);
+					ncap++;
+				}
+				nobj++;
+				plan_free(&pl);
+			}
+		}
+	}
+	CHECK(nobj > 5000);
+	CHECK(ncap > 1000);
+	CHECK(nnocap > 100);
+	printf("%d objective optima, %d under a cap, %d caps no plan keeps\n",
+	    nobj, ncap, nnocap);
+}
+
+/* The energy-delay product is compared in 128 bits. */
+static void
+test_edp_compare(void)
+{
+	struct objective o = { O_EDP, 0 };
+	long long big = 3000000000000LL;	/* 3e12: products past 2^63 */
+
+	CHECK(objective_less(&o, big, big, big, big + 1));
+	CHECK(!objective_less(&o, big, big + 1, big, big));
+	CHECK(objective_less(&o, big + 1, big - 1, big, big));
+	CHECK(!objective_less(&o, big, big, big, big));
+}
+
 int
 main(int argc, char **argv)
 {
@@ -427,6 +541,8 @@ main(int argc, char **argv)
 	CHECK(nsolved > 1000);
 	CHECK(nfailed > 50);
 	printf("%d policies solved, %d without cover\n", nsolved, nfailed);
+	test_objectives();
+	test_edp_compare();
 	test_dag();
 	clear();
 	return CHECK_DONE();
