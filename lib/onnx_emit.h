@@ -6,7 +6,8 @@
  * bias Add after a weight MatMul joins the gemm; an activation whose
  * input has no other consumer is fused into its producer's act column,
  * including the Sigmoid*x (silu), HardSigmoid*x (hardswish) and
- * x*0.5*(1+erf(x/sqrt2)) (gelu) patterns; the decomposed LayerNorm
+ * x*0.5*(1+erf(x/sqrt2)) (gelu) patterns, GELU's tanh and sigmoid
+ * forms and HardSwish written out (onnx_fuse.h); the decomposed LayerNorm
  * (ReduceMean, Sub, Pow, ReduceMean, Add, Sqrt, Div[, Mul, Add]) is one
  * norm row.  onnx2layers(1) documents every rule.
  */

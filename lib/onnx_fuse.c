@@ -115,6 +115,167 @@ pat_gelu(struct fuse *e, int ei)
 	}
 }
 
+/* Tensor ti is a constant scalar within rel of want. */
+static int
+cval(const struct fuse *e, int ti, double want, double rel)
+{
+	const struct tensor *t;
+
+	if (!isconst(e, ti) || !(t = &e->m->t[ti])->hasval || t->nval != 1)
+		return 0;
+	return fabs(tensor_fval(t, 0) - want) <= rel * fabs(want);
+}
+
+/* The single-use producer of ti if it is op with a constant scalar want. */
+static int
+cprod(const struct fuse *e, int ti, int user, const char *op, double want,
+    double rel, int *x)
+{
+	int p;
+
+	if (ti < 0 || (p = e->m->t[ti].producer) < 0 || !isop(e, p, op) ||
+	    fuse_only(e, ti) != user)
+		return -1;
+	if (cval(e, e->m->n[p].in[1], want, rel))
+		*x = e->m->n[p].in[0];
+	else if (cval(e, e->m->n[p].in[0], want, rel) &&
+	    strcmp(op, "Div") != 0 && strcmp(op, "Sub") != 0 &&
+	    strcmp(op, "Pow") != 0)
+		*x = e->m->n[p].in[1];
+	else
+		return -1;
+	return p;
+}
+
+/*
+ * The end of "... * 0.5" in either order after g = (1 + f) (the GELU
+ * tail): Mul(g, h) with h = x*0.5, or Mul(g, x) then *0.5.  Returns the
+ * final node and adds the half-Mul to sk, or -1.
+ */
+static int
+halftail(struct fuse *e, int g, int x, int *sk, int *ns)
+{
+	struct model *m = e->m;
+	int mu = fuse_only(e, g), y, h, hx, m2;
+
+	if (!isop(e, mu, "Mul") || (y = other(&m->n[mu], g)) < 0)
+		return -1;
+	if (y == x) {
+		if (!isop(e, m2 = fuse_only(e, out0(e, mu)), "Mul") ||
+		    !cval(e, other(&m->n[m2], out0(e, mu)), 0.5, 1e-6))
+			return -1;
+		sk[(*ns)++] = mu;
+		return m2;
+	}
+	if ((h = cprod(e, y, mu, "Mul", 0.5, 1e-6, &hx)) < 0 || hx != x)
+		return -1;
+	sk[(*ns)++] = h;
+	return mu;
+}
+
+/*
+ * GELU's tanh form 0.5*x*(1+tanh(sqrt(2/pi)*(x+0.044715*x^3))), as GPT-2
+ * writes it, anchored at the Tanh.
+ */
+static void
+pat_gelu_tanh(struct fuse *e, int ti)
+{
+	struct model *m = e->m;
+	int sk[8], ns = 0, m2, a1, x, x2, m1, p, px, ad, one, fin;
+
+	if ((m2 = cprod(e, m->n[ti].in[0], ti, "Mul", 0.7978845608, 1e-3,
+	    &a1)) < 0 || a1 < 0 || (a1 = m->t[a1].producer) < 0 ||
+	    !isop(e, a1, "Add") || fuse_only(e, out0(e, a1)) != m2)
+		return;
+	/* a1 = x + 0.044715 * x^3, either operand order. */
+	for (x = 0; x < 2; x++) {
+		int c = m->n[a1].in[1 - x];
+
+		x2 = m->n[a1].in[x];
+		if ((m1 = cprod(e, c, a1, "Mul", 0.044715, 1e-3, &p)) >= 0 &&
+		    (p = cprod(e, p, m1, "Pow", 3, 1e-9, &px)) >= 0 &&
+		    px == x2)
+			break;
+	}
+	if (x == 2)
+		return;
+	x = x2;
+	if (!isop(e, ad = fuse_only(e, out0(e, ti)), "Add") ||
+	    !cval(e, one = other(&m->n[ad], out0(e, ti)), 1, 1e-9))
+		return;
+	sk[ns++] = p;
+	sk[ns++] = m1;
+	sk[ns++] = a1;
+	sk[ns++] = m2;
+	sk[ns++] = ti;
+	sk[ns++] = ad;
+	if ((fin = halftail(e, out0(e, ad), x, sk, &ns)) < 0)
+		return;
+	mark(e, fin, PAT_GELU, x, sk, ns);
+	m->n[fin].patname = m->n[ti].name;
+}
+
+/* Clip node ci bounds its input to [0, 6] (attributes or inputs). */
+static int
+relu6(const struct fuse *e, int ci)
+{
+	const struct node *c = &e->m->n[ci];
+
+	if (c->nin >= 3)
+		return cval(e, c->in[1], 0, 0) && c->in[1] >= 0 &&
+		    cval(e, c->in[2], 6, 0);
+	return attr_float(c, "min", -1) == 0 && attr_float(c, "max", 0) == 6;
+}
+
+/*
+ * x*sigmoid(1.702x) (the sigmoid form of GELU) at a Sigmoid, and
+ * x*relu6(x+3)/6 (HardSwish written out) at a Clip, the /6 before or
+ * after the product (or a Mul by 1/6).
+ */
+static void
+pat_scaled(struct fuse *e, int si)
+{
+	struct model *m = e->m;
+	int sk[4], ns = 0, x, pre, mu, d, fin, hs = strcmp(m->n[si].op, "Clip")
+	    == 0;
+
+	if (hs ? !relu6(e, si) || (pre = cprod(e, m->n[si].in[0], si, "Add",
+	    3, 0, &x)) < 0 : (pre = cprod(e, m->n[si].in[0], si, "Mul", 1.702,
+	    1e-3, &x)) < 0)
+		return;
+	if (x < 0 || isconst(e, x))
+		return;
+	sk[ns++] = pre;
+	sk[ns++] = si;
+	mu = fuse_only(e, out0(e, si));
+	if (!hs) {
+		if (!isop(e, mu, "Mul") || other(&m->n[mu], out0(e, si)) != x)
+			return;
+		fin = mu;
+	} else if (isop(e, mu, "Mul") && other(&m->n[mu], out0(e, si)) == x) {
+		d = fuse_only(e, out0(e, mu));
+		if (!(isop(e, d, "Div") && m->n[d].in[0] == out0(e, mu) &&
+		    cval(e, m->n[d].in[1], 6, 0)) && !(isop(e, d, "Mul") &&
+		    cval(e, other(&m->n[d], out0(e, mu)), 1.0 / 6, 1e-6)))
+			return;
+		sk[ns++] = mu;
+		fin = d;
+	} else {
+		d = mu;
+		if (!(isop(e, d, "Div") && m->n[d].in[0] == out0(e, si) &&
+		    cval(e, m->n[d].in[1], 6, 0)) && !(isop(e, d, "Mul") &&
+		    cval(e, other(&m->n[d], out0(e, si)), 1.0 / 6, 1e-6)))
+			return;
+		if (!isop(e, mu = fuse_only(e, out0(e, d)), "Mul") ||
+		    other(&m->n[mu], out0(e, d)) != x)
+			return;
+		sk[ns++] = d;
+		fin = mu;
+	}
+	mark(e, fin, hs ? PAT_HSWISH : PAT_GELU, x, sk, ns);
+	m->n[fin].patname = m->n[pre].name;
+}
+
 /* Sigmoid(x)*x = silu, HardSigmoid(x)*x = hardswish. */
 static void
 pat_gate(struct fuse *e, int si, enum pat p)
@@ -272,8 +433,14 @@ fuse_init(struct fuse *e, struct model *m)
 			continue;
 		if (strcmp(n->op, "Erf") == 0)
 			pat_gelu(e, ni);
-		else if (strcmp(n->op, "Sigmoid") == 0)
+		else if (strcmp(n->op, "Tanh") == 0)
+			pat_gelu_tanh(e, ni);
+		else if (strcmp(n->op, "Sigmoid") == 0) {
 			pat_gate(e, ni, PAT_SILU);
+			if (!n->skip)
+				pat_scaled(e, ni);
+		} else if (strcmp(n->op, "Clip") == 0)
+			pat_scaled(e, ni);
 		else if (strcmp(n->op, "HardSigmoid") == 0)
 			pat_gate(e, ni, PAT_HSWISH);
 		else if (strcmp(n->op, "ReduceMean") == 0)

@@ -1,7 +1,8 @@
 /*
  * Fusion patterns that span several ONNX nodes, marked before emission:
  * Sigmoid(x)*x (silu), HardSigmoid(x)*x with alpha 1/6 (hardswish),
- * x*0.5*(1+erf(x/sqrt2)) in either order (gelu), the decomposed
+ * x*0.5*(1+erf(x/sqrt2)) in either order (gelu), GELU's tanh form,
+ * x*sigmoid(1.702x) (gelu), x*relu6(x+3)/6 (hardswish), the decomposed
  * LayerNorm (ReduceMean, Sub, Pow, ReduceMean, Add, Sqrt, Div, optional
  * Mul and Add by constants) and a zero constant Pad of spatial axes whose
  * only consumer is a Conv (folded into the Conv's pads).  The last node of

@@ -379,6 +379,56 @@ def main():
     open(os.path.join(OUT, "empty.onnx"), "wb").close()
     fpad()
     einsum()
+    fusion2()
+
+
+def fusion2():
+    """Activations written out, each after a weight MatMul so that the
+    fused act shows on the gemm row: GELU's tanh form with both tails
+    (x*0.5 first, and x*(...)*0.5), x*sigmoid(1.702x), and HardSwish as
+    x*relu6(x+3)/6 with the /6 after and before the product."""
+    c = lambda n, v: fw(n, v)
+    nodes, inits = [], [w("w%d" % i, [8, 8]) for i in range(5)]
+    inits += [c("half", 0.5), c("three", 3.0), c("k3", 0.044715),
+              c("s2p", 0.7978845608), c("one", 1.0), c("q", 1.702),
+              c("six", 6.0), c("zero", 0.0)]
+
+    def mm(i, x):
+        nodes.append(N("MatMul", [x, "w%d" % i], ["g%d" % i]))
+        return "g%d" % i
+
+    def tanh_gelu(x, p, tail):
+        nodes.extend([
+            N("Pow", [x, "three"], [p + "pow"]),
+            N("Mul", ["k3", p + "pow"], [p + "m1"]),
+            N("Add", [x, p + "m1"], [p + "a1"]),
+            N("Mul", [p + "a1", "s2p"], [p + "m2"]),
+            N("Tanh", [p + "m2"], [p + "tanh"]),
+            N("Add", [p + "tanh", "one"], [p + "a2"])])
+        if tail:
+            nodes.extend([N("Mul", [x, "half"], [p + "h"]),
+                          N("Mul", [p + "h", p + "a2"], [p + "out"])])
+        else:
+            nodes.extend([N("Mul", [x, p + "a2"], [p + "xa"]),
+                          N("Mul", [p + "xa", "half"], [p + "out"])])
+        return p + "out"
+    y = tanh_gelu(mm(0, "x"), "t1", True)
+    y = tanh_gelu(mm(1, y), "t2", False)
+    g = mm(2, y)
+    nodes.extend([N("Mul", [g, "q"], ["qm"]), N("Sigmoid", ["qm"], ["qs"]),
+                  N("Mul", [g, "qs"], ["qg"])])
+    g = mm(3, "qg")
+    nodes.extend([N("Add", [g, "three"], ["h1a"]),
+                  N("Clip", ["h1a", "zero", "six"], ["h1c"]),
+                  N("Mul", [g, "h1c"], ["h1m"]),
+                  N("Div", ["h1m", "six"], ["h1"])])
+    g = mm(4, "h1")
+    nodes.extend([N("Add", [g, "three"], ["h2a"]),
+                  N("Clip", ["h2a", "zero", "six"], ["h2c"]),
+                  N("Div", ["h2c", "six"], ["h2d"]),
+                  N("Mul", ["h2d", g], ["h2"])])
+    save("fusion2", nodes, [vi("x", [1, 4, 8])], [vi("h2", [1, 4, 8])],
+         inits, check=True)
 
 
 def einsum():
