@@ -312,35 +312,86 @@ graph_inputs(struct model *m, const struct input_shape *is, int nis)
 	return 0;
 }
 
-/* Use the declared shape of every output, for an op kept with -k. */
+/*
+ * Output shapes of an unknown op kept with -k: the declared ones when the
+ * model has them all; else, when the op has exactly one input that is not
+ * constant and one output in use, that input's shape and type (the op is
+ * taken as shape-preserving, which a warning says); else a report naming
+ * the output and why no shape can be assumed.  Returns 0 or -1.
+ */
 static int
-declared(struct model *m, const struct node *n)
+keepshape(struct model *m, const struct node *n)
 {
+	const struct tensor *x = NULL, *miss = NULL;
+	char buf[160];
 	size_t i;
-	int j;
+	int j, ndata = 0, nused = 0, ok = 1;
 
 	for (i = 0; i < n->nout; i++) {
-		struct tensor *t = node_out(m, n, i);
+		const struct tensor *t = node_out(m, n, i);
 
 		if (t == NULL)
 			continue;
-		if (t->declrank < 0)
-			return -1;
+		if (t->nuse > 0 || t->isout)
+			nused++;
 		for (j = 0; j < t->declrank; j++)
 			if (t->decl[j] < 1)
-				return -1;
-		shape_setout(m, n, i, t->dtype ? t->dtype : DT_FLOAT,
-		    t->declrank, t->decl);
+				break;
+		if (t->declrank < 0 || j < t->declrank) {
+			ok = 0;
+			if (miss == NULL)
+				miss = t;
+		}
 	}
-	return 0;
+	if (ok) {
+		for (i = 0; i < n->nout; i++) {
+			struct tensor *t = node_out(m, n, i);
+
+			if (t != NULL)
+				shape_setout(m, n, i, t->dtype ? t->dtype :
+				    DT_FLOAT, t->declrank, t->decl);
+		}
+		return 0;
+	}
+	for (i = 0; i < n->nin; i++) {
+		const struct tensor *t = node_in(m, n, i);
+
+		if (t != NULL && !t->isconst) {
+			ndata++;
+			x = t;
+		}
+	}
+	if (ndata == 1 && nused == 1) {
+		for (i = 0; i < n->nout; i++) {
+			const struct tensor *t = node_out(m, n, i);
+
+			if (t != NULL && (t->nuse > 0 || t->isout))
+				shape_setout(m, n, i, x->dtype, x->rank, x->dims);
+		}
+		pf_warn(m->file, "node %s: unknown op '%s' taken as "
+		    "shape-preserving (output %s like input '%s'); the model "
+		    "declares no output shape", n->name, n->op,
+		    shape_str(x, buf, sizeof(buf)), x->name);
+		return 0;
+	}
+	if (ndata != 1)
+		pf_err(m->file, "node %s: unsupported op '%s': output '%s' has "
+		    "no declared shape and, with %d inputs that are not "
+		    "constant, no shape can be assumed (declare it in the "
+		    "model's value_info)", n->name, n->op, miss->name, ndata);
+	else
+		pf_err(m->file, "node %s: unsupported op '%s': output '%s' has "
+		    "no declared shape and, with %d outputs in use, no shape "
+		    "can be assumed (declare it in the model's value_info)",
+		    n->name, n->op, miss->name, nused);
+	return -1;
 }
 
 /*
  * Infer the output shapes and types of node ni from its inputs (which
  * must be known) by its op's rule, and mark outputs constant when every
  * input is.  An unknown op is reported with the hint about -k unless keep
- * is set, in which case the declared output shape is used if the model
- * has one.  Returns 0, or -1 reported.
+ * is set, in which case keepshape() gives its outputs' shapes.  Returns 0, or -1 reported.
  */
 static int
 infer1(struct model *m, int ni, int keep)
@@ -375,12 +426,8 @@ infer1(struct model *m, int ni, int keep)
 			    n->stdop ? "" : ".", n->op);
 			return -1;
 		}
-		if (declared(m, n) < 0) {
-			pf_err(m->file, "node %s: unsupported op '%s' and the "
-			    "model does not declare its output shape", n->name,
-			    n->op);
+		if (keepshape(m, n) < 0)
 			return -1;
-		}
 		allconst = 0;
 	}
 	for (i = 0; i < n->nout; i++) {

@@ -278,6 +278,10 @@ def main():
     save("unsupported_noshape", [
         h.make_node("FooBar", ["x"], ["y"], name="foo1"),
     ], [vi("x", [1, 4, 3, 3])], [vi("y", None)], check=False)
+    save("unsupported_two", [
+        h.make_node("FooBar", ["x", "x2"], ["y"], name="foo2"),
+    ], [vi("x", [1, 4, 3, 3]), vi("x2", [1, 4, 3, 3])], [vi("y", None)],
+        check=False)
     save("overflow", [N("Relu", ["x"], ["y"])],
          [vi("x", [1 << 31, 1 << 31, 1 << 31])], [vi("y", None)])
     save("overflow_weight", [N("MatMul", ["x", "big"], ["y"])],
