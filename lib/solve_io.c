@@ -17,7 +17,7 @@ enum { S_CAND, S_FIRST, S_LAST, S_KIND, S_AXIS, S_RATIO, S_GW, S_HIDE,
 
 static const char *const plancols[] = {
 	"layer", "name", "op", "kind", "axis", "ratio", "segment", "gpu_ns",
-	"pim_ns", "ns", "base_ns", "energy_nj", NULL
+	"pim_ns", "ns", "base_ns", "energy_nj", "objective", NULL
 };
 
 void
@@ -455,13 +455,20 @@ solve_policy(const struct solve_in *in, enum policy p,
 	int rc;
 
 	memset(r, 0, sizeof(*r));
-	if ((rc = solve_dp(in->c, in->nc, in->nlayers, p, o, pl, &bad,
-	    &stuck)) < 0) {
-		if (rc == -2)
-			pf_err(in->fname, "policy '%s': no plan keeps the "
-			    "power cap of %.3f W", policy_name(p),
-			    (double)o->cap_mw / 1000.0);
-		else if (rc == -3)
+	rc = solve_dp(in->c, in->nc, in->nlayers, p, o, pl, &bad, &stuck);
+	if (rc == -2) {
+		struct objective u = *o;
+
+		pf_warn(in->fname, "policy '%s': no plan keeps the power cap "
+		    "of %.3f W; its best plan without the cap is reported",
+		    policy_name(p), (double)o->cap_mw / 1000.0);
+		u.cap_mw = 0;
+		r->over_cap = 1;
+		rc = solve_dp(in->c, in->nc, in->nlayers, p, &u, pl, &bad,
+		    &stuck);
+	}
+	if (rc < 0) {
+		if (rc == -3)
 			pf_err(in->fname, "policy '%s': a plan's total "
 			    "overflows 64 bits", policy_name(p));
 		else if (bad >= 0)
@@ -481,15 +488,27 @@ solve_policy(const struct solve_in *in, enum policy p,
 	return 0;
 }
 
+/* Nonzero if result a is better than b: within the cap first, then o. */
+static int
+better(const struct objective *o, const struct solve_result *a,
+    const struct solve_result *b)
+{
+	if (a->over_cap != b->over_cap)
+		return b->over_cap;
+	return objective_less(o, a->ps, a->pj, b->ps, b->pj);
+}
+
 
 int
 solve_policies(const struct solve_in *in, const struct objective *o,
     int fixed, const unsigned char *want, struct plan *plans,
     struct solve_result *res)
 {
-	int p, have_none = 0, any = 0;
+	struct objective u = *o;
+	int p, have_none = 0, any = 0, rc;
 	int64_t bad, stuck;
 
+	u.cap_mw = 0;
 	for (p = 1; p < P_NPOL; p++)
 		any |= want[p];
 	if (want[P_NONE]) {
@@ -497,10 +516,12 @@ solve_policies(const struct solve_in *in, const struct objective *o,
 		    &res[P_NONE]) < 0)
 			return -1;
 		have_none = 1;
-	} else if (any && !fixed &&
-	    solve_dp(in->c, in->nc, in->nlayers, P_NONE, o, &plans[P_NONE],
-	    &bad, &stuck) == 0) {
+	} else if (any && !fixed && ((rc = solve_dp(in->c, in->nc,
+	    in->nlayers, P_NONE, o, &plans[P_NONE], &bad, &stuck)) == 0 ||
+	    (rc == -2 && solve_dp(in->c, in->nc, in->nlayers, P_NONE, &u,
+	    &plans[P_NONE], &bad, &stuck) == 0))) {
 		memset(&res[P_NONE], 0, sizeof(res[P_NONE]));
+		res[P_NONE].over_cap = rc == -2;
 		res[P_NONE].ps = res[P_NONE].fixed_ps = plans[P_NONE].ps;
 		res[P_NONE].pj = res[P_NONE].fixed_pj = plans[P_NONE].pj;
 		count_layers(in, &plans[P_NONE], &res[P_NONE]);
@@ -514,8 +535,7 @@ solve_policies(const struct solve_in *in, const struct objective *o,
 			continue;
 		if (solve_policy(in, (enum policy)p, o, pl, r) < 0)
 			return -1;
-		if (fixed || !have_none || !objective_less(o,
-		    res[P_NONE].ps, res[P_NONE].pj, r->ps, r->pj))
+		if (fixed || !have_none || !better(o, &res[P_NONE], r))
 			continue;
 		/* the GPU alone with every channel does better */
 		plan_free(pl);
@@ -526,6 +546,7 @@ solve_policies(const struct solve_in *in, const struct objective *o,
 		memcpy(pl->seg, plans[P_NONE].seg, pl->nseg * sizeof(*pl->seg));
 		r->ps = pl->ps;
 		r->pj = pl->pj;
+		r->over_cap = res[P_NONE].over_cap;
 		r->chose_none = 1;
 		count_layers(in, pl, r);
 	}
@@ -543,11 +564,19 @@ setps(struct table *t, size_t r, size_t col, long long ps)
 
 void
 solve_plan_table(const struct solve_in *in, const struct plan *pl,
-    struct table *out)
+    const struct objective *o, struct table *out)
 {
+	char obj[64];
+
 	size_t k, i, r;
 	int64_t j;
 
+	if (o != NULL && o->cap_mw > 0)
+		snprintf(obj, sizeof(obj), "%s@%lld.%03lldW",
+		    objective_name(o->kind), o->cap_mw / 1000, o->cap_mw % 1000);
+	else
+		snprintf(obj, sizeof(obj), "%s",
+		    objective_name(o != NULL ? o->kind : O_TIME));
 	table_init(out, "<stdout>");
 	for (i = 0; plancols[i] != NULL; i++)
 		table_addcol(out, plancols[i]);
@@ -578,6 +607,7 @@ solve_plan_table(const struct solve_in *in, const struct plan *pl,
 				setps(out, r, 10, in->base_ps[j]);
 			if (in->have_energy)
 				setps(out, r, 11, j == x->first ? x->pj : 0);
+			table_set(out, r, 12, obj);
 		}
 	}
 }
@@ -616,6 +646,8 @@ solve_summary(FILE *fp, const struct solve_in *in, const char *model,
 		jw_num(&w, "speedup", res[p].ps > 0 ?
 		    (double)res[P_NONE].ps / (double)res[p].ps : NAN, 6);
 		jw_bool(&w, "chose_none", res[p].chose_none);
+		if (o->cap_mw > 0)
+			jw_bool(&w, "over_cap", res[p].over_cap);
 		jw_num(&w, "fixed_ns", (double)res[p].fixed_ps / 1000.0, 3);
 		jw_num(&w, "fixed_speedup", res[p].fixed_ps > 0 ?
 		    (double)res[P_NONE].ps / (double)res[p].fixed_ps : NAN, 6);

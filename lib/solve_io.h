@@ -35,6 +35,7 @@ struct solve_result {
 	long long	static_pj;	/* of which static */
 	long long	fixed_ps, fixed_pj;	/* the policy's own optimum */
 	int		chose_none;	/* none beat it: the plan is none's */
+	int		over_cap;	/* no plan keeps -W: best without it */
 	int64_t		layers[K_NKIND];
 };
 
@@ -66,8 +67,10 @@ int solve_read_costs(const struct table *t, struct solve_in *in);
 
 /*
  * Solve policy p under objective o (NULL: time), reporting an uncovered
- * layer ("policy 'p': no candidate covers layer 3 'name'"), a power cap
- * no plan keeps, or an overflow on failure.  Returns 0 or -1.
+ * layer ("policy 'p': no candidate covers layer 3 'name'") or an overflow
+ * on failure.  When no plan keeps o's power cap, a warning says so and
+ * the best plan without the cap is taken, with r->over_cap set.  Returns
+ * 0 or -1.
  */
 int solve_policy(const struct solve_in *in, enum policy p,
     const struct objective *o, struct plan *pl, struct solve_result *r);
@@ -78,7 +81,8 @@ int solve_policy(const struct solve_in *in, enum policy p,
  * fixed is set, a PIM policy whose own optimum (the machine partitioned,
  * as PIMFlow evaluates it) is worse under o than the none plan (all
  * channels to the GPU) takes the none plan, with chose_none set; the own
- * optimum stays in fixed_ps/fixed_pj either way.  none is solved for
+ * optimum stays in fixed_ps/fixed_pj either way; under a power cap a
+ * plan that keeps it beats one that does not.  none is solved for
  * that even when not wanted (quietly: without a none cover there is
  * nothing to fall back to).  Returns 0 or -1 after a report.
  */
@@ -86,9 +90,12 @@ int solve_policies(const struct solve_in *in, const struct objective *o,
     int fixed, const unsigned char *want, struct plan *plans,
     struct solve_result *res);
 
-/* The plan CSV of a solved policy (out initialised here). */
+/*
+ * The plan CSV of a solved policy (out initialised here); its objective
+ * column names o (NULL: time), "energy@30W" style under a power cap.
+ */
 void solve_plan_table(const struct solve_in *in, const struct plan *pl,
-    struct table *out);
+    const struct objective *o, struct table *out);
 
 /*
  * The summary JSON of all six policies (res in enum policy order).

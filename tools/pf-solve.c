@@ -82,7 +82,8 @@ run(struct solve_in *in, const struct opts *o)
 			goto done;
 		}
 	}
-	solve_plan_table(in, &plans[o->all ? P_PIMFLOW : o->pol], &out);
+	solve_plan_table(in, &plans[o->all ? P_PIMFLOW : o->pol], &o->obj,
+	    &out);
 	if (table_write(stdout, &out) < 0) {
 		pf_write_error(NULL);
 		rc = PF_EXIT_DATA;

@@ -4,7 +4,8 @@
 # rows of the pimflow policy; blocks are separated by two blank lines
 # (gnuplot "index").  Also BASE.range.gp, setting ymin and ymax over all
 # panels, xmin and xmax, and gpus (the GPU names in order, space separated)
-# for sweep.gp.
+# for sweep.gp.  With an objective column, only the rows of the first
+# objective are drawn.
 # Run with awk -F, -v base=BASE.  Result fields are never quoted.
 NR == 1 {
 	for (i = 1; i <= NF; i++) col[$i] = i
@@ -16,6 +17,10 @@ NR == 1 {
 	next
 }
 $col["policy"] == "pimflow" {
+	if ("objective" in col) {
+		if (obj1 == "") obj1 = $col["objective"]
+		if ($col["objective"] != obj1) next
+	}
 	g = $col["max_gwrite"]; gpu = $col["gpu"]; m = $col["model"]
 	if (!(gpu in gi)) { gi[gpu] = ++ngpu; gname[ngpu] = gpu }
 	p = gi[gpu] SUBSEP g

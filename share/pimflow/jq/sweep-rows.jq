@@ -1,4 +1,7 @@
 # One pf-sweep results row per policy of a pf-solve summary: model, gpu,
 # pim_config, pim_channels, max_gwrite (from --arg m, gpu, pc, n, g), policy,
-# ns, gpu_cycles, speedup.  Run with jq -r.
-.policies[] | [$m, $gpu, $pc, $n, $g, .policy, .ns, .gpu_cycles, .speedup] | map(tostring) | join(",")
+# ns, gpu_cycles, speedup, then the summary's objective and the policy's
+# energy_nj, power_w and energy_ratio (empty without energy).  Run with jq -r.
+(.objective // "time") as $o |
+.policies[] | [$m, $gpu, $pc, $n, $g, .policy, .ns, .gpu_cycles, .speedup, $o,
+	(.energy_nj // ""), (.power_w // ""), (.energy_ratio // "")] | map(tostring) | join(",")

@@ -27,5 +27,7 @@ if check | not then error("summary.json lacks the fields of pf-formats(7)") else
 	(.speedup | fix(3)),
 	"\(.layers.base + .layers.gpu)/\(.layers.pim)/\(.layers.split)/\(.layers.pipe)"] + en(.) | row)
 	,
+(.policies[] | select(.over_cap == true) |
+	"note: \(.policy): no plan keeps the power cap; its best plan without it is shown"),
 (.policies[] | select(.chose_none == true) |
 	"note: \(.policy): its own plan (speedup \(.fixed_speedup | fix(3))\(if .fixed_energy_ratio == null then "" else ", energy ratio \(.fixed_energy_ratio | fix(3))" end)) is worse under -O \($obj) than the GPU alone with every channel; it runs the none plan (pimflow -F keeps its own)")
