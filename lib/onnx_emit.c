@@ -13,6 +13,7 @@
 #include "onnx_emit.h"
 #include "onnx_fuse.h"
 #include "onnx_ops.h"
+#include "onnx_rnn.h"
 #include "layer.h"
 #include "onnx_shape.h"
 #include "xalloc.h"
@@ -21,6 +22,7 @@ struct row {
 	struct layer	 l;
 	const char	*name, *onnx_op;
 	char		*preds;
+	char		*ownname;	/* generated name (rnn rows), owned */
 };
 
 struct em {
@@ -30,6 +32,7 @@ struct em {
 	int		 esz;
 	struct row	*rows;
 	size_t		 nrows, cap;
+	int		 srcset;	/* the node set its outputs' sources */
 };
 
 static enum onnx_kind
@@ -547,6 +550,144 @@ einsumrow(struct em *e, const struct node *n)
 	return 0;
 }
 
+/*
+ * preds of a first recurrent step: its projection row and the sources of
+ * the initial states st (ns of them, -1 omitted), sorted and distinct.
+ */
+static void
+statepreds(struct em *e, struct row *r, int64_t proj, const int *st,
+    size_t ns)
+{
+	struct tensor tmp;
+	int *ids;
+	size_t n = 0, cap, off = 0;
+	int i;
+
+	memset(&tmp, 0, sizeof(tmp));
+	srcunion(e->m, st, ns, &tmp);
+	ids = xcalloc((size_t)tmp.nsrc + 1, sizeof(int));
+	ids[n++] = (int)proj;
+	for (i = 0; i < tmp.nsrc; i++)
+		if (tmp.src[i] != (int)proj)
+			ids[n++] = tmp.src[i];
+	qsort(ids, n, sizeof(int), intcmp);
+	cap = n * 12 + 1;
+	r->preds = xmalloc(cap);
+	r->preds[0] = '\0';
+	for (i = 0; i < (int)n; i++)
+		off += (size_t)snprintf(r->preds + off, cap - off, "%s%d",
+		    i ? " " : "", ids[i]);
+	free(ids);
+	free(tmp.src);
+}
+
+/* Name "<node>/<dir>/<what>" for a row of a recurrent node. */
+static void
+rnnname(struct row *r, const struct node *n, int dirs, int d,
+    const char *what, int64_t t)
+{
+	size_t len = strlen(n->name) + 48;
+
+	r->ownname = xmalloc(len);
+	snprintf(r->ownname, len, "%s%s%s/%s", n->name, dirs == 2 ? "/" : "",
+	    dirs == 2 ? (d ? "rev" : "fwd") : "", what);
+	if (t >= 0)
+		snprintf(r->ownname + strlen(r->ownname), len -
+		    strlen(r->ownname), "%lld", (long long)t);
+	r->name = r->ownname;
+}
+
+/*
+ * LSTM, GRU, RNN as the layers they compute, per direction: the input
+ * projection of the whole sequence as one gemm row (X [S*B, I] by W^T
+ * [I, G*H]), then one gemm row per step for the recurrent product
+ * (h [B, H] by R^T [H, G*H], a GEMV at batch 1) whose gate nonlinearities
+ * and state update are its act ("lstm", "gru", "rnn"), each step after
+ * the one before, the reverse direction from the last step.  A step
+ * reads h (and c), the projected inputs of its step and R, and writes h
+ * (and c).  The outputs come from the last step of every direction.
+ */
+static int
+rnnrows(struct em *e, const struct node *n)
+{
+	struct model *m = e->m;
+	struct rnn g;
+	int64_t gh, t, prev, v[4];
+	int d, last[2], ts[1];
+	size_t i, cap = 48;
+	const char *act;
+
+	if (rnn_geom(m, n, &g) < 0)
+		return -1;
+	act = g.gates == 4 ? "lstm" : g.gates == 3 ? "gru" : "rnn";
+	gh = g.hidden * g.gates;
+	for (d = 0; d < g.dirs; d++) {
+		struct row *r = newrow(e, n, OP_GEMM);
+		struct layer *l = &r->l;
+		int64_t proj = (int64_t)r->l.id;
+
+		rnnname(r, n, g.dirs, d, "W", -1);
+		ts[0] = n->in[0];
+		if (generic(e, n, r, ts, 1, 0) < 0)
+			return -1;
+		l->batch = g.batch;
+		l->in_h = l->out_h = g.seq;
+		l->in_w = l->out_w = 1;
+		l->in_c = g.in;
+		l->out_c = gh;
+		if (layer_derive(l) < 0)
+			return overflow(e, n);
+		prev = -1;
+		for (t = 0; t < g.seq; t++) {
+			int64_t step = g.reverse || d == 1 ? g.seq - 1 - t : t;
+
+			r = newrow(e, n, OP_GEMM);
+			l = &r->l;
+			rnnname(r, n, g.dirs, d, "t", step);
+			l->batch = g.batch;
+			l->in_h = l->out_h = l->in_w = l->out_w = 1;
+			l->in_c = g.hidden;
+			l->out_c = gh;
+			snprintf(l->act, sizeof(l->act), "%s", act);
+			if (layer_derive(l) < 0)
+				return overflow(e, n);
+			/* h (and c) in and out, the step's projected gates. */
+			v[0] = g.batch; v[1] = g.hidden; v[2] = e->esz;
+			v[3] = g.gates == 4 ? 2 : 1;
+			if (ck_prod(v, 4, &l->out_bytes) < 0)
+				return overflow(e, n);
+			v[1] = gh;
+			if (ck_prod(v, 3, &l->in_bytes) < 0 ||
+			    ck_add(l->in_bytes, l->out_bytes, &l->in_bytes) < 0)
+				return overflow(e, n);
+			if (prev < 0)
+				statepreds(e, r, proj, n->in + 5, n->nin > 6 ?
+				    2 : n->nin > 5 ? 1 : 0);
+			else {
+				r->preds = xmalloc(cap);
+				snprintf(r->preds, cap, "%lld %lld",
+				    (long long)proj, (long long)prev);
+			}
+			prev = (int64_t)r->l.id;
+		}
+		last[d] = (int)prev;
+	}
+	for (i = 0; i < n->nout; i++) {
+		struct tensor *o = node_out(m, n, i);
+
+		if (o == NULL)
+			continue;
+		free(o->src);
+		o->src = xcalloc(2, sizeof(int));
+		o->nsrc = g.dirs;
+		for (d = 0; d < g.dirs; d++)
+			o->src[d] = last[d];
+		o->layer = g.dirs == 1 ? last[0] : -1;
+	}
+	e->srcset = 1;
+	return 0;
+}
+
 /* Gather of a constant table [V, D] by activation indices. */
 static int
 embedrow(struct em *e, const struct node *n)
@@ -694,6 +835,8 @@ node1(struct em *e, int ni)
 		return matmulrow(e, n);
 	case K_EINSUM:
 		return einsumrow(e, n);
+	case K_RNN:
+		return rnnrows(e, n);
 	case K_CONV:
 		return convrow(e, n);
 	case K_POOL:
@@ -758,8 +901,9 @@ emit_layers(struct model *m, const char *dtype, struct table *t)
 		}
 		if (o == NULL || o->isconst)
 			continue;
+		e.srcset = 0;
 		rc = node1(&e, ni);
-		if (rc == 0 && e.nrows > before)
+		if (rc == 0 && e.nrows > before && !e.srcset)
 			setsrc(m, n, (int)before);
 	}
 	if (rc == 0) {
@@ -778,8 +922,10 @@ emit_layers(struct model *m, const char *dtype, struct table *t)
 			table_set(t, row, (size_t)cp, e.rows[i].preds);
 		}
 	}
-	for (i = 0; i < e.nrows; i++)
+	for (i = 0; i < e.nrows; i++) {
 		free(e.rows[i].preds);
+		free(e.rows[i].ownname);
+	}
 	free(e.rows);
 	fuse_free(&e.f);
 	return rc;

@@ -14,6 +14,7 @@ enum onnx_kind {
 	K_VIEW,		/* no data moves: the output aliases the input */
 	K_CONV, K_GEMM, K_POOL, K_GPOOL, K_REDUCE,
 	K_EINSUM,	/* a matrix product (onnx_einsum.h) */
+	K_RNN,		/* LSTM, GRU, RNN: gate GEMMs and recurrence */
 	K_ELT,		/* elementwise math (a constant bias Add may fuse) */
 	K_ACT,		/* activation, fused into its producer when alone */
 	K_SOFTMAX, K_NORM, K_BN, K_CONCAT, K_TRANSPOSE, K_RESIZE, K_GATHER,

@@ -11,6 +11,7 @@
 #include "arith.h"
 #include "diag.h"
 #include "onnx_einsum.h"
+#include "onnx_rnn.h"
 #include "onnx_shape.h"
 #include "onnx_shape_ops.h"
 
@@ -365,5 +366,29 @@ rule_einsum(struct model *m, const struct node *n)
 		return -1;
 	}
 	shape_setout(m, n, 0, node_in(m, n, 0)->dtype, e.rank, e.dims);
+	return 0;
+}
+
+int
+rule_rnn(struct model *m, const struct node *n)
+{
+	struct rnn r;
+	const struct tensor *x = node_in(m, n, 0);
+	int64_t y[4], s[3];
+
+	if (rnn_geom(m, n, &r) < 0)
+		return -1;
+	/* Y: [S, D, B, H] (layout 1: [B, S, D, H]); Y_h, Y_c: [D, B, H]. */
+	y[0] = r.layout ? r.batch : r.seq;
+	y[1] = r.layout ? r.seq : r.dirs;
+	y[2] = r.layout ? r.dirs : r.batch;
+	y[3] = r.hidden;
+	s[0] = r.layout ? r.batch : r.dirs;
+	s[1] = r.layout ? r.dirs : r.batch;
+	s[2] = r.hidden;
+	shape_setout(m, n, 0, x->dtype, 4, y);
+	shape_setout(m, n, 1, x->dtype, 3, s);
+	if (r.gates == 4)
+		shape_setout(m, n, 2, x->dtype, 3, s);
 	return 0;
 }

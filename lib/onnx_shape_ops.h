@@ -1,7 +1,7 @@
 /*
  * Shape rules of the ops that compute rather than move data: elementwise
  * (unary and broadcasting), Conv/ConvTranspose, pooling, Gemm, MatMul,
- * Einsum as a matrix product,
+ * Einsum as a matrix product, LSTM/GRU/RNN,
  * reductions and TopK, for the op table of onnx_ops.c.  Each sets the
  * outputs of node n from its inputs, or reports and returns -1.
  */
@@ -20,5 +20,6 @@ int rule_matmul(struct model *m, const struct node *n);
 int rule_reduce(struct model *m, const struct node *n);
 int rule_topk(struct model *m, const struct node *n);
 int rule_einsum(struct model *m, const struct node *n);
+int rule_rnn(struct model *m, const struct node *n);
 
 #endif

@@ -4,8 +4,10 @@
 # goes through onnx2layers with no option, and every module torch's
 # forward hooks saw (NAME.torch.csv: its node-name prefix and its output
 # as layers.csv columns) must be a row of that table with those columns:
-# the k-th call of a module is the k-th conv/gemm/rnn row under its
-# prefix.  Then the whole flow: pipelines/pimflow with no option beyond
+# the k-th call of a module is the k-th conv/gemm row under its prefix;
+# an LSTM or GRU module (a "steps" count) must have exactly that many
+# recurrent step rows (named .../t<step>) under its prefix, each with
+# that batch and gemm_k (the hidden size).  Then the whole flow: pipelines/pimflow with no option beyond
 # the model must succeed.  A model that fails anywhere fails the test.
 set -u
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -32,7 +34,7 @@ for m in "$TOP"/tests/zoo/*.onnx; do
 		exf = FILENAME; next }
 	    {
 		op = $col[FILENAME, "op"]
-		if (op != "conv" && op != "gemm" && op != "rnn") next
+		if (op != "conv" && op != "gemm") next
 		nm = $col[FILENAME, "name"]
 		nr++; rname[nr] = nm; rline[nr] = $0; tf = FILENAME
 	    }
@@ -40,11 +42,33 @@ for m in "$TOP"/tests/zoo/*.onnx; do
 		if (ne == 0) { print "FAIL " model ": no expectations"; exit 1 }
 		bad = 0
 		for (e = 1; e <= ne; e++) {
-			p = pre[e]; k = ++seen[p]; hit = 0
+			p = pre[e]; split(line[e], x, ",")
+			if ((exf, "steps") in col && x[col[exf, "steps"]] != "") {
+				ns = 0
+				for (r = 1; r <= nr; r++) {
+					if (index(rname[r], p) != 1 ||
+					    rname[r] !~ /\/t[0-9]+$/) continue
+					ns++; split(rline[r], y, ",")
+					if (y[col[tf, "batch"]] != x[col[exf, "batch"]] ||
+					    y[col[tf, "gemm_k"]] != x[col[exf, "gemm_k"]]) {
+						print "FAIL " model ": " rname[r] \
+						    ": batch/gemm_k " y[col[tf, "batch"]] "/" \
+						    y[col[tf, "gemm_k"]] ", torch says " \
+						    x[col[exf, "batch"]] "/" x[col[exf, "gemm_k"]]
+						bad = 1
+					}
+				}
+				if (ns != x[col[exf, "steps"]]) {
+					print "FAIL " model ": " ns " step rows under " \
+					    p ", torch says " x[col[exf, "steps"]]
+					bad = 1
+				}
+				continue
+			}
+			k = ++seen[p]; hit = 0
 			for (r = 1; r <= nr && !hit; r++)
 				if (index(rname[r], p) == 1 && ++cnt[e, p] == k)
 					hit = r
-			split(line[e], x, ",")
 			if (!hit) {
 				print "FAIL " model ": no row " k " under " p
 				bad = 1; continue

@@ -384,6 +384,24 @@ def main():
     fpad()
     einsum()
     fusion2()
+    rnn()
+
+
+def rnn():
+    """Recurrent ops: a reverse LSTM with layout 1 (batch first) and no
+    initial state, a vanilla RNN given its initial h, a GRU whose W does
+    not fit its hidden size."""
+    save("rnn", [
+        N("LSTM", ["x", "W", "R", "B"], ["y", "yh", "yc"],
+          hidden_size=6, direction="reverse", layout=1),
+        N("RNN", ["x2", "Wr", "Rr", "", "", "h0"], ["y2"], hidden_size=4),
+    ], [vi("x", [2, 3, 5]), vi("x2", [3, 1, 5]), vi("h0", [1, 1, 4])],
+        [vi("y", [2, 3, 1, 6]), vi("y2", [3, 1, 1, 4])],
+        [w("W", [1, 24, 5]), w("R", [1, 24, 6]), w("B", [1, 48]),
+         w("Wr", [1, 4, 5]), w("Rr", [1, 4, 4])], opset=14, check=True)
+    save("rnn_bad", [N("GRU", ["x", "W", "R"], ["y"], hidden_size=8)],
+         [vi("x", [3, 1, 5])], [vi("y", None)],
+         [w("W", [1, 18, 5]), w("R", [1, 18, 6])], check=False)
 
 
 def fusion2():
