@@ -117,6 +117,7 @@ layer_cols_find(const struct table *t, struct layer_cols *lc)
 			return -1;
 		}
 	}
+	lc->resident = table_col(t, "resident");
 	for (i = 0; i < 3; i++)
 		if ((*sidx[i] = table_col(t, strcols[i])) < 0) {
 			pf_errl(t->fname, 1, "missing column '%s'", strcols[i]);
@@ -181,6 +182,17 @@ layer_get(const struct table *t, const struct layer_cols *lc, size_t row,
 	    getstr(t, row, lc->act, l->act, sizeof(l->act)) < 0 ||
 	    getstr(t, row, lc->dtype, l->dtype, sizeof(l->dtype)) < 0)
 		return -1;
+	if (lc->resident >= 0) {
+		const char *s = table_get(t, row, (size_t)lc->resident);
+
+		if (*s != '\0' && strcmp(s, "weights") != 0 &&
+		    strcmp(s, "kv") != 0) {
+			pf_errl(t->fname, line, "column 'resident': must be "
+			    "empty, 'weights' or 'kv', not '%s'", s);
+			return -1;
+		}
+		strcpy(l->resident, s);
+	}
 	if (layer_opparse(op, &l->op) < 0) {
 		pf_errl(t->fname, line, "column 'op': unknown op '%s'", op);
 		return -1;
@@ -213,6 +225,14 @@ layer_put(struct table *t, const struct layer_cols *lc, size_t row,
 	table_set(t, row, (size_t)lc->op, layer_opname(l->op));
 	table_set(t, row, (size_t)lc->act, l->act);
 	table_set(t, row, (size_t)lc->dtype, l->dtype);
+	if (lc->resident >= 0)
+		table_set(t, row, (size_t)lc->resident, l->resident);
+}
+
+int
+layer_is_kv(const struct layer *l)
+{
+	return l->op == OP_MATMUL && strcmp(l->resident, "kv") == 0;
 }
 
 int
@@ -275,7 +295,13 @@ layer_derive(struct layer *l)
 		if (ck_prod(v, 4, &a) < 0)
 			return -1;
 		v[1] = l->gemm_k; v[2] = l->gemm_n;
-		if (ck_prod(v, 4, &b) < 0 || ck_add(a, b, &l->in_bytes) < 0)
+		if (ck_prod(v, 4, &b) < 0)
+			return -1;
+		/* a KV cache is B, resident like weights; A is streamed */
+		if (layer_is_kv(l)) {
+			l->in_bytes = a;
+			l->weight_bytes = b;
+		} else if (ck_add(a, b, &l->in_bytes) < 0)
 			return -1;
 	}
 	return 0;

@@ -29,6 +29,11 @@ struct layer {
 	int64_t		macs, in_bytes, weight_bytes, out_bytes;
 	char		act[24];	/* fused activation, "none" if any */
 	char		dtype[12];	/* element type, "fp16" by default */
+	/*
+	 * Optional "resident" column: the operand that stays in memory
+	 * ("weights", "kv": a KV cache) or "" (onnx2layers(1)).
+	 */
+	char		resident[12];
 };
 
 /* Column indices of the geometry columns in one table. */
@@ -40,6 +45,7 @@ struct layer_cols {
 	long	dil_h, dil_w, groups;
 	long	gemm_m, gemm_n, gemm_k, gemm_batch;
 	long	act, macs, in_bytes, weight_bytes, out_bytes, dtype;
+	long	resident;	/* optional: -1 when the table has none */
 };
 
 /* NULL-terminated list of the layers.csv columns in the order of pf-formats(7). */
@@ -54,8 +60,11 @@ int dtype_bytes(const char *dtype);
 /* Defaults for a non-conv layer: 1x1 kernel, stride 1, no pad, act none, fp16. */
 void layer_init(struct layer *l);
 
+/* Whether a layer is an attention matmul over a resident KV cache. */
+int layer_is_kv(const struct layer *l);
+
 /*
- * Find every geometry column of t.  Reports the first missing one
+ * Find every geometry column of t (and the optional resident column).  Reports the first missing one
  * ("file:1: missing column 'x'") and returns -1.
  */
 int layer_cols_find(const struct table *t, struct layer_cols *lc);

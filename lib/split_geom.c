@@ -69,7 +69,8 @@ pim_eligible(const struct layer *l, const struct split_rules *r)
 	case OP_GEMM:
 		return 1;
 	case OP_MATMUL:
-		return r->pim_matmul;
+		/* a KV cache lives in PIM's banks: attention goes there whole */
+		return r->pim_matmul || layer_is_kv(l);
 	default:
 		return 0;
 	}
@@ -86,7 +87,7 @@ split_nrows(const struct layer *l)
 int
 split_eligible(const struct layer *l, char axis, const struct split_rules *r)
 {
-	if (!pim_eligible(l, r))
+	if (!pim_eligible(l, r) || layer_is_kv(l))
 		return 0;
 	if (l->op == OP_CONV) {
 		if (is_depthwise(l) ? !r->split_dw :
