@@ -739,7 +739,10 @@ moves(const struct model *m, const struct node *n)
 	return 0;
 }
 
-/* ReduceMean over exactly the spatial axes of a rank >= 3 tensor. */
+/*
+ * ReduceMean over exactly the spatial axes of a rank >= 4 tensor (rank 3
+ * is [N, S, D]: its last axis holds the channels, RMSNorm reduces it).
+ */
 static int
 spatialmean(const struct model *m, const struct node *n)
 {
@@ -747,7 +750,7 @@ spatialmean(const struct model *m, const struct node *n)
 	int64_t ax[ONNX_MAXRANK];
 	int na, pr, i, seen = 0;
 
-	if (strcmp(n->op, "ReduceMean") != 0 || x->rank < 3 ||
+	if (strcmp(n->op, "ReduceMean") != 0 || x->rank < 4 ||
 	    (n->nin > 1 && n->in[1] >= 0 && !m->t[n->in[1]].hasval) ||
 	    node_ints(m, n, "axes", 1, ax, ONNX_MAXRANK, &na, &pr) < 0 ||
 	    na != x->rank - 2)

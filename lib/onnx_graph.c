@@ -218,6 +218,23 @@ shapehint(const struct tensor *t, char *buf, size_t n)
 			len += (size_t)snprintf(buf + len, n - len, "D%d", j);
 	}
 }
+/*
+ * A Gather by a constant index selects from its data (one layer of a
+ * decoder's stacked KV cache), unlike an embedding lookup by token ids.
+ */
+static int
+constpick(const struct model *m, const struct node *n)
+{
+	int ix;
+
+	if (strcmp(n->op, "Gather") != 0 || n->nin < 2 || (ix = n->in[1]) < 0)
+		return 0;
+	if (m->t[ix].isinit)
+		return 1;
+	return m->t[ix].producer >= 0 &&
+	    strcmp(m->n[m->t[ix].producer].op, "Constant") == 0;
+}
+
 int
 graph_inputs(struct model *m, const struct input_shape *is, int nis)
 {
@@ -234,7 +251,8 @@ graph_inputs(struct model *m, const struct input_shape *is, int nis)
 	for (i = 0; i < m->nn; i++)
 		for (k = 0; k < m->n[i].nin; k++)
 			if (m->n[i].in[k] >= 0 &&
-			    !weightslot(m->n[i].op, k))
+			    (!weightslot(m->n[i].op, k) ||
+			    constpick(m, &m->n[i])))
 				data[m->n[i].in[k]] = 1;
 	if ((j = model_first_input(m)) >= 0)
 		data[j] = 1;

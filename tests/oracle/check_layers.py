@@ -948,6 +948,27 @@ def main():
                      (k, nm, ex))
             continue
         e["dtype"] = args.t
+        if r.get("resident") == "kv":
+            # A KV cache (pf-formats(7) resident): the cache is MatMul's B
+            # operand, resident like weights, one instance per cache
+            # matrix, broadcast query heads as rows; which rows read a
+            # cache is tests/llm/llm.sh's check.  The cache's Concat is
+            # an append whose byte counts follow the new token only.
+            n = g.node[h]
+            if n.op_type == "MatMul":
+                y = M.shape(n.input[1])
+                esz = ESZ[args.t]
+                inst = 1
+                for d in y[:-2]:
+                    inst *= d
+                if inst and e["gemm_batch"] % inst == 0:
+                    e["gemm_m"] *= e["gemm_batch"] // inst
+                    e["gemm_batch"] = inst
+                e["weight_bytes"] = inst * e["gemm_k"] * e["gemm_n"] * esz
+                e["in_bytes"] = e["gemm_batch"] * e["gemm_m"] * \
+                    e["gemm_k"] * esz
+            else:
+                e["in_bytes"] = e["out_bytes"] = e["weight_bytes"] = None
         if not args.c:
             # preds: the rows producing the activations the row reads.
             p = preds_of(M, h, {hh: seen.get(M.names[hh], -1)
