@@ -78,6 +78,16 @@ pf_warn(const char *where, const char *fmt, ...)
 }
 
 void
+pf_warnl(const char *file, long line, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(file, line, "warning", fmt, ap);
+	va_end(ap);
+}
+
+void
 pf_write_error(const char *where)
 {
 	int e = errno != 0 ? errno : EIO;

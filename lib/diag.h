@@ -30,6 +30,9 @@ void pf_errl(const char *file, long line, const char *fmt, ...)
 /* "prog: where: warning: message". */
 void pf_warn(const char *where, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* "prog: file:line: warning: message". */
+void pf_warnl(const char *file, long line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /*
  * Report a failed write, right after it failed: "prog: where: strerror"

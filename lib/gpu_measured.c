@@ -149,6 +149,8 @@ gpu_measured_free(struct gpu_measured *ms)
 	for (i = 0; i < ms->n; i++)
 		free(ms->v[i].name);
 	free(ms->v);
+	free(ms->hits);
+	free(ms->told);
 	memset(ms, 0, sizeof(*ms));
 }
 
@@ -181,4 +183,48 @@ gpu_measured_find(const struct gpu_measured *ms, const char *name,
 			any = &ms->v[i];
 	}
 	return any;
+}
+
+void
+gpu_measured_hit(struct gpu_measured *ms, const struct gpu_meas *x)
+{
+	if (ms->hits == NULL)
+		ms->hits = xcalloc(ms->n ? ms->n : 1, sizeof(*ms->hits));
+	ms->hits[x - ms->v]++;
+}
+
+int
+gpu_measured_fallback(struct gpu_measured *ms, const char *name)
+{
+	size_t lo = 0, hi = ms->n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (strcmp(ms->v[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == ms->n || strcmp(ms->v[lo].name, name) != 0)
+		return 0;
+	if (ms->told == NULL)
+		ms->told = xcalloc(ms->n ? ms->n : 1, sizeof(*ms->told));
+	if (ms->told[lo])
+		return 0;
+	ms->told[lo] = 1;
+	return 1;
+}
+
+const struct gpu_meas *
+gpu_measured_unused(const struct gpu_measured *ms, size_t i)
+{
+	size_t k;
+
+	for (k = 0; k < ms->n; k++)
+		if (ms->hits == NULL || ms->hits[k] == 0) {
+			if (i == 0)
+				return &ms->v[k];
+			i--;
+		}
+	return NULL;
 }

@@ -31,6 +31,8 @@ struct gpu_meas {
 struct gpu_measured {
 	struct gpu_meas	*v;	/* sorted for lookup */
 	size_t		 n;
+	size_t		*hits;	/* rows each measurement was used for */
+	unsigned char	*told;	/* a fallback of that name was reported */
 };
 
 /*
@@ -46,5 +48,16 @@ void gpu_measured_free(struct gpu_measured *ms);
 /* The measurement of layer l named name, or NULL. */
 const struct gpu_meas *gpu_measured_find(const struct gpu_measured *ms,
     const char *name, const struct layer *l);
+/* Count a use of measurement x (from gpu_measured_find on ms). */
+void gpu_measured_hit(struct gpu_measured *ms, const struct gpu_meas *x);
+/*
+ * A row named name found no measurement: 1 the first time for a name
+ * that has measurements of other geometries (its pieces fall back to the
+ * model, which the caller says once), else 0.
+ */
+int gpu_measured_fallback(struct gpu_measured *ms, const char *name);
+/* The i-th measurement no row used, or NULL past the last. */
+const struct gpu_meas *gpu_measured_unused(const struct gpu_measured *ms,
+    size_t i);
 
 #endif

@@ -27,6 +27,7 @@ struct opts {
 	const struct gpu_energy *en;	/* NULL: no energy config */
 	long		 total;		/* -C, 0 = config's channels */
 	int		 print;		/* -p: print the machine, cost nothing */
+	int		 warn;		/* -w: unmatched measurements warn */
 };
 
 /* Appended columns, in order (cycles and ns only if absent). */
@@ -48,7 +49,8 @@ static void
 usage(void)
 {
 	fprintf(stderr, "usage: gpu-cycles [-p] [-b build] [-C total_channels] "
-	    "[-c config]\n\t[-e energy_config] [-m measured.csv] [file ...]\n");
+	    "[-c config]\n\t[-e energy_config] [-m measured.csv [-w]] "
+	    "[file ...]\n");
 	exit(PF_EXIT_USAGE);
 }
 
@@ -78,7 +80,7 @@ fits(double v)
 static int
 cost_row(struct table *t, size_t r, const struct layer_cols *lc,
     const long *col, long kind, long pimch, long name,
-    const struct gpu_model *m, const struct gpu_measured *ms,
+    const struct gpu_model *m, struct gpu_measured *ms,
     const struct opts *o)
 {
 	struct layer l;
@@ -102,8 +104,16 @@ cost_row(struct table *t, size_t r, const struct layer_cols *lc,
 		    table_get(t, r, (size_t)gc));
 		return -1;
 	}
-	if (ms != NULL && name >= 0)
-		meas = gpu_measured_find(ms, table_get(t, r, (size_t)name), &l);
+	if (ms != NULL && name >= 0) {
+		const char *nm = table_get(t, r, (size_t)name);
+
+		if ((meas = gpu_measured_find(ms, nm, &l)) != NULL)
+			gpu_measured_hit(ms, meas);
+		else if (gpu_measured_fallback(ms, nm))
+			pf_warn(o->measured, "layer '%s': rows of a geometry or dtype "
+			    "not measured (such as split pieces) use the model",
+			    nm);
+	}
 	if (meas != NULL) {
 		dev = ns = meas->ns;
 		cyc = ns * ghz;
@@ -164,7 +174,7 @@ cost_row(struct table *t, size_t r, const struct layer_cols *lc,
 /* Cost every gpu row of t; other rows untouched. */
 static int
 cost_table(struct table *t, const struct gpu_model *m,
-    const struct gpu_measured *ms, const struct opts *o)
+    struct gpu_measured *ms, const struct opts *o)
 {
 	struct layer_cols lc;
 	long dev, kind, pimch, name, col[C_N];
@@ -206,7 +216,7 @@ cost_table(struct table *t, const struct gpu_model *m,
 int
 main(int argc, char **argv)
 {
-	struct opts o = { "rtx2060-sim", NULL, NULL, NULL, NULL, 0, 0 };
+	struct opts o = { "rtx2060-sim", NULL, NULL, NULL, NULL, 0, 0, 0 };
 	struct gpu_energy en;
 	char *path;
 	struct gpu_model m;
@@ -215,7 +225,7 @@ main(int argc, char **argv)
 	int ch, i, rc = PF_EXIT_DATA, have_ms = 0, have_t = 0;
 
 	pf_setprogname(argv[0]);
-	while ((ch = getopt(argc, argv, "b:C:c:e:m:p")) != -1)
+	while ((ch = getopt(argc, argv, "b:C:c:e:m:pw")) != -1)
 		switch (ch) {
 		case 'b':
 			o.build = optarg;
@@ -236,6 +246,9 @@ main(int argc, char **argv)
 			break;
 		case 'p':
 			o.print = 1;
+			break;
+		case 'w':
+			o.warn = 1;
 			break;
 		default:
 			usage();
@@ -301,6 +314,27 @@ main(int argc, char **argv)
 			table_free(&u);
 			if (bad < 0)
 				goto out;
+		}
+	}
+	/* A measurement no row used is a mistake in it (or -w: a warning). */
+	if (have_ms) {
+		const struct gpu_meas *x, *first = NULL;
+		size_t k;
+
+		for (k = 0; (x = gpu_measured_unused(&ms, k)) != NULL; k++) {
+			if (o.warn)
+				pf_warnl(o.measured, x->line, "measured layer "
+				    "'%s' (op %s) matches no gpu row of the "
+				    "input", x->name, layer_opname(x->op));
+			else if (first == NULL || x->line < first->line)
+				first = x;
+		}
+		if (first != NULL) {
+			pf_errl(o.measured, first->line, "measured layer '%s' "
+			    "(op %s) matches no gpu row of the input by name "
+			    "and geometry (-w: warn instead)", first->name,
+			    layer_opname(first->op));
+			goto out;
 		}
 	}
 	if (table_write(stdout, &t) < 0) {
