@@ -27,9 +27,12 @@
 #    Sqrt, Div, optional Mul and Add by constants) is one norm row;
 #  - an activation whose input is an emitted layer's only output with no
 #    other consumer is fused into that layer's act column; so are the
-#    patterns x*Sigmoid(x) (silu), x*HardSigmoid(x) (hardswish) and the Erf
-#    form of GELU, x*(Erf(x/sqrt2)+1)*0.5 (gelu); such a pattern that
-#    cannot fuse is one act row of its own;
+#    patterns x*Sigmoid(x) (silu), x*HardSigmoid(x) (hardswish), the Erf
+#    form of GELU, x*(Erf(x/sqrt2)+1)*0.5 (gelu), its tanh form
+#    0.5*x*(1+Tanh(0.79788*(x+0.044715*x^3))) with either tail, and
+#    x*Sigmoid(1.702*x) (gelu), x*Clip(x+3,0,6)/6 with the /6 before or
+#    after the product (hardswish); such a pattern that cannot fuse is
+#    one act row of its own;
 #  - everything else is one row, named after the node (or OpType_INDEX, the
 #    node's index in the file, when the node has no name); a pattern's row
 #    may carry the name of any of its nodes.
@@ -584,7 +587,115 @@ class Model:
                 chain.append(c[0])
                 t = m.output[0]
             return ("gelu", chain, t)
-        return None
+        return self.match_written(i, x)
+
+    def only1(self, t):
+        """The one consumer node of t (not a graph output), or None."""
+        c = self.consumers.get(t, [])
+        if len(c) != 1 or t in self.graph_outputs:
+            return None
+        return c[0]
+
+    def scal(self, node, t, val, rel):
+        """The operand of node other than t if it is a scalar constant."""
+        other = [v for v in node.input if v != t]
+        if len(other) != 1 or other[0] not in self.values:
+            return False
+        v = self.values[other[0]]
+        return v.size == 1 and abs(float(v.reshape(-1)[0]) - val) <= \
+            rel * abs(val)
+
+    def match_written(self, i, x):
+        """The tanh and sigmoid forms of GELU and HardSwish written out,
+        when node i is the pattern's first node in file order."""
+        g = self.g
+        cons = self.consumers.get(x, [])
+
+        def op(j, name):
+            return j is not None and g.node[j].op_type == name
+
+        def half_tail(a2, nodes):
+            m = self.only1(g.node[a2].output[0])
+            if not op(m, "Mul"):
+                return None
+            y = [v for v in g.node[m].input if v != g.node[a2].output[0]]
+            if y == [x]:
+                m2 = self.only1(g.node[m].output[0])
+                if op(m2, "Mul") and self.scal(g.node[m2],
+                                               g.node[m].output[0], 0.5, 1e-6):
+                    return nodes + [m, m2], g.node[m2].output[0]
+                return None
+            h = self.producer.get(y[0]) if len(y) == 1 else None
+            if op(h, "Mul") and h in cons and self.scal(g.node[h], x, 0.5,
+                                                         1e-6) and \
+                    self.only1(y[0]) == m:
+                return nodes + [h, m], g.node[m].output[0]
+            return None
+        res = None
+        if len(cons) == 3:
+            for p in cons:
+                if not (op(p, "Pow") and g.node[p].input[0] == x and
+                        self.scal(g.node[p], x, 3, 1e-9)):
+                    continue
+                m1 = self.only1(g.node[p].output[0])
+                if not (op(m1, "Mul") and self.scal(
+                        g.node[m1], g.node[p].output[0], 0.044715, 1e-3)):
+                    continue
+                a1 = self.only1(g.node[m1].output[0])
+                if not (op(a1, "Add") and a1 in cons):
+                    continue
+                m2 = self.only1(g.node[a1].output[0])
+                if not (op(m2, "Mul") and self.scal(
+                        g.node[m2], g.node[a1].output[0], 0.7978845608,
+                        1e-3)):
+                    continue
+                th = self.only1(g.node[m2].output[0])
+                a2 = self.only1(g.node[th].output[0]) if op(th, "Tanh") \
+                    else None
+                if not (op(a2, "Add") and self.scal(
+                        g.node[a2], g.node[th].output[0], 1, 1e-9)):
+                    continue
+                r = half_tail(a2, [p, m1, a1, m2, th, a2])
+                if r is not None:
+                    res = ("gelu",) + r
+        elif len(cons) == 2:
+            for p in cons:
+                q = g.node[p]
+                if op(p, "Mul") and self.scal(q, x, 1.702, 1e-3):
+                    s = self.only1(q.output[0])
+                    m = self.only1(g.node[s].output[0]) if op(s, "Sigmoid") \
+                        else None
+                    if op(m, "Mul") and set(g.node[m].input) == \
+                            {x, g.node[s].output[0]}:
+                        res = ("gelu", [p, s, m], g.node[m].output[0])
+                if op(p, "Add") and self.scal(q, x, 3, 0):
+                    c = self.only1(q.output[0])
+                    if not op(c, "Clip") or self.match_act(c, q.output[0]) \
+                            is None or self.match_act(
+                                c, q.output[0])[0] != "relu6":
+                        continue
+                    co = g.node[c].output[0]
+                    d = self.only1(co)
+                    if op(d, "Mul") and set(g.node[d].input) == {x, co}:
+                        e = self.only1(g.node[d].output[0])
+                        if (op(e, "Div") and self.scal(
+                                g.node[e], g.node[d].output[0], 6, 0)) or \
+                                (op(e, "Mul") and self.scal(
+                                    g.node[e], g.node[d].output[0], 1 / 6,
+                                    1e-6)):
+                            res = ("hardswish", [p, c, d, e],
+                                   g.node[e].output[0])
+                    elif (op(d, "Div") and self.scal(g.node[d], co, 6, 0)) \
+                            or (op(d, "Mul") and self.scal(g.node[d], co,
+                                                           1 / 6, 1e-6)):
+                        e = self.only1(g.node[d].output[0])
+                        if op(e, "Mul") and set(g.node[e].input) == \
+                                {x, g.node[d].output[0]}:
+                            res = ("hardswish", [p, c, d, e],
+                                   g.node[e].output[0])
+        if res is None or min(res[1]) != i:
+            return None
+        return (res[0], sorted(res[1]), res[2])
 
 
 # ---- expected geometry of one row --------------------------------------
