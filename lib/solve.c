@@ -216,6 +216,7 @@ solve_dp(const struct cand *c, size_t nc, int64_t n, enum policy p,
 	struct front *fr = xcalloc((size_t)n + 1, sizeof(*fr));
 	size_t (*ord)[2] = xcalloc(nc + 1, sizeof(*ord));
 	unsigned char *cov = xcalloc((size_t)n + 1, 1);
+	long long *dxs = NULL, *suf = NULL;
 	size_t i, k, m = 0, q, seq = 0, best;
 	int64_t j, l;
 	int rc = -1, front;
@@ -243,6 +244,50 @@ solve_dp(const struct cand *c, size_t nc, int64_t n, enum policy p,
 			goto done;
 		}
 	qsort(ord, m, sizeof(*ord), bylast);
+	/*
+	 * Under a cap, dx of every candidate (fJ), and suf[j] = the least sum
+	 * of dx over any cover of layers j..n-1: a prefix point whose x plus
+	 * suf[j] is positive can never end in a plan that keeps the cap, so
+	 * it is dropped (exact; it keeps the fronts small).
+	 */
+	if (o->cap_mw > 0) {
+		dxs = xcalloc(m + 1, sizeof(*dxs));
+		suf = xcalloc((size_t)n + 1, sizeof(*suf));
+		for (k = 0; k < m; k++) {
+			const struct cand *x = &c[ord[k][1]];
+
+			if (x->pj > LLONG_MAX / 1000 ||
+			    (x->ps > 0 && o->cap_mw > LLONG_MAX / x->ps)) {
+				rc = -3;
+				goto done;
+			}
+			dxs[k] = x->pj * 1000 - o->cap_mw * x->ps;
+		}
+		for (j = 0; j < n; j++)
+			suf[j] = LLONG_MAX;
+		for (j = n - 1; j >= 0; j--)
+			for (k = 0; k < m; k++) {
+				const struct cand *x = &c[ord[k][1]];
+				long long v;
+
+				if (x->first != j || suf[x->last + 1] == LLONG_MAX)
+					continue;
+				if (add_ll(dxs[k], suf[x->last + 1], &v) < 0) {
+					rc = -3;
+					goto done;
+				}
+				if (v < suf[j])
+					suf[j] = v;
+			}
+		/* no cover at all: no pruning, so the report is the plain one */
+		if (suf[0] == LLONG_MAX) {
+			free(suf);
+			suf = NULL;
+		} else if (suf[0] > 0) {
+			rc = -2;	/* not even the least-x cover keeps the cap */
+			goto done;
+		}
+	}
 	fr[0].p = xcalloc(1, sizeof(*fr[0].p));
 	fr[0].n = fr[0].cap = 1;
 	fr[0].done = 1;
@@ -255,16 +300,10 @@ solve_dp(const struct cand *c, size_t nc, int64_t n, enum policy p,
 		if (front && !f->done)
 			pareto(f);
 		if (o->cap_mw > 0) {
-			long long a, b;
-
-			if (x->pj > LLONG_MAX / 1000 ||
-			    (x->ps > 0 && o->cap_mw > LLONG_MAX / x->ps)) {
-				rc = -3;
-				goto done;
-			}
-			a = x->pj * 1000;
-			b = o->cap_mw * x->ps;
-			dx = a - b;
+			dx = dxs[k];
+			/* no cover of the rest: nothing from here can finish */
+			if (suf != NULL && suf[x->last + 1] == LLONG_MAX)
+				continue;
 		}
 		for (q = 0; q < f->n; q++) {
 			struct pt np;
@@ -278,6 +317,9 @@ solve_dp(const struct cand *c, size_t nc, int64_t n, enum policy p,
 				rc = -3;
 				goto done;
 			}
+			/* np.x + suf > 0: the cap is out of reach */
+			if (suf != NULL && np.x > -suf[x->last + 1])
+				continue;
 			if (!front) {
 				/* strict: among equal totals the earliest stays */
 				if (g->n == 0 || objective_less(o, np.t, np.e,
@@ -345,6 +387,8 @@ done:
 	free(fr);
 	free(ord);
 	free(cov);
+	free(dxs);
+	free(suf);
 	return rc;
 }
 
