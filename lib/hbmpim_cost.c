@@ -24,23 +24,31 @@
 #include "hbmpim_cost.h"
 #include "xalloc.h"
 
-const struct hbmpim_col hbmpim_cols[] = {
-	{ "pim_kernel", "Samsung PIM kernel run: gemv, add or relu" },
-	{ "pim_n_ot", "GEMV output tiles (64 outputs per channel each)" },
-	{ "pim_n_it", "GEMV input tiles (128 inputs each); 0 for eltwise" },
-	{ "pim_iters", "kernel iterations: n_ot x rows (GEMV) or tiles (eltwise)" },
-	{ "pim_chans", "PIM channels that one instance runs on" },
-	{ "pim_rounds", "instances run one after another" },
-	{ "pim_rd", "RD commands of one channel of one instance" },
-	{ "pim_wr", "WR commands of one channel of one instance" },
-	{ "pim_act", "ACT commands of one channel of one instance" },
-	{ "pim_pre", "PRE commands of one channel of one instance" },
-	{ "ref", "refreshes of rank 0 of one channel of one instance" },
-	{ "pim_exact", "1: every clock simulated; 0: extrapolated past the budget" },
-	{ NULL, NULL }
+static const char *const kname[] = { "gemv", "gemv-tree", "add", "mul", "relu" };
+
+/* Columns, in the order hbmpim_engine.cost fills pim_out.v. */
+static const struct pim_col cols[] = {
+	{ "pim_kernel", "Samsung PIM kernel run: gemv, add or relu", PC_NAME,
+	    kname },
+	{ "pim_n_ot", "GEMV output tiles (64 outputs per channel each)", PC_INT,
+	    NULL },
+	{ "pim_n_it", "GEMV input tiles (128 inputs each); 0 for eltwise",
+	    PC_INT, NULL },
+	{ "pim_iters", "kernel iterations: n_ot x rows (GEMV) or tiles (eltwise)",
+	    PC_INT, NULL },
+	{ "pim_chans", "PIM channels that one instance runs on", PC_INT, NULL },
+	{ "pim_rounds", "instances run one after another", PC_INT, NULL },
+	{ "pim_rd", "RD commands of one channel of one instance", PC_INT, NULL },
+	{ "pim_wr", "WR commands of one channel of one instance", PC_INT, NULL },
+	{ "pim_act", "ACT commands of one channel of one instance", PC_INT, NULL },
+	{ "pim_pre", "PRE commands of one channel of one instance", PC_INT, NULL },
+	{ "ref", "refreshes of rank 0 of one channel of one instance", PC_INT,
+	    NULL },
+	{ "pim_exact", "1: every clock simulated; 0: extrapolated past the budget",
+	    PC_INT, NULL },
+	{ NULL, NULL, PC_INT, NULL }
 };
 
-static const char *const kname[] = { "gemv", "gemv-tree", "add", "mul", "relu" };
 
 /* Refresh-free clocks per iteration, an upper estimate for the budget. */
 static int64_t
@@ -124,6 +132,7 @@ hbmpim_cost_layer(const struct hbmpim_model *m, const struct layer *l,
     int64_t nch, struct hbmpim_memo *memo, const char *where,
     struct hbmpim_cost *c)
 {
+	struct pim_gemv g;
 	int64_t out, in, rows, inst, n, v[4];
 	int esz;
 
@@ -132,18 +141,16 @@ hbmpim_cost_layer(const struct hbmpim_model *m, const struct layer *l,
 	case OP_CONV:
 	case OP_GEMM:
 	case OP_MATMUL:
-		if (l->gemm_m < 1 || l->gemm_n < 1 || l->gemm_k < 1 ||
-		    l->gemm_batch < 1) {
-			pf_err(where, "column 'gemm_%s': must be positive on a pim row",
-			    l->gemm_m < 1 ? "m" : l->gemm_n < 1 ? "n" :
-			    l->gemm_k < 1 ? "k" : "batch");
+		/* the gemm view: a grouped conv's groups are instances */
+		if (pim_gemv_map(l, 1, where, &g) < 0)
 			return -1;
-		}
+		v[0] = g.ci; v[1] = g.kh; v[2] = g.kw;
+		if (ck_prod(v, 3, &in) < 0)
+			goto toolarge;
 		c->kernel = HP_GEMV;
-		out = l->gemm_n;
-		in = l->gemm_k;
-		rows = l->gemm_m;
-		inst = l->gemm_batch;
+		out = g.co;
+		rows = g.p;
+		inst = g.inst;
 		break;
 	case OP_ELTWISE:
 	case OP_ACT:
@@ -200,84 +207,61 @@ toolarge:
 	return -1;
 }
 
-int
-hbmpim_cost_table(const struct hbmpim_model *m, struct table *t,
-    int64_t channels, int64_t *rows)
+/* The engine state: the model and the runs already simulated. */
+struct state {
+	struct hbmpim_model	m;
+	struct hbmpim_memo	memo;
+};
+
+static void *
+engine_open(const char *path, struct pim_row *def)
 {
-	struct layer_cols lc;
-	struct layer l;
-	struct hbmpim_cost *cost = NULL;
-	struct hbmpim_memo memo;
-	long dev, cch;
-	size_t r, k, cyc, nsc, col[16];
-	int64_t nch, nrows = 0;
-	char *ispim = NULL, where[256];
-	int rc = -1;
+	struct state *st = xcalloc(1, sizeof(*st));
 
-	if ((dev = table_col(t, "device")) < 0) {
-		pf_errl(t->fname, 1, "missing column 'device'");
-		return -1;
+	if (hbmpim_model_load(path, &st->m) < 0) {
+		free(st);
+		return NULL;
 	}
-	cch = table_col(t, "pim_channels");
-	memset(&memo, 0, sizeof(memo));
-	ispim = xcalloc(t->nrows + 1, 1);
-	cost = xcalloc(t->nrows + 1, sizeof(*cost));
-	for (r = 0; r < t->nrows; r++) {
-		const char *d = table_get(t, r, (size_t)dev);
-
-		if (strcmp(d, "pim") == 0)
-			ispim[r] = 1;
-		else if (strcmp(d, "gpu") != 0) {
-			pf_errl(t->fname, table_line(t, r),
-			    "column 'device': unknown device '%s'", d);
-			goto out;
-		}
-	}
-	for (r = 0; r < t->nrows; r++) {
-		if (!ispim[r])
-			continue;
-		if (nrows == 0 && layer_cols_find(t, &lc) < 0)
-			goto out;
-		if (layer_get(t, &lc, r, &l) < 0)
-			goto out;
-		nch = channels;
-		if (cch >= 0 && (table_int_opt(t, r, (size_t)cch, channels,
-		    &nch) < 0 || nch < 1 || nch > (1 << 20))) {
-			pf_errl(t->fname, table_line(t, r),
-			    "column 'pim_channels': must be 1 to %d, not '%s'",
-			    1 << 20, table_get(t, r, (size_t)cch));
-			goto out;
-		}
-		snprintf(where, sizeof(where), "%s:%ld", t->fname,
-		    table_line(t, r));
-		if (hbmpim_cost_layer(m, &l, nch, &memo, where, &cost[r]) < 0)
-			goto out;
-		nrows++;
-	}
-	cyc = table_addcol(t, "cycles");
-	nsc = table_addcol(t, "ns");
-	for (k = 0; hbmpim_cols[k].name != NULL; k++)
-		col[k] = table_addcol(t, hbmpim_cols[k].name);
-	for (r = 0; r < t->nrows; r++) {
-		const struct hbmpim_cost *c = &cost[r];
-		int64_t iv[] = { c->n_ot, c->n_it, c->iters, c->chans,
-		    c->rounds, c->run.rd, c->run.wr, c->run.act, c->run.pre,
-		    c->run.ref, c->exact };
-
-		if (!ispim[r])
-			continue;
-		table_setint(t, r, cyc, c->cycles);
-		table_setns(t, r, nsc, c->ns);
-		table_setf(t, r, col[0], "%s", kname[c->kernel]);
-		for (k = 0; k < sizeof(iv) / sizeof(iv[0]); k++)
-			table_setint(t, r, col[k + 1], iv[k]);
-	}
-	if (rows != NULL)
-		*rows = nrows;
-	rc = 0;
-out:
-	free(memo.v);
-	free(ispim);
-	free(cost);
-	return rc;
+	def->channels = st->m.channels;
+	def->max_gwrite = 1;	/* no GWRITE groups: the columns are ignored */
+	def->hiding = 0;
+	return st;
 }
+
+static int
+engine_cost(void *state, const struct layer *l, const struct pim_row *p,
+    const struct pim_opts *o, const char *where, struct pim_out *out)
+{
+	struct state *st = state;
+	struct hbmpim_cost c;
+	int64_t iv[12];
+	size_t k;
+
+	(void)o;
+	if (hbmpim_cost_layer(&st->m, l, p->channels, &st->memo, where,
+	    &c) < 0)
+		return -1;
+	out->cycles = c.cycles;
+	out->ns = c.ns;
+	iv[0] = c.kernel; iv[1] = c.n_ot; iv[2] = c.n_it; iv[3] = c.iters;
+	iv[4] = c.chans; iv[5] = c.rounds; iv[6] = c.run.rd;
+	iv[7] = c.run.wr; iv[8] = c.run.act; iv[9] = c.run.pre;
+	iv[10] = c.run.ref; iv[11] = c.exact;
+	for (k = 0; k < 12; k++)
+		out->v[k].i = iv[k];
+	return 0;
+}
+
+static void
+engine_close(void *state)
+{
+	struct state *st = state;
+
+	if (st != NULL)
+		free(st->memo.v);
+	free(st);
+}
+
+const struct pim_engine hbmpim_engine = {
+	"hbm-pim", "", cols, engine_open, engine_cost, engine_close
+};

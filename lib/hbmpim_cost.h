@@ -12,9 +12,9 @@
 
 #include <stdint.h>
 
-#include "csvio.h"
 #include "hbmpim_model.h"
 #include "layer.h"
+#include "pim_cost.h"
 
 /* Engine runs longer than this many clocks are extrapolated. */
 #define HBMPIM_EXACT_CLOCKS	4000000
@@ -30,13 +30,6 @@ struct hbmpim_cost {
 	int			exact;		/* 0: extrapolated (see above) */
 	struct hbmpim_run	run;		/* one instance, channel 0 */
 };
-
-/* Columns hbmpim_cost_table appends after cycles and ns, in order. */
-struct hbmpim_col {
-	const char	*name;
-	const char	*what;
-};
-extern const struct hbmpim_col hbmpim_cols[];
 
 /* Runs already simulated, by (kernel, input tiles, iterations). */
 struct hbmpim_memo {
@@ -58,13 +51,7 @@ int hbmpim_cost_layer(const struct hbmpim_model *m, const struct layer *l,
     int64_t nch, struct hbmpim_memo *memo, const char *where,
     struct hbmpim_cost *c);
 
-/*
- * Fill every device=pim row of t (cycles, ns and hbmpim_cols) with the
- * channel count of its pim_channels column, or channels when empty;
- * other rows untouched.  Reports "file:line: ..." and returns -1 with t
- * unchanged in its cells.  *rows (may be NULL) counts the PIM rows.
- */
-int hbmpim_cost_table(const struct hbmpim_model *m, struct table *t,
-    int64_t channels, int64_t *rows);
+/* The engine (pim_cost.h): arch = hbm-pim. */
+extern const struct pim_engine hbmpim_engine;
 
 #endif

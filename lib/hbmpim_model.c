@@ -105,17 +105,3 @@ out:
 	conf_free(&c);
 	return rc;
 }
-
-int
-pim_conf_arch(const char *path, char *arch, size_t n)
-{
-	struct conf c;
-	const char *a;
-
-	if (conf_load(path, &c) < 0)
-		return -1;
-	a = conf_str(&c, "arch");
-	snprintf(arch, n, "%s", a != NULL ? a : "newton");
-	conf_free(&c);
-	return 0;
-}

@@ -26,12 +26,4 @@ struct hbmpim_model {
  */
 int hbmpim_model_load(const char *path, struct hbmpim_model *m);
 
-/*
- * The engine a PIM config names in its arch key, "newton" when it has
- * none (newton-gddr6.conf and aim-gddr6.conf predate the key).  Copies
- * at most n - 1 bytes to arch; reports and returns -1 when the file does
- * not load.
- */
-int pim_conf_arch(const char *path, char *arch, size_t n);
-
 #endif

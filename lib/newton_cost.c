@@ -1,8 +1,6 @@
 /*
- * Row costing for pim-cycles (newton_cost.h).  A piece becomes one GEMV
- * job, possibly repeated: conv -> im2col GEMV per output pixel (C_i =
- * in_c, C_o = out_c, P = batch*out_h*out_w of the piece itself); gemm ->
- * C_i = gemm_k, C_o = gemm_n, P = gemm_m; matmul -> gemm_batch such GEMVs
+ * The Newton engine of pim-cycles (newton_cost.h).  A piece is one GEMV
+ * job (pim_gemv_map), possibly repeated: matmul -> gemm_batch such GEMVs
  * one after another; with per_group a grouped conv -> one GEMV per group,
  * groups spread over the channels.
  */
@@ -18,24 +16,32 @@
 #include "newton_gen.h"
 #include "xalloc.h"
 
-const struct pim_col pim_cols[] = {
-	{ "gwrite", "GWRITE commands of the simulated channel" },
-	{ "gact", "G_ACT commands (four per set) of the simulated channel" },
-	{ "comp", "COMP commands of the simulated channel" },
-	{ "readres", "READRES commands of the simulated channel" },
-	{ "ref", "refreshes served while the simulated channel ran" },
-	{ "n_gwrite", "n_gwrite chosen for the (first) part" },
+/* Columns, in the order newton_engine.cost fills pim_out.v. */
+static const struct pim_col cols[] = {
+	{ "gwrite", "GWRITE commands of the simulated channel", PC_INT, NULL },
+	{ "gact", "G_ACT commands (four per set) of the simulated channel",
+	    PC_INT, NULL },
+	{ "comp", "COMP commands of the simulated channel", PC_INT, NULL },
+	{ "readres", "READRES commands of the simulated channel", PC_INT, NULL },
+	{ "ref", "refreshes served while the simulated channel ran", PC_INT,
+	    NULL },
+	{ "n_gwrite", "n_gwrite chosen for the (first) part", PC_INT, NULL },
 	{ "energy_nj", "energy of all PIM channels, published per-command "
-	    "model, plus the hand-off (pim_handoff_nj)" },
-	{ "pim_gwrite_rem", "n_gwrite chosen for the remainder part (0: none)" },
-	{ "pim_partials", "partial sums produced per output element" },
-	{ "pim_extra_cycles", "reduction and activation clocks added by -r" },
-	{ "pim_channel", "0-based PIM channel whose time is reported" },
+	    "model, plus the hand-off (pim_handoff_nj)", PC_F3, NULL },
+	{ "pim_gwrite_rem", "n_gwrite chosen for the remainder part (0: none)",
+	    PC_INT, NULL },
+	{ "pim_partials", "partial sums produced per output element", PC_INT,
+	    NULL },
+	{ "pim_extra_cycles", "reduction and activation clocks added by -r",
+	    PC_INT, NULL },
+	{ "pim_channel", "0-based PIM channel whose time is reported", PC_INT,
+	    NULL },
 	{ "pim_handoff_nj", "the piece's input and output bytes over the "
-	    "DRAM I/O between GPU and PIM, at e_io_pj_per_bit" },
+	    "DRAM I/O between GPU and PIM, at e_io_pj_per_bit", PC_F3, NULL },
 	{ "static_w", "static power of the piece's PIM channels "
-	    "(static_mw_per_channel each), charged by pf-solve over the plan" },
-	{ NULL, NULL }
+	    "(static_mw_per_channel each), charged by pf-solve over the plan",
+	    PC_F6, NULL },
+	{ NULL, NULL, PC_INT, NULL }
 };
 
 /* Per-channel work of a run, summed over all channels (energy). */
@@ -105,7 +111,8 @@ time_channel(const struct pim_model *m, const struct ngen_plan *p, int64_t ch,
 /* Time channel 0, or every distinct channel stream with -a; keep the slowest. */
 static void
 eval_plan(const struct pim_model *m, const struct ngen_plan *plan,
-    const struct pim_opts *o, int hiding, int64_t repeat, struct pim_cost *c)
+    const struct pim_opts *o, int hiding, int64_t repeat,
+    struct newton_cost *c)
 {
 	struct nt_stats st;
 	int64_t ch, prev;
@@ -127,67 +134,43 @@ eval_plan(const struct pim_model *m, const struct ngen_plan *plan,
 }
 
 int
-pim_cost_layer(const struct pim_model *m, const struct layer *l,
+newton_cost_layer(const struct pim_model *m, const struct layer *l,
     int64_t nch, int64_t max_gw, int hiding, const struct pim_opts *o,
-    FILE *trace, const char *where, struct pim_cost *c)
+    const char *where, struct newton_cost *c)
 {
 	struct ngen_layer gl;
 	struct ngen_plan plan;
-	int64_t repeat = 1, inst = 1, jnch = nch, v[3], ch;
+	struct pim_gemv g;
+	FILE *trace = o->trace;
+	int64_t repeat = 1, inst, jnch = nch, ch;
 	double comp, rr, gw, bytes, outs;
 	int i, esz;
 
 	memset(c, 0, sizeof(*c));
 	memset(&gl, 0, sizeof(gl));
-	switch (l->op) {
-	case OP_CONV:
-		gl.ci = l->in_c;
-		gl.co = l->out_c;
-		if (o->per_group && l->groups > 1) {
-			gl.ci /= l->groups;
-			gl.co /= l->groups;
-			inst = l->groups;
-			if (l->groups >= nch) {
-				jnch = 1;
-				repeat = ceil_div(l->groups, nch);
-			} else {
-				jnch = nch / l->groups;
-			}
-		}
-		gl.kh = l->kernel_h;
-		gl.kw = l->kernel_w;
-		gl.h = l->in_h;
-		v[0] = l->batch; v[1] = l->out_h; v[2] = l->out_w;
-		if (ck_prod(v, 3, &gl.p) < 0)
-			goto toolarge;
-		break;
-	case OP_GEMM:
-	case OP_MATMUL:
-		if (l->gemm_m < 1 || l->gemm_n < 1 || l->gemm_k < 1 ||
-		    l->gemm_batch < 1) {
-			pf_err(where, "column 'gemm_%s': must be positive on a pim row",
-			    l->gemm_m < 1 ? "m" : l->gemm_n < 1 ? "n" :
-			    l->gemm_k < 1 ? "k" : "batch");
-			return -1;
-		}
-		gl.ci = l->gemm_k;
-		gl.co = l->gemm_n;
-		gl.kh = gl.kw = 1;
-		gl.p = gl.h = l->gemm_m;
-		repeat = inst = l->gemm_batch;
-		break;
-	default:
-		pf_err(where, "column 'op': op '%s' cannot run on pim",
-		    layer_opname(l->op));
+	if (pim_gemv_map(l, o->per_group, where, &g) < 0)
 		return -1;
-	}
+	gl.ci = g.ci;
+	gl.co = g.co;
+	gl.kh = g.kh;
+	gl.kw = g.kw;
+	gl.h = g.h;
+	gl.p = g.p;
+	inst = g.inst;
+	if (l->op != OP_CONV)
+		repeat = inst;		/* matmul heads one after another */
+	else if (inst > 1 && inst >= nch) {
+		jnch = 1;		/* groups spread over the channels */
+		repeat = ceil_div(inst, nch);
+	} else if (inst > 1)
+		jnch = nch / inst;
 	if (ngen_build(m, &gl, jnch, max_gw, &plan) < 0)
 		goto toolarge;
 	eval_plan(m, &plan, o, hiding, repeat, c);
 	if (o->best) {
 		/* -b: every n_gwrite pair, keep the fewest cycles (ties: published). */
 		struct ngen_plan alt;
-		struct pim_cost ac;
+		struct newton_cost ac;
 		int64_t g0, g1;
 
 		for (g0 = 1; g0 <= max_gw && g0 <= jnch; g0 *= 2)
@@ -262,115 +245,51 @@ toolarge:
 	return -1;
 }
 
-/* Row parameters: empty or absent columns take the options. */
-static int
-rowparam(const struct table *t, size_t row, long col, int64_t def,
-    int64_t lo, int64_t hi, int64_t *v)
+/* The engine state: the model. */
+static void *
+engine_open(const char *path, struct pim_row *def)
 {
-	if (col < 0) {
-		*v = def;
-		return 0;
+	struct pim_model *m = xcalloc(1, sizeof(*m));
+
+	if (pim_model_load(path, m) < 0) {
+		free(m);
+		return NULL;
 	}
-	if (table_int_opt(t, row, (size_t)col, def, v) < 0)
+	def->channels = m->channels;
+	def->max_gwrite = m->max_gwrite;
+	def->hiding = m->hiding;
+	return m;
+}
+
+static int
+engine_cost(void *state, const struct layer *l, const struct pim_row *p,
+    const struct pim_opts *o, const char *where, struct pim_out *out)
+{
+	struct newton_cost c;
+
+	if (newton_cost_layer(state, l, p->channels, p->max_gwrite, p->hiding,
+	    o, where, &c) < 0)
 		return -1;
-	if (*v < lo || *v > hi) {
-		pf_errl(t->fname, table_line(t, row),
-		    "column '%s': must be %lld to %lld, not '%s'", t->cols[col],
-		    (long long)lo, (long long)hi, table_get(t, row, (size_t)col));
-		return -1;
-	}
+	out->cycles = c.cycles;
+	out->ns = c.ns;
+	out->cmds = c.cmds;
+	out->v[0].i = c.st.gwrite;
+	out->v[1].i = c.st.gact;
+	out->v[2].i = c.st.comp;
+	out->v[3].i = c.st.readres;
+	out->v[4].i = c.st.ref;
+	out->v[5].i = c.n_gwrite;
+	out->v[6].d = c.energy_nj;
+	out->v[7].i = c.n_gwrite_rem;
+	out->v[8].i = c.partials;
+	out->v[9].i = c.extra;
+	out->v[10].i = c.channel;
+	out->v[11].d = c.handoff_nj;
+	out->v[12].d = c.static_w;
 	return 0;
 }
 
-int
-pim_cost_table(const struct pim_model *m, struct table *t,
-    const struct pim_opts *o, FILE *trace, int64_t *rows, int64_t *cmds)
-{
-	struct layer_cols lc;
-	struct layer l;
-	struct pim_cost *cost = NULL;
-	long dev, cch, cgw, chd;
-	size_t r, k, cyc, nsc;
-	int64_t nch, gw, hid, nrows = 0, ncmd = 0;
-	char *ispim = NULL, where[256];
-	int rc = -1;
 
-	if ((dev = table_col(t, "device")) < 0) {
-		pf_errl(t->fname, 1, "missing column 'device'");
-		return -1;
-	}
-	cch = table_col(t, "pim_channels");
-	cgw = table_col(t, "pim_gwrite");
-	chd = table_col(t, "pim_hiding");
-	ispim = xcalloc(t->nrows + 1, 1);
-	cost = xcalloc(t->nrows + 1, sizeof(*cost));
-	for (r = 0; r < t->nrows; r++) {
-		const char *d = table_get(t, r, (size_t)dev);
-
-		if (strcmp(d, "pim") == 0)
-			ispim[r] = 1;
-		else if (strcmp(d, "gpu") != 0) {
-			pf_errl(t->fname, table_line(t, r),
-			    "column 'device': unknown device '%s'", d);
-			goto out;
-		}
-	}
-	for (r = 0; r < t->nrows; r++) {
-		if (!ispim[r])
-			continue;
-		if (nrows == 0 && layer_cols_find(t, &lc) < 0)
-			goto out;
-		if (layer_get(t, &lc, r, &l) < 0 ||
-		    rowparam(t, r, cch, o->channels, 1, 1 << 20, &nch) < 0 ||
-		    rowparam(t, r, cgw, o->max_gwrite, 1, 1 << 20, &gw) < 0 ||
-		    rowparam(t, r, chd, o->hiding, 0, 1, &hid) < 0)
-			goto out;
-		snprintf(where, sizeof(where), "%s:%ld", t->fname,
-		    table_line(t, r));
-		if (pim_cost_layer(m, &l, nch, gw, (int)hid, o, trace, where,
-		    &cost[r]) < 0)
-			goto out;
-		nrows++;
-		ncmd += cost[r].cmds;
-	}
-	cyc = table_addcol(t, "cycles");
-	nsc = table_addcol(t, "ns");
-	for (k = 0; pim_cols[k].name != NULL; k++)
-		table_addcol(t, pim_cols[k].name);
-	for (r = 0; r < t->nrows; r++) {
-		const struct pim_cost *c = &cost[r];
-		int64_t iv[] = { c->st.gwrite, c->st.gact, c->st.comp,
-		    c->st.readres, c->st.ref, c->n_gwrite };
-
-		if (!ispim[r])
-			continue;
-		table_setint(t, r, cyc, c->cycles);
-		table_setns(t, r, nsc, c->ns);
-		for (k = 0; k < 6; k++)
-			table_setint(t, r, (size_t)table_col(t, pim_cols[k].name),
-			    iv[k]);
-		table_setf(t, r, (size_t)table_col(t, "energy_nj"), "%.3f",
-		    c->energy_nj);
-		table_setint(t, r, (size_t)table_col(t, "pim_gwrite_rem"),
-		    c->n_gwrite_rem);
-		table_setint(t, r, (size_t)table_col(t, "pim_partials"),
-		    c->partials);
-		table_setint(t, r, (size_t)table_col(t, "pim_extra_cycles"),
-		    c->extra);
-		table_setint(t, r, (size_t)table_col(t, "pim_channel"),
-		    c->channel);
-		table_setf(t, r, (size_t)table_col(t, "pim_handoff_nj"), "%.3f",
-		    c->handoff_nj);
-		table_setf(t, r, (size_t)table_col(t, "static_w"), "%.6f",
-		    c->static_w);
-	}
-	if (rows != NULL)
-		*rows = nrows;
-	if (cmds != NULL)
-		*cmds = ncmd;
-	rc = 0;
-out:
-	free(ispim);
-	free(cost);
-	return rc;
-}
+const struct pim_engine newton_engine = {
+	"newton", "abEGTgrx", cols, engine_open, engine_cost, free
+};

@@ -1,8 +1,9 @@
 /*
- * PIM cost of tasks.csv rows: maps a conv/gemm/matmul piece onto Newton
- * GEMV jobs (pim-timing.md §5), generates its schedule (newton_gen.h),
- * times the simulated channel (newton_time.h) and fills the cost columns.
- * This is pim-cycles(1) without its option parsing and I/O.
+ * The Newton engine of pim-cycles(1) (arch = newton, the default): maps a
+ * conv/gemm/matmul piece onto Newton GEMV jobs (pim_gemv_map), generates
+ * its schedule (newton_gen.h), times the simulated channel (newton_time.h)
+ * and computes its energy and the optional reduction (-r).  The table
+ * loop, the row parameters and the columns' writing are pim_cost.h's.
  */
 #ifndef PF_NEWTON_COST_H
 #define PF_NEWTON_COST_H
@@ -10,25 +11,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "csvio.h"
 #include "layer.h"
 #include "newton_time.h"
+#include "pim_cost.h"
 #include "pim_model.h"
 
-/* Options of pim-cycles; channels/max_gwrite/hiding fill empty row fields. */
-struct pim_opts {
-	int64_t	channels;	/* -n */
-	int64_t	max_gwrite;	/* -g */
-	int	hiding;		/* -x clears it */
-	int	all;		/* -a: simulate every channel, keep the slowest */
-	int	per_group;	/* -G: grouped convs as one GEMV per group */
-	int	reduce;		/* -r: add partial-sum reduction and activation */
-	int	best;		/* -b: n_gwrite by fewest cycles, not by G_ACT0 */
-	int	exact;		/* issue every command (tests, -E) */
-};
-
 /* The cost of one piece. */
-struct pim_cost {
+struct newton_cost {
 	int64_t		cycles;		/* PIM clocks, extras included */
 	double		ns;
 	struct nt_stats	st;		/* the simulated channel */
@@ -43,31 +32,17 @@ struct pim_cost {
 	int64_t		cmds;		/* commands timed (for statistics) */
 };
 
-/* The columns pim-cycles appends, in order, with their meaning. */
-struct pim_col {
-	const char	*name;
-	const char	*what;
-};
-extern const struct pim_col pim_cols[];
-
 /*
- * Cost of one piece with its own channels, max n_gwrite and hiding.  trace
- * (may be NULL) receives the command streams, each after a line "# tag
- * channel N".  Reports "where: ..." and returns -1 for an op that cannot
- * run on PIM or a shape too large to schedule.
+ * Cost of one piece on nch channels with max n_gwrite max_gw and hiding.
+ * o->trace (may be NULL) receives the command streams, each after a line
+ * "# where channel N".  Reports "where: ..." and returns -1 for an op
+ * that cannot run on PIM or a shape too large to schedule.
  */
-int pim_cost_layer(const struct pim_model *m, const struct layer *l,
+int newton_cost_layer(const struct pim_model *m, const struct layer *l,
     int64_t nch, int64_t max_gw, int hiding, const struct pim_opts *o,
-    FILE *trace, const char *where, struct pim_cost *c);
+    const char *where, struct newton_cost *c);
 
-/*
- * Fill every device=pim row of t (cycles, ns and the pim_cols columns),
- * leaving other rows untouched.  Validates every row first; on a fault
- * reports "file:line: column 'c': ..." and returns -1 with t unchanged
- * in its cells.  *rows and *cmds (may be NULL) count PIM rows and timed
- * commands.
- */
-int pim_cost_table(const struct pim_model *m, struct table *t,
-    const struct pim_opts *o, FILE *trace, int64_t *rows, int64_t *cmds);
+/* The engine (pim_cost.h); its state is a struct pim_model. */
+extern const struct pim_engine newton_engine;
 
 #endif

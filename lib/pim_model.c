@@ -80,7 +80,7 @@ pim_model_load(const char *path, struct pim_model *m)
 		else
 			*(int64_t *)(void *)((char *)m + k->off) = (int64_t)v;
 	}
-	/* the engine seam: a newton config may say so (pim_conf_arch) */
+	/* the engine seam: a newton config may say so (pim_engine_of) */
 	if ((arch = conf_str(&c, "arch")) != NULL && strcmp(arch, "newton") != 0) {
 		pf_err(path, "key 'arch': must be 'newton' here, not '%s'", arch);
 		goto out;

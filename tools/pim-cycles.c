@@ -1,7 +1,8 @@
 /*
  * pim-cycles: fill cycles and ns of the PIM rows of a tasks table with the
- * Newton PIM model (lib/newton_cost.h): PIMFlow's command generation and
- * cycle-exact Ramulator-Newton timing, plus documented extensions.
+ * PIM engine the config's arch key names (lib/pim_cost.h): Newton, the
+ * default (PIMFlow's command generation and cycle-exact Ramulator-Newton
+ * timing, plus documented extensions), or HBM2-PIM.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -14,29 +15,7 @@
 #include "conf.h"
 #include "csvio.h"
 #include "diag.h"
-#include "hbmpim_cost.h"
-#include "hbmpim_model.h"
-#include "newton_cost.h"
-#include "pim_model.h"
-
-/* The engine the config's arch key names (hbm-pim or newton). */
-struct engine {
-	int			hbm;
-	struct pim_model	m;
-	struct hbmpim_model	h;
-	struct pim_opts		o;
-	FILE			*trace;
-};
-
-static int
-cost(const struct engine *e, struct table *t, int64_t *rows, int64_t *cmds)
-{
-	if (e->hbm) {
-		*cmds = 0;
-		return hbmpim_cost_table(&e->h, t, e->o.channels, rows);
-	}
-	return pim_cost_table(&e->m, t, &e->o, e->trace, rows, cmds);
-}
+#include "pim_cost.h"
 
 static void
 usage(void)
@@ -100,22 +79,24 @@ now_s(void)
 int
 main(int argc, char **argv)
 {
-	struct engine e;
-	struct pim_opts *op = &e.o;
+	const struct pim_engine *e;
+	void *state = NULL;
+	struct pim_opts o, *op = &o;
+	struct pim_row def;
 	struct table all, t;
 	const char *config = "newton-gddr6", *tracef = NULL;
-	char *path, arch[32];
-	int newton_opt = 0;
+	char *path;
+	int engine_opt = 0;
 	FILE *trace = NULL;
 	int64_t n = 0, g = 0, rows, cmds, trows = 0, tcmds = 0;
 	int ch, i, nohide = 0, stats = 0, rc = PF_EXIT_DATA, first = 1;
 	double t0;
 
 	pf_setprogname(argv[0]);
-	memset(&e, 0, sizeof(e));
+	memset(&o, 0, sizeof(o));
 	while ((ch = getopt(argc, argv, "abEGT:c:g:n:rsx")) != -1) {
 		if (strchr("abEGTgrx", ch) != NULL)
-			newton_opt = ch;
+			engine_opt = ch;
 		switch (ch) {
 		case 'a': op->all = 1; break;
 		case 'b': op->best = 1; break;
@@ -136,33 +117,36 @@ main(int argc, char **argv)
 
 	if ((path = conf_resolve("pim", config)) == NULL)
 		return PF_EXIT_DATA;
-	if (pim_conf_arch(path, arch, sizeof(arch)) < 0) {
+	if ((e = pim_engine_of(path)) == NULL) {
 		free(path);
 		return PF_EXIT_DATA;
 	}
-	e.hbm = strcmp(arch, "hbm-pim") == 0;
-	if (e.hbm && newton_opt != 0) {
+	if (engine_opt != 0 && strchr(e->opts, engine_opt) == NULL) {
 		free(path);
-		pf_err(NULL, "-%c: not an option of arch hbm-pim", newton_opt);
+		pf_err(NULL, "-%c: not an option of arch %s", engine_opt,
+		    e->arch);
 		usage();
 	}
-	if (e.hbm ? hbmpim_model_load(path, &e.h) < 0 :
-	    pim_model_load(path, &e.m) < 0) {
-		free(path);
-		return PF_EXIT_DATA;
-	}
+	state = e->open(path, &def);
 	free(path);
-	op->channels = n > 0 ? n : e.hbm ? e.h.channels : e.m.channels;
-	op->max_gwrite = g > 0 ? g : e.m.max_gwrite;
-	op->hiding = nohide ? 0 : e.m.hiding;
+	if (state == NULL)
+		return PF_EXIT_DATA;
+	/* options fill the row parameters a row leaves empty */
+	if (n > 0)
+		def.channels = n;
+	if (g > 0)
+		def.max_gwrite = g;
+	if (nohide)
+		def.hiding = 0;
 	/*
 	 * The trace goes to an anonymous file first and is copied to -T's
 	 * file only once every row is costed: a failure never truncates or
 	 * removes a file this run did not create (nor a device node).
 	 */
-	if (tracef != NULL && (e.trace = trace = tmpfile()) == NULL) {
+	if (tracef != NULL && (o.trace = trace = tmpfile()) == NULL) {
 		pf_err(NULL, "cannot create a temporary file: %s",
 		    strerror(errno));
+		e->close(state);
 		return PF_EXIT_DATA;
 	}
 
@@ -174,13 +158,15 @@ main(int argc, char **argv)
 		if (first) {
 			table_free(&all);
 			if (table_load(in, &all) < 0 ||
-			    cost(&e, &all, &rows, &cmds) < 0)
+			    pim_cost_table(e, state, &all, &def, &o, &rows,
+			    &cmds) < 0)
 				goto out;
 			first = 0;
 		} else {
 			if (table_load(in, &t) < 0)
 				goto out;
-			if (cost(&e, &t, &rows, &cmds) < 0 ||
+			if (pim_cost_table(e, state, &t, &def, &o, &rows,
+			    &cmds) < 0 ||
 			    table_append(&all, &t) < 0) {
 				table_free(&t);
 				goto out;
@@ -208,6 +194,7 @@ main(int argc, char **argv)
 	rc = PF_EXIT_OK;
 out:
 	table_free(&all);
+	e->close(state);
 	if (trace != NULL)
 		fclose(trace);
 	if (pf_close_stdout() < 0)

@@ -38,15 +38,15 @@ mkconv(struct layer *l, int64_t ci, int64_t co, int64_t h, int64_t k,
 	layer_derive(l);
 }
 
-static struct pim_cost
+static struct newton_cost
 cost(const struct layer *l, int64_t nch, int64_t gw, int hid, int exact)
 {
 	struct pim_opts o;
-	struct pim_cost c;
+	struct newton_cost c;
 
 	memset(&o, 0, sizeof(o));
 	o.exact = exact;
-	if (pim_cost_layer(&M, l, nch, gw, hid, &o, NULL, "t", &c) < 0)
+	if (newton_cost_layer(&M, l, nch, gw, hid, &o, "t", &c) < 0)
 		c.cycles = -1;
 	return c;
 }
@@ -56,7 +56,7 @@ conv_cycles(int64_t ci, int64_t co, int64_t h, int64_t k, int64_t pad,
     int64_t nch, int64_t gw, int hid)
 {
 	struct layer l;
-	struct pim_cost f, e;
+	struct newton_cost f, e;
 
 	mkconv(&l, ci, co, h, k, pad, 1);
 	f = cost(&l, nch, gw, hid, 0);
@@ -66,7 +66,7 @@ conv_cycles(int64_t ci, int64_t co, int64_t h, int64_t k, int64_t pad,
 }
 
 /* An FC in -> out with batch b, given as pim-timing.md §5 says. */
-static struct pim_cost
+static struct newton_cost
 fc(int64_t in, int64_t out, int64_t b, int64_t gw, int hid)
 {
 	struct layer l;
@@ -84,7 +84,7 @@ static void
 test_reference(void)
 {
 	struct layer l;
-	struct pim_cost c;
+	struct newton_cost c;
 
 	/* pimflow.md §5 worked example and pim-timing.md §5. */
 	CHECK_EQ_I(conv_cycles(32, 16, 112, 1, 0, 16, 4, 1), 19910);
@@ -292,17 +292,17 @@ test_best(void)
 {
 	struct layer l, l2;
 	struct pim_opts o;
-	struct pim_cost a, b, c2;
+	struct newton_cost a, b, c2;
 	int i, viol = 0;
 
 	memset(&o, 0, sizeof(o));
 	o.best = 1;
 	mkconv(&l, 150, 248, 17, 1, 0, 1);
-	CHECK(pim_cost_layer(&M, &l, 16, 4, 0, &o, NULL, "t", &b) == 0);
+	CHECK(newton_cost_layer(&M, &l, 16, 4, 0, &o, "t", &b) == 0);
 	CHECK_EQ_I(b.n_gwrite, 4);
 	CHECK(b.cycles < cost(&l, 16, 4, 0, 0).cycles);
 	mkconv(&l2, 150, 248, 18, 1, 0, 1);
-	CHECK(pim_cost_layer(&M, &l2, 16, 4, 0, &o, NULL, "t", &c2) == 0);
+	CHECK(newton_cost_layer(&M, &l2, 16, 4, 0, &o, "t", &c2) == 0);
 	CHECK(c2.cycles >= b.cycles);
 
 	srand(4242);
@@ -313,10 +313,10 @@ test_best(void)
 
 		mkconv(&l, ci, co, h, k, 0, 1);
 		a = cost(&l, 16, 4, hid, 0);
-		CHECK(pim_cost_layer(&M, &l, 16, 4, hid, &o, NULL, "t", &b) == 0);
+		CHECK(newton_cost_layer(&M, &l, 16, 4, hid, &o, "t", &b) == 0);
 		CHECK(b.cycles <= a.cycles);
 		mkconv(&l2, ci, co, h + 1, k, 0, 1);
-		CHECK(pim_cost_layer(&M, &l2, 16, 4, hid, &o, NULL, "t", &c2) == 0);
+		CHECK(newton_cost_layer(&M, &l2, 16, 4, hid, &o, "t", &c2) == 0);
 		if (c2.cycles < b.cycles)
 			viol++;
 	}
@@ -328,7 +328,7 @@ static void
 test_properties(void)
 {
 	struct layer l, l2;
-	struct pim_cost a, b;
+	struct newton_cost a, b;
 	struct ngen_layer gl;
 	struct ngen_plan p;
 	int i, viol_rows = 0, viol_cols = 0, tries = 0;
@@ -453,7 +453,7 @@ test_geometry(void)
 	struct ngen_layer gl;
 	struct ngen_plan p;
 	struct pim_opts o;
-	struct pim_cost c, d;
+	struct newton_cost c, d;
 	struct nt_stats st;
 	int i;
 
@@ -489,7 +489,7 @@ test_geometry(void)
 		memset(&o, 0, sizeof(o));
 		o.all = 1;
 		o.per_group = 1;
-		CHECK(pim_cost_layer(&M, &l, 12 + rand() % 20, 4, 1, &o, NULL,
+		CHECK(newton_cost_layer(&M, &l, 12 + rand() % 20, 4, 1, &o,
 		    "t", &d) == 0);
 		CHECK_EQ_I(d.channel, 0);
 	}

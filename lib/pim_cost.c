@@ -1,0 +1,210 @@
+/*
+ * PIM costing of tasks.csv, device-independent part (pim_cost.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "arith.h"
+#include "conf.h"
+#include "diag.h"
+#include "hbmpim_cost.h"
+#include "newton_cost.h"
+#include "pim_cost.h"
+#include "xalloc.h"
+
+const struct pim_engine *const pim_engines[] = {
+	&newton_engine,
+	&hbmpim_engine,
+	NULL
+};
+
+const struct pim_engine *
+pim_engine_of(const char *path)
+{
+	const struct pim_engine *const *e;
+	struct conf c;
+	const char *a;
+	char arch[64];
+	long line = 0;
+	size_t i;
+
+	if (conf_load(path, &c) < 0)
+		return NULL;
+	a = conf_str(&c, "arch");
+	snprintf(arch, sizeof(arch), "%s", a != NULL ? a : pim_engines[0]->arch);
+	for (i = 0; i < c.n; i++)
+		if (strcmp(c.ent[i].key, "arch") == 0)
+			line = c.ent[i].line;
+	conf_free(&c);
+	for (e = pim_engines; *e != NULL; e++)
+		if (strcmp((*e)->arch, arch) == 0)
+			return *e;
+	pf_errl(path, line, "key 'arch': unknown engine '%s'", arch);
+	return NULL;
+}
+
+int
+pim_gemv_map(const struct layer *l, int per_group, const char *where,
+    struct pim_gemv *g)
+{
+	int64_t v[3];
+
+	memset(g, 0, sizeof(*g));
+	g->inst = 1;
+	switch (l->op) {
+	case OP_CONV:
+		g->ci = l->in_c;
+		g->co = l->out_c;
+		if (per_group && l->groups > 1) {
+			g->ci /= l->groups;
+			g->co /= l->groups;
+			g->inst = l->groups;
+		}
+		g->kh = l->kernel_h;
+		g->kw = l->kernel_w;
+		g->h = l->in_h;
+		v[0] = l->batch; v[1] = l->out_h; v[2] = l->out_w;
+		if (ck_prod(v, 3, &g->p) < 0) {
+			pf_err(where, "shape too large to schedule on pim");
+			return -1;
+		}
+		return 0;
+	case OP_GEMM:
+	case OP_MATMUL:
+		if (l->gemm_m < 1 || l->gemm_n < 1 || l->gemm_k < 1 ||
+		    l->gemm_batch < 1) {
+			pf_err(where, "column 'gemm_%s': must be positive on a pim row",
+			    l->gemm_m < 1 ? "m" : l->gemm_n < 1 ? "n" :
+			    l->gemm_k < 1 ? "k" : "batch");
+			return -1;
+		}
+		g->ci = l->gemm_k;
+		g->co = l->gemm_n;
+		g->kh = g->kw = 1;
+		g->p = g->h = l->gemm_m;
+		g->inst = l->gemm_batch;
+		return 0;
+	default:
+		pf_err(where, "column 'op': op '%s' cannot run on pim",
+		    layer_opname(l->op));
+		return -1;
+	}
+}
+
+/* Row parameters: empty or absent columns take the defaults. */
+static int
+rowparam(const struct table *t, size_t row, long col, int64_t def,
+    int64_t lo, int64_t hi, int64_t *v)
+{
+	if (col < 0) {
+		*v = def;
+		return 0;
+	}
+	if (table_int_opt(t, row, (size_t)col, def, v) < 0)
+		return -1;
+	if (*v < lo || *v > hi) {
+		pf_errl(t->fname, table_line(t, row),
+		    "column '%s': must be %lld to %lld, not '%s'", t->cols[col],
+		    (long long)lo, (long long)hi, table_get(t, row, (size_t)col));
+		return -1;
+	}
+	return 0;
+}
+
+static void
+put(struct table *t, size_t r, size_t col, const struct pim_col *pc,
+    const struct pim_out *c, size_t k)
+{
+	switch (pc->kind) {
+	case PC_INT:
+		table_setint(t, r, col, c->v[k].i);
+		break;
+	case PC_F3:
+		table_setf(t, r, col, "%.3f", c->v[k].d);
+		break;
+	case PC_F6:
+		table_setf(t, r, col, "%.6f", c->v[k].d);
+		break;
+	case PC_NAME:
+		table_set(t, r, col, pc->names[c->v[k].i]);
+		break;
+	}
+}
+
+int
+pim_cost_table(const struct pim_engine *e, void *state, struct table *t,
+    const struct pim_row *def, const struct pim_opts *o, int64_t *rows,
+    int64_t *cmds)
+{
+	struct layer_cols lc;
+	struct layer l;
+	struct pim_row p;
+	struct pim_out *cost = NULL;
+	long dev, cch, cgw, chd;
+	size_t r, k, ncol, cyc, nsc, col[PIM_MAXCOLS];
+	int64_t hid, nrows = 0, ncmd = 0;
+	char *ispim = NULL, where[256];
+	int rc = -1;
+
+	if ((dev = table_col(t, "device")) < 0) {
+		pf_errl(t->fname, 1, "missing column 'device'");
+		return -1;
+	}
+	cch = table_col(t, "pim_channels");
+	cgw = table_col(t, "pim_gwrite");
+	chd = table_col(t, "pim_hiding");
+	ispim = xcalloc(t->nrows + 1, 1);
+	cost = xcalloc(t->nrows + 1, sizeof(*cost));
+	for (r = 0; r < t->nrows; r++) {
+		const char *d = table_get(t, r, (size_t)dev);
+
+		if (strcmp(d, "pim") == 0)
+			ispim[r] = 1;
+		else if (strcmp(d, "gpu") != 0) {
+			pf_errl(t->fname, table_line(t, r),
+			    "column 'device': unknown device '%s'", d);
+			goto out;
+		}
+	}
+	for (r = 0; r < t->nrows; r++) {
+		if (!ispim[r])
+			continue;
+		if (nrows == 0 && layer_cols_find(t, &lc) < 0)
+			goto out;
+		if (layer_get(t, &lc, r, &l) < 0 ||
+		    rowparam(t, r, cch, def->channels, 1, 1 << 20,
+		    &p.channels) < 0 ||
+		    rowparam(t, r, cgw, def->max_gwrite, 1, 1 << 20,
+		    &p.max_gwrite) < 0 ||
+		    rowparam(t, r, chd, def->hiding, 0, 1, &hid) < 0)
+			goto out;
+		p.hiding = (int)hid;
+		snprintf(where, sizeof(where), "%s:%ld", t->fname,
+		    table_line(t, r));
+		if (e->cost(state, &l, &p, o, where, &cost[r]) < 0)
+			goto out;
+		nrows++;
+		ncmd += cost[r].cmds;
+	}
+	cyc = table_addcol(t, "cycles");
+	nsc = table_addcol(t, "ns");
+	for (ncol = 0; e->cols[ncol].name != NULL; ncol++)
+		col[ncol] = table_addcol(t, e->cols[ncol].name);
+	for (r = 0; r < t->nrows; r++) {
+		if (!ispim[r])
+			continue;
+		table_setint(t, r, cyc, cost[r].cycles);
+		table_setns(t, r, nsc, cost[r].ns);
+		for (k = 0; k < ncol; k++)
+			put(t, r, col[k], &e->cols[k], &cost[r], k);
+	}
+	if (rows != NULL)
+		*rows = nrows;
+	if (cmds != NULL)
+		*cmds = ncmd;
+	rc = 0;
+out:
+	free(ispim);
+	free(cost);
+	return rc;
+}
