@@ -2,7 +2,6 @@
  * gpu-cycles: fill cycles and ns of the GPU rows of a tasks table with the
  * analytical GPU model (lib/gpu_model.h) or measured times (-m).
  */
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,11 +11,11 @@
 #include "conf.h"
 #include "csvio.h"
 #include "diag.h"
+#include "gpu_cost.h"
 #include "gpu_energy.h"
 #include "gpu_measured.h"
 #include "gpu_model.h"
 #include "layer.h"
-#include "task.h"
 #include "xalloc.h"
 
 struct opts {
@@ -24,25 +23,9 @@ struct opts {
 	const char	*build;		/* -b, NULL = the config's default */
 	const char	*measured;
 	const char	*energy;	/* -e, NULL = the GPU config's name */
-	const struct gpu_energy *en;	/* NULL: no energy config */
 	long		 total;		/* -C, 0 = config's channels */
 	int		 print;		/* -p: print the machine, cost nothing */
 	int		 warn;		/* -w: unmatched measurements warn */
-};
-
-/* Appended columns, in order (cycles and ns only if absent). */
-enum {
-	C_CYCLES, C_NS, C_BOUND, C_KERNELS, C_DEVICE, C_LAUNCH, C_CHAN,
-	C_TENSOR, C_TILE, C_SPLITK, C_OCC, C_CTAS, C_WAVES, C_INL2, C_MAIN,
-	C_AUX, C_DRAM, C_L2, C_SOURCE, C_BUILD, C_CLOCK, C_ENERGY, C_STATIC,
-	C_N
-};
-static const char *const outcols[C_N] = {
-	"cycles", "ns", "bound", "kernels", "device_ns", "launch_ns",
-	"mem_channels", "gpu_tensor", "gpu_tile", "gpu_splitk",
-	"gpu_occupancy", "gpu_ctas", "gpu_waves", "gpu_input_l2",
-	"gpu_main_ns", "gpu_aux_ns", "gpu_dram_bytes", "gpu_l2_bytes",
-	"gpu_source", "gpu_build", "gpu_clock_mhz", "energy_nj", "static_w"
 };
 
 static void
@@ -66,158 +49,12 @@ posarg(const char *s, int opt)
 	return (long)v;
 }
 
-/* Largest time of one piece, as pf-merge(1) bounds it. */
-#define GPU_MAX_NS 9e12
-
-/* v is finite, non-negative and fits an int64_t column. */
-static int
-fits(double v)
-{
-	return v >= 0 && v < 9.2e18;
-}
-
-/* Fill one gpu row; returns -1 after reporting. */
-static int
-cost_row(struct table *t, size_t r, const struct layer_cols *lc,
-    const long *col, long kind, long pimch, long name,
-    const struct gpu_model *m, struct gpu_measured *ms,
-    const struct opts *o)
-{
-	struct layer l;
-	struct gpu_cost c;
-	const struct gpu_meas *meas = NULL;
-	double cyc, ns, dev, ghz = m->clock_mhz / 1e3;
-	int64_t ch;
-	long line = table_line(t, r);
-
-	if (layer_get(t, lc, r, &l) < 0)
-		return -1;
-	if (task_gpu_channels(t, r, kind, pimch, o->total, o->config,
-	    &ch) < 0)
-		return -1;
-	if (gpu_layer_cost(m, &l, (double)ch, &c) < 0) {
-		long gc = l.gemm_m <= 0 ? lc->gemm_m : l.gemm_n <= 0 ?
-		    lc->gemm_n : l.gemm_k <= 0 ? lc->gemm_k : lc->gemm_batch;
-
-		pf_errl(t->fname, line, "column '%s': must be positive for op "
-		    "'%s', not '%s'", t->cols[gc], layer_opname(l.op),
-		    table_get(t, r, (size_t)gc));
-		return -1;
-	}
-	if (ms != NULL && name >= 0) {
-		const char *nm = table_get(t, r, (size_t)name);
-
-		if ((meas = gpu_measured_find(ms, nm, &l)) != NULL)
-			gpu_measured_hit(ms, meas);
-		else if (gpu_measured_fallback(ms, nm))
-			pf_warn(o->measured, "layer '%s': rows of a geometry or dtype "
-			    "not measured (such as split pieces) use the model",
-			    nm);
-	}
-	if (meas != NULL) {
-		dev = ns = meas->ns;
-		cyc = ns * ghz;
-	} else {
-		cyc = c.cycles;
-		ns = cyc / ghz;
-		dev = c.device_cycles / ghz;
-	}
-	/*
-	 * A result that does not fit the output columns (or the 9e12 ns a
-	 * piece may take downstream) is an error, never a wrapped number.
-	 */
-	if (!(ns >= 0 && ns <= GPU_MAX_NS) || !fits(cyc) ||
-	    !fits(c.dram_bytes) || !fits(c.l2_bytes) || !fits(c.ctas) ||
-	    !fits(c.waves)) {
-		pf_errl(t->fname, line, "layer '%s': GPU time %g ns does not "
-		    "fit (the limit is 9e12 ns)", table_get(t, r,
-		    (size_t)(name >= 0 ? name : lc->op)), ns);
-		return -1;
-	}
-	table_setint(t, r, (size_t)col[C_CYCLES], (int64_t)llround(cyc));
-	table_setns(t, r, (size_t)col[C_NS], ns);
-	table_set(t, r, (size_t)col[C_BOUND], gpu_bound_name(c.bound));
-	table_setint(t, r, (size_t)col[C_KERNELS], c.kernels);
-	table_setns(t, r, (size_t)col[C_DEVICE], dev);
-	table_setns(t, r, (size_t)col[C_LAUNCH],
-	    meas != NULL ? 0 : c.launch_cycles / ghz);
-	table_setint(t, r, (size_t)col[C_CHAN], ch);
-	table_setint(t, r, (size_t)col[C_TENSOR], c.path == GPU_TENSOR);
-	if (c.tile.tm > 0)
-		table_setf(t, r, (size_t)col[C_TILE], "%dx%d", c.tile.tm,
-		    c.tile.tn);
-	else
-		table_set(t, r, (size_t)col[C_TILE], "");
-	table_setint(t, r, (size_t)col[C_SPLITK], c.splitk);
-	table_setint(t, r, (size_t)col[C_OCC], c.occupancy);
-	table_setint(t, r, (size_t)col[C_CTAS], (int64_t)c.ctas);
-	table_setint(t, r, (size_t)col[C_WAVES], (int64_t)c.waves);
-	table_setint(t, r, (size_t)col[C_INL2], c.input_l2);
-	table_setns(t, r, (size_t)col[C_MAIN], c.main_cycles / ghz);
-	table_setns(t, r, (size_t)col[C_AUX], c.aux_cycles / ghz);
-	table_setint(t, r, (size_t)col[C_DRAM], (int64_t)llround(c.dram_bytes));
-	table_setint(t, r, (size_t)col[C_L2], (int64_t)llround(c.l2_bytes));
-	table_set(t, r, (size_t)col[C_SOURCE], meas != NULL ? "measured" :
-	    "model");
-	table_set(t, r, (size_t)col[C_BUILD], m->build.name);
-	/* the clock of the cycles, for the summary (pf-merge, pf-solve) */
-	table_setf(t, r, (size_t)col[C_CLOCK], "%.15g", m->clock_mhz);
-	/* energy counts the model's work even when the time is measured */
-	if (o->en != NULL) {
-		table_setf(t, r, (size_t)col[C_ENERGY], "%.3f",
-		    gpu_energy_nj(o->en, &c, l.dtype));
-		table_setf(t, r, (size_t)col[C_STATIC], "%.6f", o->en->static_w);
-	}
-	return 0;
-}
-
-/* Cost every gpu row of t; other rows untouched. */
-static int
-cost_table(struct table *t, const struct gpu_model *m,
-    struct gpu_measured *ms, const struct opts *o)
-{
-	struct layer_cols lc;
-	long dev, kind, pimch, name, col[C_N];
-	size_t r, i, ngpu = 0;
-	const char *d;
-
-	if ((dev = table_col(t, "device")) < 0) {
-		pf_errl(t->fname, 1, "missing column 'device'");
-		return -1;
-	}
-	for (r = 0; r < t->nrows; r++) {
-		d = table_get(t, r, (size_t)dev);
-		if (strcmp(d, "gpu") == 0)
-			ngpu++;
-		else if (strcmp(d, "pim") != 0) {
-			pf_errl(t->fname, table_line(t, r), "column 'device': "
-			    "unknown device '%s'", d);
-			return -1;
-		}
-	}
-	if (ngpu > 0 && layer_cols_find(t, &lc) < 0)
-		return -1;
-	kind = table_col(t, "kind");
-	pimch = table_col(t, "pim_channels");
-	name = table_col(t, "name");
-	if (ms != NULL && ngpu > 0 && name < 0) {
-		pf_errl(t->fname, 1, "missing column 'name' (needed by -m)");
-		return -1;
-	}
-	for (i = 0; i < C_N; i++)
-		col[i] = (long)table_addcol(t, outcols[i]);
-	for (r = 0; r < t->nrows; r++)
-		if (strcmp(table_get(t, r, (size_t)dev), "gpu") == 0 &&
-		    cost_row(t, r, &lc, col, kind, pimch, name, m, ms, o) < 0)
-			return -1;
-	return 0;
-}
-
 int
 main(int argc, char **argv)
 {
-	struct opts o = { "rtx2060-sim", NULL, NULL, NULL, NULL, 0, 0, 0 };
+	struct opts o = { "rtx2060-sim", NULL, NULL, NULL, 0, 0, 0 };
 	struct gpu_energy en;
+	struct gpu_cost_opts co;
 	char *path;
 	struct gpu_model m;
 	struct gpu_measured ms;
@@ -225,6 +62,7 @@ main(int argc, char **argv)
 	int ch, i, rc = PF_EXIT_DATA, have_ms = 0, have_t = 0;
 
 	pf_setprogname(argv[0]);
+	memset(&co, 0, sizeof(co));
 	while ((ch = getopt(argc, argv, "b:C:c:e:m:pw")) != -1)
 		switch (ch) {
 		case 'b':
@@ -283,7 +121,7 @@ main(int argc, char **argv)
 		free(path);
 		if (i < 0)
 			return PF_EXIT_DATA;
-		o.en = &en;
+		co.en = &en;
 	}
 	if (o.total == 0)
 		o.total = (long)m.channels;
@@ -298,10 +136,15 @@ main(int argc, char **argv)
 			return PF_EXIT_DATA;
 		have_ms = 1;
 	}
+	co.m = &m;
+	co.ms = have_ms ? &ms : NULL;
+	co.measured = o.measured;
+	co.total = o.total;
+	co.config = o.config;
 	for (i = 0; i < (argc > 0 ? argc : 1); i++) {
 		if (table_load(argc > 0 ? argv[i] : "-", &u) < 0)
 			goto out;
-		if (cost_table(&u, &m, have_ms ? &ms : NULL, &o) < 0) {
+		if (gpu_cost_table(&u, &co) < 0) {
 			table_free(&u);
 			goto out;
 		}

@@ -1,0 +1,175 @@
+/*
+ * GPU costing of tasks.csv rows (gpu_cost.h): the machine a row's GPU has,
+ * the model or a measured time, the output columns.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "diag.h"
+#include "gpu_cost.h"
+#include "task.h"
+
+/* Appended columns, in order (cycles and ns only if absent). */
+enum {
+	C_CYCLES, C_NS, C_BOUND, C_KERNELS, C_DEVICE, C_LAUNCH, C_CHAN,
+	C_TENSOR, C_TILE, C_SPLITK, C_OCC, C_CTAS, C_WAVES, C_INL2, C_MAIN,
+	C_AUX, C_DRAM, C_L2, C_SOURCE, C_BUILD, C_CLOCK, C_ENERGY, C_STATIC,
+	C_N
+};
+const char *const gpu_cost_cols[C_N + 1] = {
+	"cycles", "ns", "bound", "kernels", "device_ns", "launch_ns",
+	"mem_channels", "gpu_tensor", "gpu_tile", "gpu_splitk",
+	"gpu_occupancy", "gpu_ctas", "gpu_waves", "gpu_input_l2",
+	"gpu_main_ns", "gpu_aux_ns", "gpu_dram_bytes", "gpu_l2_bytes",
+	"gpu_source", "gpu_build", "gpu_clock_mhz", "energy_nj", "static_w",
+	NULL
+};
+
+/* Largest time of one piece, as pf-merge(1) bounds it. */
+#define GPU_MAX_NS 9e12
+
+/* v is finite, non-negative and fits an int64_t column. */
+static int
+fits(double v)
+{
+	return v >= 0 && v < 9.2e18;
+}
+
+/* Fill one gpu row; returns -1 after reporting. */
+static int
+cost_row(struct table *t, size_t r, const struct layer_cols *lc,
+    const long *col, long kind, long pimch, long name,
+    const struct gpu_cost_opts *o)
+{
+	const struct gpu_model *m = o->m;
+	struct gpu_measured *ms = o->ms;
+	struct layer l;
+	struct gpu_cost c;
+	const struct gpu_meas *meas = NULL;
+	double cyc, ns, dev, ghz = m->clock_mhz / 1e3;
+	int64_t ch;
+	long line = table_line(t, r);
+
+	if (layer_get(t, lc, r, &l) < 0)
+		return -1;
+	if (task_gpu_channels(t, r, kind, pimch, o->total, o->config,
+	    &ch) < 0)
+		return -1;
+	if (gpu_layer_cost(m, &l, (double)ch, &c) < 0) {
+		long gc = l.gemm_m <= 0 ? lc->gemm_m : l.gemm_n <= 0 ?
+		    lc->gemm_n : l.gemm_k <= 0 ? lc->gemm_k : lc->gemm_batch;
+
+		pf_errl(t->fname, line, "column '%s': must be positive for op "
+		    "'%s', not '%s'", t->cols[gc], layer_opname(l.op),
+		    table_get(t, r, (size_t)gc));
+		return -1;
+	}
+	if (ms != NULL && name >= 0) {
+		const char *nm = table_get(t, r, (size_t)name);
+
+		if ((meas = gpu_measured_find(ms, nm, &l)) != NULL)
+			gpu_measured_hit(ms, meas);
+		else if (gpu_measured_fallback(ms, nm))
+			pf_warn(o->measured, "layer '%s': rows of a geometry or dtype "
+			    "not measured (such as split pieces) use the model",
+			    nm);
+	}
+	if (meas != NULL) {
+		dev = ns = meas->ns;
+		cyc = ns * ghz;
+	} else {
+		cyc = c.cycles;
+		ns = cyc / ghz;
+		dev = c.device_cycles / ghz;
+	}
+	/*
+	 * A result that does not fit the output columns (or the 9e12 ns a
+	 * piece may take downstream) is an error, never a wrapped number.
+	 */
+	if (!(ns >= 0 && ns <= GPU_MAX_NS) || !fits(cyc) ||
+	    !fits(c.dram_bytes) || !fits(c.l2_bytes) || !fits(c.ctas) ||
+	    !fits(c.waves)) {
+		pf_errl(t->fname, line, "layer '%s': GPU time %g ns does not "
+		    "fit (the limit is 9e12 ns)", table_get(t, r,
+		    (size_t)(name >= 0 ? name : lc->op)), ns);
+		return -1;
+	}
+	table_setint(t, r, (size_t)col[C_CYCLES], (int64_t)llround(cyc));
+	table_setns(t, r, (size_t)col[C_NS], ns);
+	table_set(t, r, (size_t)col[C_BOUND], gpu_bound_name(c.bound));
+	table_setint(t, r, (size_t)col[C_KERNELS], c.kernels);
+	table_setns(t, r, (size_t)col[C_DEVICE], dev);
+	table_setns(t, r, (size_t)col[C_LAUNCH],
+	    meas != NULL ? 0 : c.launch_cycles / ghz);
+	table_setint(t, r, (size_t)col[C_CHAN], ch);
+	table_setint(t, r, (size_t)col[C_TENSOR], c.path == GPU_TENSOR);
+	if (c.tile.tm > 0)
+		table_setf(t, r, (size_t)col[C_TILE], "%dx%d", c.tile.tm,
+		    c.tile.tn);
+	else
+		table_set(t, r, (size_t)col[C_TILE], "");
+	table_setint(t, r, (size_t)col[C_SPLITK], c.splitk);
+	table_setint(t, r, (size_t)col[C_OCC], c.occupancy);
+	table_setint(t, r, (size_t)col[C_CTAS], (int64_t)c.ctas);
+	table_setint(t, r, (size_t)col[C_WAVES], (int64_t)c.waves);
+	table_setint(t, r, (size_t)col[C_INL2], c.input_l2);
+	table_setns(t, r, (size_t)col[C_MAIN], c.main_cycles / ghz);
+	table_setns(t, r, (size_t)col[C_AUX], c.aux_cycles / ghz);
+	table_setint(t, r, (size_t)col[C_DRAM], (int64_t)llround(c.dram_bytes));
+	table_setint(t, r, (size_t)col[C_L2], (int64_t)llround(c.l2_bytes));
+	table_set(t, r, (size_t)col[C_SOURCE], meas != NULL ? "measured" :
+	    "model");
+	table_set(t, r, (size_t)col[C_BUILD], m->build.name);
+	/* the clock of the cycles, for the summary (pf-merge, pf-solve) */
+	table_setf(t, r, (size_t)col[C_CLOCK], "%.15g", m->clock_mhz);
+	/* energy counts the model's work even when the time is measured */
+	if (o->en != NULL) {
+		table_setf(t, r, (size_t)col[C_ENERGY], "%.3f",
+		    gpu_energy_nj(o->en, &c, l.dtype));
+		table_setf(t, r, (size_t)col[C_STATIC], "%.6f", o->en->static_w);
+	}
+	return 0;
+}
+
+int
+gpu_cost_table(struct table *t, const struct gpu_cost_opts *o)
+{
+	struct gpu_measured *ms = o->ms;
+	struct layer_cols lc;
+	long dev, kind, pimch, name, col[C_N];
+	size_t r, i, ngpu = 0;
+	const char *d;
+
+	if ((dev = table_col(t, "device")) < 0) {
+		pf_errl(t->fname, 1, "missing column 'device'");
+		return -1;
+	}
+	for (r = 0; r < t->nrows; r++) {
+		d = table_get(t, r, (size_t)dev);
+		if (strcmp(d, "gpu") == 0)
+			ngpu++;
+		else if (strcmp(d, "pim") != 0) {
+			pf_errl(t->fname, table_line(t, r), "column 'device': "
+			    "unknown device '%s'", d);
+			return -1;
+		}
+	}
+	if (ngpu > 0 && layer_cols_find(t, &lc) < 0)
+		return -1;
+	kind = table_col(t, "kind");
+	pimch = table_col(t, "pim_channels");
+	name = table_col(t, "name");
+	if (ms != NULL && ngpu > 0 && name < 0) {
+		pf_errl(t->fname, 1, "missing column 'name' (needed by -m)");
+		return -1;
+	}
+	for (i = 0; i < C_N; i++)
+		col[i] = (long)table_addcol(t, gpu_cost_cols[i]);
+	for (r = 0; r < t->nrows; r++)
+		if (strcmp(table_get(t, r, (size_t)dev), "gpu") == 0 &&
+		    cost_row(t, r, &lc, col, kind, pimch, name, o) < 0)
+			return -1;
+	return 0;
+}
+

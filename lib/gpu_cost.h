@@ -1,0 +1,40 @@
+/*
+ * GPU costing of tasks.csv for gpu-cycles(1): every device=gpu row gets
+ * the GPU's memory channels for its candidate (task.h), the model's
+ * estimate (gpu_model.h) or a measured time (gpu_measured.h), the energy
+ * (gpu_energy.h, when configured) and the output columns below; every
+ * other row is left as it was.  The tool only parses options and files.
+ */
+#ifndef PF_GPU_COST_H
+#define PF_GPU_COST_H
+
+#include <stdint.h>
+
+#include "csvio.h"
+#include "gpu_energy.h"
+#include "gpu_measured.h"
+#include "gpu_model.h"
+
+struct gpu_cost_opts {
+	const struct gpu_model	*m;
+	struct gpu_measured	*ms;	/* NULL: the model only; hits counted */
+	const char		*measured; /* its file name, for warnings */
+	const struct gpu_energy	*en;	/* NULL: no energy columns */
+	long			 total;	/* the machine's channels */
+	const char		*config; /* the config's name, for reports */
+};
+
+/*
+ * The columns gpu_cost_table appends, in order, NULL-terminated (cycles
+ * and ns are reused when present); gpu-cycles(1) documents each.
+ */
+extern const char *const gpu_cost_cols[];
+
+/*
+ * Cost every gpu row of t.  Reports "file:line: ..." (an unknown device, a
+ * PIM share that does not fit the machine, a shape the model cannot cost,
+ * a time past 9e12 ns) and returns -1; t may then be partly filled.
+ */
+int gpu_cost_table(struct table *t, const struct gpu_cost_opts *o);
+
+#endif
