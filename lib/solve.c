@@ -14,7 +14,7 @@ static const char *const kindnames[K_NKIND] = {
 	"base", "gpu", "pim", "split", "pipe", "dag"
 };
 static const char *const polnames[P_NPOL] = {
-	"none", "newton+", "newton++", "mddp", "pipeline", "pimflow"
+	"none", "newton+", "newton++", "mddp", "pipeline", "pimflow", "attn-pim"
 };
 
 const char *
@@ -60,6 +60,9 @@ policy_allows(enum policy p, const struct cand *c)
 {
 	int opt = c->hiding != 0;	/* published PIM settings (GW, hiding) */
 
+	if (p == P_ATTNPIM)
+		return c->kind == K_GPU ? !c->kv : c->kind == K_PIM && c->kv &&
+		    opt;
 	switch (c->kind) {
 	case K_BASE:
 		return p == P_NONE;

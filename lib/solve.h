@@ -26,7 +26,7 @@
 enum cand_kind { K_BASE, K_GPU, K_PIM, K_SPLIT, K_PIPE, K_DAG, K_NKIND };
 
 enum policy { P_NONE, P_NEWTONP, P_NEWTONPP, P_MDDP, P_PIPELINE, P_PIMFLOW,
-	P_NPOL };
+	P_ATTNPIM, P_NPOL };
 
 struct cand {
 	char		*id;		/* owned */
@@ -40,6 +40,7 @@ struct cand {
 	long long	 static_pj;	/* of which static power x ps */
 	long		 line;		/* input line, for diagnostics */
 	unsigned char	*dev;		/* K_DAG: device of each layer (0 gpu, 1 pim) */
+	int		 kv;		/* covers an attention matmul over a KV cache */
 };
 
 /* What a plan minimises, and an optional power cap. */
@@ -76,7 +77,9 @@ int objective_less(const struct objective *o, long long ps1, long long pj1,
  * Nonzero if policy p may use candidate c: none: base; newton+: gpu and
  * pim at one GWRITE group without hiding (pim_gwrite 1, pim_hiding 0);
  * newton++: gpu and pim whose hiding is not 0; mddp: newton++ and split;
- * pipeline: newton++ and pipe; pimflow: all of those and dag.  Split,
+ * pipeline: newton++ and pipe; pimflow: all of those and dag; attn-pim
+ * (the reference of decoder models, as AttAcc runs): pim (published
+ * settings) on the KV-cache layers, gpu on every other.  Split,
  * pipe and dag candidates also need a hiding that is not 0.
  */
 int policy_allows(enum policy p, const struct cand *c);

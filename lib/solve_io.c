@@ -48,6 +48,7 @@ solve_in_free(struct solve_in *in)
 	free(in->preds);
 	free(in->npreds);
 	free(in->base_ps);
+	free(in->kv);
 	solve_in_init(in);
 }
 
@@ -56,13 +57,24 @@ solve_read_layers(const struct table *t, struct solve_in *in)
 {
 	static const char *const cols[] = { "layer", "name", "op", "preds",
 	    NULL };
-	long c[4];
+	long c[4], rcol = table_col(t, "resident"), bcol = table_col(t, "batch");
 	size_t i, n = t->nrows;
 	int64_t v;
 
 	if (table_need(t, cols, c) < 0)
 		return -1;
 	in->nlayers = (int64_t)n;
+	in->kv = xcalloc(n + 1, 1);
+	for (i = 0; rcol >= 0 && i < n; i++)
+		if (strcmp(table_get(t, i, (size_t)rcol), "kv") == 0 &&
+		    strcmp(table_get(t, i, (size_t)c[2]), "matmul") == 0)
+			in->kv[i] = 1, in->have_kv = 1;
+	in->tokens = 1;
+	if (bcol >= 0 && n > 0 && (table_int(t, 0, (size_t)bcol, &v) < 0 ||
+	    v < 1))
+		return -1;
+	if (bcol >= 0 && n > 0)
+		in->tokens = v;
 	in->names = xcalloc(n + 1, sizeof(char *));
 	in->ops = xcalloc(n + 1, sizeof(char *));
 	in->preds = xcalloc(n + 1, sizeof(int64_t *));
@@ -401,6 +413,14 @@ solve_read_costs(const struct table *t, struct solve_in *in)
 	}
 	if (read_energy(t, in) < 0)
 		return -1;
+	for (i = 0; in->kv != NULL && i < in->nc; i++) {
+		int64_t j;
+
+		for (j = in->c[i].first; j <= in->c[i].last && j < in->nlayers;
+		    j++)
+			if (j >= 0 && in->kv[j])
+				in->c[i].kv = 1;
+	}
 	in->base_ps = xcalloc((size_t)in->nlayers + 1, sizeof(long long));
 	for (i = 0; i < (size_t)in->nlayers; i++)
 		in->base_ps[i] = -1;
@@ -436,9 +456,20 @@ count_layers(const struct solve_in *in, const struct plan *pl,
 
 	for (k = 0; k < K_NKIND; k++)
 		r->layers[k] = 0;
+	r->attn_ps = r->fc_ps = r->rest_ps = 0;
 	r->static_pj = plan_static(in, pl);
 	for (k = 0; k < pl->nseg; k++) {
 		const struct cand *x = &in->c[pl->seg[k]];
+		int fc = in->ops != NULL;
+
+		for (j = x->first; fc && j <= x->last; j++)
+			fc = strcmp(in->ops[j], "gemm") == 0;
+		if (x->kv)
+			r->attn_ps += x->ps;
+		else if (fc)
+			r->fc_ps += x->ps;
+		else
+			r->rest_ps += x->ps;
 
 		for (j = x->first; j <= x->last; j++)
 			r->layers[x->kind == K_DAG ?
@@ -638,6 +669,10 @@ solve_summary(FILE *fp, const struct solve_in *in, const char *model,
 	for (p = 0; p < P_NPOL; p++) {
 		double ns = (double)res[p].ps / 1000.0;
 
+		/* the decoder reference exists only where there is a cache */
+		if (p == P_ATTNPIM && !in->have_kv)
+			continue;
+
 		jw_obj(&w, NULL);
 		jw_str(&w, "policy", policy_name((enum policy)p));
 		jw_num(&w, "ns", ns, 3);
@@ -671,6 +706,23 @@ solve_summary(FILE *fp, const struct solve_in *in, const char *model,
 			jw_int(&w, kind_name((enum cand_kind)k),
 			    res[p].layers[k]);
 		jw_end(&w);
+		if (in->have_kv) {
+			const struct solve_result *r = &res[p];
+			double all = (double)(r->attn_ps + r->fc_ps + r->rest_ps);
+
+			jw_obj(&w, "decode");
+			jw_int(&w, "tokens", in->tokens);
+			jw_num(&w, "step_ns", ns, 3);
+			jw_num(&w, "tokens_per_s", ns > 0 ?
+			    (double)in->tokens * 1e9 / ns : NAN, 3);
+			jw_num(&w, "attn_share", all > 0 ?
+			    (double)r->attn_ps / all : NAN, 6);
+			jw_num(&w, "fc_share", all > 0 ?
+			    (double)r->fc_ps / all : NAN, 6);
+			jw_num(&w, "rest_share", all > 0 ?
+			    (double)r->rest_ps / all : NAN, 6);
+			jw_end(&w);
+		}
 		jw_end(&w);
 	}
 	jw_end(&w);

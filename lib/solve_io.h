@@ -27,6 +27,9 @@ struct solve_in {
 	double		  static_w[2];	/* GPU-only and partitioned machine */
 	const char	 *fname;	/* costs file name for diagnostics */
 	double		  gpu_mhz;	/* clock of the GPU cycles, 0: unknown */
+	unsigned char	 *kv;		/* per layer: resident = kv (layers.csv) */
+	int		  have_kv;	/* some layer reads a KV cache */
+	int64_t		  tokens;	/* batch of layer 0: tokens per decode step */
 };
 
 /* Per-policy outcome for the summary. */
@@ -37,6 +40,8 @@ struct solve_result {
 	int		chose_none;	/* none beat it: the plan is none's */
 	int		over_cap;	/* no plan keeps -W: best without it */
 	int64_t		layers[K_NKIND];
+	/* decode models: time of KV-cache, weight-gemm and other segments */
+	long long	attn_ps, fc_ps, rest_ps;
 };
 
 void solve_in_init(struct solve_in *in);

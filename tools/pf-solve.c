@@ -45,7 +45,8 @@ run(struct solve_in *in, const struct opts *o)
 	memset(plans, 0, sizeof(plans));
 	memset(res, 0, sizeof(res));
 	for (p = 0; p < P_NPOL; p++)
-		want[p] = o->all || o->json != NULL || p == (int)o->pol;
+		want[p] = p == (int)o->pol || ((o->all || o->json != NULL) &&
+		    (p != P_ATTNPIM || in->have_kv));
 	if ((o->obj.kind != O_TIME || o->obj.cap_mw > 0) && !in->have_energy) {
 		pf_err(in->fname, "no energy_nj on every candidate: -O %s%s "
 		    "needs the energy columns (gpu-cycles with an energy "

@@ -10,6 +10,8 @@
 #     batch B and context L from -i: instances B x kv heads, weight_bytes
 #     = the cache; doubling the context doubles attention bytes;
 #  3. pf-split makes kv matmuls PIM candidates without any option;
+#  5. pf-solve's attn-pim reference runs the kv layers alone on PIM, and
+#     the per-token figures are consistent (tokens = batch);
 #  4. physics: on both PIM engines an attention piece's time is never below
 #     its KV bytes over the PIM channels' internal bandwidth (Newton: 16
 #     banks x 32 B per COMP every 2 clocks at 875 MHz; HBM-PIM: 8 blocks x
@@ -118,4 +120,16 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	n++; lb = $c["weight_bytes"] / (ch * 20.9375)
 	if ($c["ns"] + 0 < lb) { print "FAIL gpu " $c["name"] " " $c["ns"] " ns < " lb; bad = 1 } }
     END { if (n == 0) { print "FAIL no gpu fc rows"; bad = 1 } exit bad }' "$tmp/g100.csv" || exit 1
+# 5. the attn-pim reference and the per-token figures (pf-solve -F: its
+# own plan): the kv layers on PIM, nothing else; tokens = the batch
+"$BIN/gpu-cycles" "$tmp/tasks.csv" | "$BIN/pim-cycles" | "$BIN/pf-merge" >"$tmp/costs.csv" ||
+    fail "gpu-cycles | pim-cycles | pf-merge"
+"$BIN/pf-solve" -F -P all -l "$tmp/l512.csv" -j "$tmp/s.json" "$tmp/costs.csv" >/dev/null ||
+    fail "pf-solve"
+jq -e '(.policies | map(.policy) | .[6]) == "attn-pim" and
+    (.policies[6].layers.pim == 2) and (.policies[6].layers.split == 0) and
+    all(.policies[]; .decode.tokens == 4 and
+	(.decode.tokens_per_s - 4e9 / .ns | fabs) < 1 and
+	((.decode.attn_share + .decode.fc_share + .decode.rest_share) - 1 | fabs) < 1e-5)' \
+    "$tmp/s.json" >/dev/null || fail "attn-pim or decode figures: $(cat "$tmp/s.json")"
 echo "ok"

@@ -30,7 +30,7 @@ for f in "$PIMFLOW_SHARE"/models/*.onnx; do
 	if ! pf-merge "$dir/t.csv" >"$dir/c.csv" ||
 	    ! pf-solve -P all -l "$dir/l.csv" -j "$dir/s.json" -m "$m" "$dir/c.csv" >"$dir/p.csv" ||
 	    ! pf-solve -D -l "$dir/l.csv" -j "$dir/d.json" "$dir/c.csv" >/dev/null ||
-	    ! pf-solve -F -j "$dir/f.json" "$dir/c.csv" >/dev/null; then
+	    ! pf-solve -F -l "$dir/l.csv" -j "$dir/f.json" "$dir/c.csv" >/dev/null; then
 		echo "FAIL $m: pf-merge or pf-solve failed"
 		fail=1
 		continue

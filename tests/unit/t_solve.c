@@ -141,24 +141,34 @@ randtable(int complete)
 	return n;
 }
 
-/* The policy table of reference/pimflow.md §8, written out. */
+/*
+ * The policy table of PIMFlow's paper (section 8 of its artifact notes),
+ * written out, and attn-pim (the last column): pim with the published
+ * settings on KV-cache candidates, gpu on all others.
+ */
 static void
 test_policies(void)
 {
 	static const struct {
 		enum cand_kind	k;
-		int		gw, hide;
+		int		gw, hide, kv;
 		const char	*allowed;	/* one char per policy, in order */
 	} tab[] = {
-		{ K_BASE, -1, -1, "100000" },
-		{ K_GPU, -1, -1, "011111" },
-		{ K_PIM, 4, 1, "001111" },
-		{ K_PIM, 1, 0, "010000" },
-		{ K_PIM, 4, 0, "000000" },
-		{ K_SPLIT, 4, 1, "000101" },
-		{ K_SPLIT, 1, 0, "000000" },
-		{ K_PIPE, 4, 1, "000011" },
-		{ K_DAG, -1, -1, "000001" },
+		{ K_BASE, -1, -1, 0, "1000000" },
+		{ K_GPU, -1, -1, 0, "0111111" },
+		{ K_PIM, 4, 1, 0, "0011110" },
+		{ K_PIM, 1, 0, 0, "0100000" },
+		{ K_PIM, 4, 0, 0, "0000000" },
+		{ K_SPLIT, 4, 1, 0, "0001010" },
+		{ K_SPLIT, 1, 0, 0, "0000000" },
+		{ K_PIPE, 4, 1, 0, "0000110" },
+		{ K_DAG, -1, -1, 0, "0000010" },
+		{ K_BASE, -1, -1, 1, "1000000" },
+		{ K_GPU, -1, -1, 1, "0111110" },
+		{ K_PIM, 4, 1, 1, "0011111" },
+		{ K_PIM, -1, -1, 1, "0011111" },
+		{ K_PIM, 1, 0, 1, "0100000" },
+		{ K_SPLIT, 4, 1, 1, "0001010" },
 	};
 	struct cand c;
 	size_t i;
@@ -169,6 +179,8 @@ test_policies(void)
 		c.kind = tab[i].k;
 		c.gwrite = tab[i].gw;
 		c.hiding = tab[i].hide;
+		c.kv = tab[i].kv;
+		CHECK_EQ_I(strlen(tab[i].allowed), P_NPOL);
 		for (p = 0; p < P_NPOL; p++)
 			CHECK_EQ_I(policy_allows((enum policy)p, &c),
 			    tab[i].allowed[p] == '1');

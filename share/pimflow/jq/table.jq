@@ -27,6 +27,11 @@ if check | not then error("summary.json lacks the fields of pf-formats(7)") else
 	(.speedup | fix(3)),
 	"\(.layers.base + .layers.gpu)/\(.layers.pim)/\(.layers.split)/\(.layers.pipe)"] + en(.) | row)
 	,
+# decoder models: per decode step
+(if .policies[0].decode == null then empty else
+	"per decode step (\(.policies[0].decode.tokens) tokens): time_us tokens/s, shares of attention / fc / rest",
+	(.policies[] | "\(.policy | rpad(9)) \(.decode.step_ns / 1000 | fix(1) | lpad(10)) \(.decode.tokens_per_s | fix(0) | lpad(10))  \(.decode.attn_share * 100 | fix(1))% / \(.decode.fc_share * 100 | fix(1))% / \(.decode.rest_share * 100 | fix(1))%")
+	end),
 (.policies[] | select(.over_cap == true) |
 	"note: \(.policy): no plan keeps the power cap; its best plan without it is shown"),
 (.policies[] | select(.chose_none == true) |
