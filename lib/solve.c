@@ -3,6 +3,7 @@
  * co-scheduling candidates (solve.h).
  */
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -404,10 +405,13 @@ root(int *u, int x)
 	return x;
 }
 
-/* Best single-layer gpu and pim(hiding) times, -1 when none. */
+/*
+ * Best single-layer gpu and pim(hiding) times, -1 when none, and the
+ * chosen candidates' own energies (ge, pe: pj less the static share).
+ */
 static void
 singles(const struct cand *c, size_t nc, int64_t n, long long *g,
-    long long *pm)
+    long long *pm, long long *ge, long long *pe)
 {
 	size_t i;
 	int64_t j;
@@ -416,33 +420,39 @@ singles(const struct cand *c, size_t nc, int64_t n, long long *g,
 		g[j] = pm[j] = -1;
 	for (i = 0; i < nc; i++) {
 		const struct cand *x = &c[i];
-		long long *t;
+		long long *t, *e;
 
 		if (x->first != x->last || x->first < 0 || x->first >= n)
 			continue;
-		if (x->kind == K_GPU)
+		if (x->kind == K_GPU) {
 			t = &g[x->first];
-		else if (x->kind == K_PIM && x->hiding != 0)
+			e = &ge[x->first];
+		} else if (x->kind == K_PIM && x->hiding != 0) {
 			t = &pm[x->first];
-		else
+			e = &pe[x->first];
+		} else
 			continue;
-		if (*t < 0 || x->ps < *t)
+		if (*t < 0 || x->ps < *t) {
 			*t = x->ps;
+			*e = x->pj - x->static_pj;
+		}
 	}
 }
 
 size_t
 solve_dag(struct cand **cp, size_t *ncp, int64_t n, int64_t *const *preds,
-    const int *npreds, int window)
+    const int *npreds, int window, double static_w)
 {
 	long long *g = xcalloc((size_t)n + 1, sizeof(*g));
 	long long *pm = xcalloc((size_t)n + 1, sizeof(*pm));
+	long long *ge = xcalloc((size_t)n + 1, sizeof(*ge));
+	long long *pe = xcalloc((size_t)n + 1, sizeof(*pe));
 	size_t added = 0;
 	int64_t i, j;
 
 	if (window > 12)	/* 2^parts masks per window: keep it small */
 		window = 12;
-	singles(*cp, *ncp, n, g, pm);
+	singles(*cp, *ncp, n, g, pm, ge, pe);
 	for (i = 0; i < n; i++)
 	for (j = i + 1; j < n && j - i < window; j++) {
 		int w = (int)(j - i + 1), u[64], comp[64], nc = 0, a, b, q;
@@ -513,12 +523,18 @@ solve_dag(struct cand **cp, size_t *ncp, int64_t n, int64_t *const *preds,
 			x->pim_ps = bp;
 			x->ps = best;
 			x->dev = xcalloc((size_t)w, 1);
-			for (a = 0; a < w; a++)
+			for (a = 0; a < w; a++) {
 				x->dev[a] = (unsigned char)(bestmask >> comp[a] & 1);
+				x->pj += x->dev[a] ? pe[i + a] : ge[i + a];
+			}
+			x->static_pj = llround(static_w * (double)best);
+			x->pj += x->static_pj;
 			added++;
 		}
 	}
 	free(g);
 	free(pm);
+	free(ge);
+	free(pe);
 	return added;
 }

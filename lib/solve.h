@@ -106,11 +106,13 @@ void plan_free(struct plan *pl);
  * whole parts to the GPU (each layer at its single-layer gpu time) and
  * to PIM (at its pim time, hiding on) running at the same time: the
  * window takes max(GPU sum, PIM sum).  Windows with more than 16 parts
- * are skipped.  Appends to *c (reallocated; *nc updated) and returns the
- * number added.
+ * are skipped.  A window's energy is its layers' candidates' own (pj less
+ * static_pj) plus static_w (the partitioned machine's static power, W)
+ * over the window's time; the assignment itself is chosen by time.
+ * Appends to *c (reallocated; *nc updated) and returns the number added.
  */
 size_t solve_dag(struct cand **c, size_t *nc, int64_t nlayers,
-    int64_t *const *preds, const int *npreds, int window);
+    int64_t *const *preds, const int *npreds, int window, double static_w);
 
 /*
  * A lower bound on the time of any schedule of policy p's candidates (dag

@@ -179,7 +179,7 @@ main(int argc, char **argv)
 	v = solve_read_costs(&ct, &in);
 	if (v == 0 && o.dag)
 		solve_dag(&in.c, &in.nc, in.nlayers, in.preds, in.npreds,
-		    o.window);
+		    o.window, in.have_energy ? in.static_w[1] : 0);
 	/* -f, else the clock gpu-cycles wrote, carried by pf-merge */
 	if (v == 0 && o.mhz == 0)
 		o.mhz = in.gpu_mhz;

@@ -10,6 +10,7 @@
  * device assignment of a window's layers that no dependence crosses.
  */
 #include <limits.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -336,7 +337,7 @@ test_dag(void)
 	int64_t *preds[10], n, i, j;
 	int np[10], iter, q, ndag = 0, ngain = 0, ntight = 0, nexact = 0;
 	int nopt = 0;
-	long long g[10], pm[10];
+	long long g[10], pm[10], ge[10], pe[10];
 
 	for (iter = 0; iter < 300; iter++) {
 		struct cand *c;
@@ -359,14 +360,17 @@ test_dag(void)
 				}
 			g[i] = rnd(1, 30);
 			add(i, i, K_GPU, -1, -1, g[i]);
+			ge[i] = cs[ncs - 1].pj;
 			pm[i] = rnd(0, 3) ? rnd(1, 30) : -1;
-			if (pm[i] >= 0)
+			if (pm[i] >= 0) {
 				add(i, i, K_PIM, 4, 1, pm[i]);
+				pe[i] = cs[ncs - 1].pj;
+			}
 		}
 		c = malloc(ncs * sizeof(*c));
 		memcpy(c, cs, ncs * sizeof(*c));
 		nc = base = ncs;
-		solve_dag(&c, &nc, n, preds, np, w);
+		solve_dag(&c, &nc, n, preds, np, w, 0.5);
 		for (k = base; k < nc; k++) {
 			const struct cand *x = &c[k];
 			int64_t lo = x->first, hi = x->last, len = hi - lo + 1;
@@ -391,6 +395,16 @@ test_dag(void)
 				CHECK_EQ_I(x->gpu_ps, sg);
 				CHECK_EQ_I(x->pim_ps, sp);
 				CHECK_EQ_I(x->ps, sg > sp ? sg : sp);
+				/* its energy: its layers' own plus 0.5 W x its time */
+				{
+					long long e = llround(0.5 * (double)x->ps);
+
+					for (i = lo; i <= hi; i++)
+						e += x->dev[i - lo] ? pe[i] : ge[i];
+					CHECK_EQ_I(x->pj, e);
+					CHECK_EQ_I(x->static_pj,
+					    llround(0.5 * (double)x->ps));
+				}
 			}
 			/* optimal over every valid assignment of layers */
 			for (m = 1; m + 1 < 1u << len; m++) {
