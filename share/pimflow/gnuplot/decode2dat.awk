@@ -1,0 +1,23 @@
+# pf-sweep -B/-L results (decode.csv) to plot data for decode.gp: for the
+# first model, GPU and PIM config, base.dP.B.dat holds "context tokens/s
+# speedup" of policy P (its index in first-seen order) at batch B, and
+# base.dvars.gp the policy and batch lists and the title.
+BEGIN { OFS = " " }
+NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+NR == 2 { m = $c["model"]; g = $c["gpu"]; p = $c["pim_config"] }
+$c["model"] != m || $c["gpu"] != g || $c["pim_config"] != p { next }
+{
+	pol = $c["policy"]; b = $c["batch"]
+	if (!(pol in pi)) { pi[pol] = ++np; pols = pols (np > 1 ? " " : "") pol }
+	if (!(b in bi)) { bi[b] = 1; bats = bats (bats != "" ? " " : "") b }
+	f = base ".d" pi[pol] "." b ".dat"
+	print $c["context"], $c["tokens_per_s"], $c["speedup"] >f
+}
+END {
+	if (np == 0) exit 1
+	f = base ".dvars.gp"
+	print "pols = \"" pols "\"" >f
+	print "bats = \"" bats "\"" >f
+	print "ttl = \"" m " on " g " + " p ": tokens/s per decode step against context\"" >f
+	close(f)
+}
