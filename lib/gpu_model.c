@@ -332,13 +332,15 @@ gemm_layer(const struct gpu_mach *g, const struct layer *l, int esz,
 	 * is a property of the channels per group, not of C*R*S.
 	 */
 	cpg = l->op == OP_CONV ? (double)(l->in_c / l->groups) : p.k;
+	/* a transposed conv's K is the channels alone (col2im) */
 	aligned = fmod(cpg, a) == 0 && fmod(p.n, a) == 0;
 	if (tc > 0 && (aligned || gpu_tc_pads(m))) {
 		p.rate = tc;
 		c->path = GPU_TENSOR;
 		if (!aligned) {
 			p.n = roundup(p.n, a);
-			p.k = l->op == OP_CONV ? roundup(cpg, a) *
+			p.k = l->op == OP_CONV && !l->transposed ?
+			    roundup(cpg, a) *
 			    (double)l->kernel_h * (double)l->kernel_w :
 			    roundup(p.k, a);
 		}

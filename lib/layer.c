@@ -118,6 +118,7 @@ layer_cols_find(const struct table *t, struct layer_cols *lc)
 		}
 	}
 	lc->resident = table_col(t, "resident");
+	lc->transposed = table_col(t, "transposed");
 	for (i = 0; i < 3; i++)
 		if ((*sidx[i] = table_col(t, strcols[i])) < 0) {
 			pf_errl(t->fname, 1, "missing column '%s'", strcols[i]);
@@ -193,6 +194,16 @@ layer_get(const struct table *t, const struct layer_cols *lc, size_t row,
 		}
 		strcpy(l->resident, s);
 	}
+	if (lc->transposed >= 0) {
+		const char *s = table_get(t, row, (size_t)lc->transposed);
+
+		if (*s != '\0' && strcmp(s, "0") != 0 && strcmp(s, "1") != 0) {
+			pf_errl(t->fname, line, "column 'transposed': must be "
+			    "empty, 0 or 1, not '%s'", s);
+			return -1;
+		}
+		l->transposed = *s == '1';
+	}
 	if (layer_opparse(op, &l->op) < 0) {
 		pf_errl(t->fname, line, "column 'op': unknown op '%s'", op);
 		return -1;
@@ -227,6 +238,9 @@ layer_put(struct table *t, const struct layer_cols *lc, size_t row,
 	table_set(t, row, (size_t)lc->dtype, l->dtype);
 	if (lc->resident >= 0)
 		table_set(t, row, (size_t)lc->resident, l->resident);
+	if (lc->transposed >= 0)
+		table_set(t, row, (size_t)lc->transposed, l->op == OP_CONV ?
+		    (l->transposed ? "1" : "0") : "");
 }
 
 int
@@ -245,13 +259,29 @@ layer_derive(struct layer *l)
 	switch (l->op) {
 	case OP_CONV:
 		cpg = l->in_c / l->groups;
-		v[0] = l->batch; v[1] = l->out_h; v[2] = l->out_w;
-		if (ck_prod(v, 3, &l->gemm_m) < 0)
-			return -1;
-		l->gemm_n = l->out_c / l->groups;
-		v[0] = cpg; v[1] = l->kernel_h; v[2] = l->kernel_w;
-		if (ck_prod(v, 3, &l->gemm_k) < 0)
-			return -1;
+		if (l->transposed) {
+			/*
+			 * col2im: every input pixel meets every weight once, a
+			 * GEMM of the input pixels by the weight's columns
+			 * whose products are scattered into the output.
+			 */
+			v[0] = l->batch; v[1] = l->in_h; v[2] = l->in_w;
+			if (ck_prod(v, 3, &l->gemm_m) < 0)
+				return -1;
+			v[0] = l->out_c / l->groups; v[1] = l->kernel_h;
+			v[2] = l->kernel_w;
+			if (ck_prod(v, 3, &l->gemm_n) < 0)
+				return -1;
+			l->gemm_k = cpg;
+		} else {
+			v[0] = l->batch; v[1] = l->out_h; v[2] = l->out_w;
+			if (ck_prod(v, 3, &l->gemm_m) < 0)
+				return -1;
+			l->gemm_n = l->out_c / l->groups;
+			v[0] = cpg; v[1] = l->kernel_h; v[2] = l->kernel_w;
+			if (ck_prod(v, 3, &l->gemm_k) < 0)
+				return -1;
+		}
 		l->gemm_batch = l->groups;
 		v[0] = l->out_c; v[1] = cpg; v[2] = l->kernel_h;
 		v[3] = l->kernel_w; v[4] = e;

@@ -34,6 +34,11 @@ struct layer {
 	 * ("weights", "kv": a KV cache) or "" (onnx2layers(1)).
 	 */
 	char		resident[12];
+	/*
+	 * Optional "transposed" column: 1 on the conv row of a ConvTranspose,
+	 * whose GEMM view is col2im's (onnx2layers(1)); 0 or absent else.
+	 */
+	int		transposed;
 };
 
 /* Column indices of the geometry columns in one table. */
@@ -46,6 +51,7 @@ struct layer_cols {
 	long	gemm_m, gemm_n, gemm_k, gemm_batch;
 	long	act, macs, in_bytes, weight_bytes, out_bytes, dtype;
 	long	resident;	/* optional: -1 when the table has none */
+	long	transposed;	/* optional: -1 when the table has none */
 };
 
 /* NULL-terminated list of the layers.csv columns in the order of pf-formats(7). */

@@ -370,30 +370,10 @@ convrow(struct em *e, const struct node *n)
 	if (generic(e, n, r, ts, 1, 1) < 0 || windowrow(e, n, r) < 0)
 		return -1;
 	r->l.groups = attr_int(n, "group", 1);
+	/* The col2im view (layer_derive), in the optional column. */
+	r->l.transposed = strcmp(n->op, "ConvTranspose") == 0;
 	if (layer_derive(&r->l) < 0)
 		return overflow(e, n);
-	if (strcmp(n->op, "ConvTranspose") == 0) {
-		struct layer *l = &r->l;
-		int64_t v[4];
-
-		/*
-		 * The col2im view: every input position meets every weight
-		 * once, a GEMM of the input pixels by the weight's columns
-		 * whose products are then scattered into the output.
-		 */
-		v[0] = l->batch; v[1] = l->in_h; v[2] = l->in_w;
-		if (ck_prod(v, 3, &l->gemm_m) < 0)
-			return overflow(e, n);
-		v[0] = l->out_c / l->groups; v[1] = l->kernel_h;
-		v[2] = l->kernel_w;
-		if (ck_prod(v, 3, &l->gemm_n) < 0)
-			return overflow(e, n);
-		l->gemm_k = l->in_c / l->groups;
-		v[0] = l->gemm_batch; v[1] = l->gemm_m; v[2] = l->gemm_n;
-		v[3] = l->gemm_k;
-		if (ck_prod(v, 4, &l->macs) < 0)
-			return overflow(e, n);
-	}
 	return 0;
 }
 
@@ -913,6 +893,12 @@ emit_layers(struct model *m, const char *dtype, struct table *t)
 		long cn = -1, co = -1, cp = -1;
 
 		layer_cols_add(t, &lc);
+		/* The optional column, only in a table that has such a row. */
+		for (i = 0; i < e.nrows; i++)
+			if (e.rows[i].l.transposed)
+				break;
+		if (i < e.nrows)
+			lc.transposed = (long)table_addcol(t, "transposed");
 		cn = table_col(t, "name");
 		co = table_col(t, "onnx_op");
 		cp = table_col(t, "preds");

@@ -51,7 +51,8 @@ pim_gemv_map(const struct layer *l, int per_group, const char *where,
 
 	memset(g, 0, sizeof(*g));
 	g->inst = 1;
-	switch (l->op) {
+	/* A transposed conv runs its col2im GEMM (one GEMV per input pixel). */
+	switch (l->transposed ? OP_GEMM : l->op) {
 	case OP_CONV:
 		g->ci = l->in_c;
 		g->co = l->out_c;

@@ -95,6 +95,12 @@ split_eligible(const struct layer *l, char axis, const struct split_rules *r)
 			return 0;
 		switch (axis) {
 		case 'h':
+			/*
+			 * A transposed conv's output rows have another halo
+			 * rule, not implemented: output channels only.
+			 */
+			if (l->transposed)
+				return 0;
 			if (l->dil_h > 1 && !r->split_dil)
 				return 0;
 			if (l->stride_h > 2 && !r->split_stride3)

@@ -41,6 +41,9 @@ pipe_link_ok(const struct layer *a, const struct layer *b,
 		return 0;
 	if (conv && b->op != OP_CONV)
 		return 0;
+	/* Row pipelines need the forward conv's row arithmetic. */
+	if (a->transposed || b->transposed)
+		return 0;
 	if (b->batch != a->batch || b->in_c != a->out_c ||
 	    b->in_w != a->out_w || inrows(b) != split_nrows(a))
 		return 0;
