@@ -13,7 +13,6 @@ LIBSRC = $(wildcard lib/*.c)
 TOOLSRC = $(wildcard tools/*.c)
 UNITSRC = $(wildcard tests/unit/*.c)
 TOOLS = $(patsubst tools/%.c,$(B)/%,$(TOOLSRC))
-SCRIPTS = $(filter-out %.c %.py,$(wildcard tools/*))
 UNITS = $(patsubst tests/unit/%.c,$(O)/unit/%,$(UNITSRC))
 LIBOBJ = $(patsubst lib/%.c,$(O)/lib/%.o,$(LIBSRC)) $(O)/gen/onnx.pb-c.o
 LIBA = $(O)/libpf.a
@@ -88,10 +87,12 @@ install: all
 	cp -f pipelines/*.mk $(DESTDIR)$(SHAREDIR)/ 2>/dev/null || true
 	cp -f share/man/man1/*.1 $(DESTDIR)$(MANPREFIX)/man1/
 	cp -f share/man/man7/*.7 $(DESTDIR)$(MANPREFIX)/man7/
+	mkdir -p $(DESTDIR)$(DOCDIR)
+	cp -f README.md share/doc/* $(DESTDIR)$(DOCDIR)/
 
 uninstall:
 	for t in $(TOOLS) pipelines/*; do rm -f $(DESTDIR)$(PREFIX)/bin/$${t##*/}; done
-	rm -rf $(DESTDIR)$(SHAREDIR)
+	rm -rf $(DESTDIR)$(SHAREDIR) $(DESTDIR)$(DOCDIR)
 	for m in share/man/man1/*.1; do rm -f $(DESTDIR)$(MANPREFIX)/man1/$${m##*/}; done
 	for m in share/man/man7/*.7; do rm -f $(DESTDIR)$(MANPREFIX)/man7/$${m##*/}; done
 

@@ -2,6 +2,7 @@
 PREFIX = /usr/local
 MANPREFIX = $(PREFIX)/share/man
 SHAREDIR = $(PREFIX)/share/pimflow
+DOCDIR = $(PREFIX)/share/doc/pimflow
 
 CC = cc
 OPT = -O2 -g

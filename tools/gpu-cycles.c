@@ -29,12 +29,12 @@ struct opts {
 };
 
 static void
-usage(void)
+usage(int rc)
 {
-	fprintf(stderr, "usage: gpu-cycles [-p] [-b build] [-C total_channels] "
+	fprintf(rc == PF_EXIT_OK ? stdout : stderr, "usage: gpu-cycles [-p] [-b build] [-C total_channels] "
 	    "[-c config]\n\t[-e energy_config] [-m measured.csv [-w]] "
 	    "[file ...]\n");
-	exit(PF_EXIT_USAGE);
+	exit(rc);
 }
 
 static long
@@ -44,7 +44,7 @@ posarg(const char *s, int opt)
 
 	if (parse_int64(s, &v) < 0 || v < 0 || v > 100000) {
 		pf_err(NULL, "-%c: bad channel count '%s'", opt, s);
-		usage();
+		usage(PF_EXIT_USAGE);
 	}
 	return (long)v;
 }
@@ -63,15 +63,18 @@ main(int argc, char **argv)
 
 	pf_setprogname(argv[0]);
 	memset(&co, 0, sizeof(co));
-	while ((ch = getopt(argc, argv, "b:C:c:e:m:pw")) != -1)
+	while ((ch = getopt(argc, argv, "b:C:c:e:hm:pw")) != -1)
 		switch (ch) {
+		case 'h':
+			usage(PF_EXIT_OK);
+			break;
 		case 'b':
 			o.build = optarg;
 			break;
 		case 'C':
 			o.total = posarg(optarg, 'C');
 			if (o.total < 1)
-				usage();
+				usage(PF_EXIT_USAGE);
 			break;
 		case 'c':
 			o.config = optarg;
@@ -89,7 +92,7 @@ main(int argc, char **argv)
 			o.warn = 1;
 			break;
 		default:
-			usage();
+			usage(PF_EXIT_USAGE);
 		}
 	argc -= optind;
 	argv += optind;

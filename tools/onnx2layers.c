@@ -22,11 +22,11 @@ struct opts {
 };
 
 static void
-usage(void)
+usage(int rc)
 {
-	fprintf(stderr, "usage: %s [-k] [-i [name=]NxCxHxW] ... [-t dtype] "
+	fprintf(rc == PF_EXIT_OK ? stdout : stderr, "usage: %s [-k] [-i [name=]NxCxHxW] ... [-t dtype] "
 	    "model.onnx\n", pf_progname());
-	exit(PF_EXIT_USAGE);
+	exit(rc);
 }
 
 static int
@@ -55,13 +55,16 @@ main(int argc, char **argv)
 	memset(&o, 0, sizeof(o));
 	o.dtype = "fp16";
 	o.is = xcalloc((size_t)argc, sizeof(*o.is));
-	while ((c = getopt(argc, argv, "i:kt:")) != -1) {
+	while ((c = getopt(argc, argv, "hi:kt:")) != -1) {
 		switch (c) {
+		case 'h':
+			usage(PF_EXIT_OK);
+			break;
 		case 'i':
 			if (graph_parse_shape(optarg, &o.is[o.nis]) < 0) {
 				pf_err(NULL, "-i '%s': want [name=]NxCxHxW with "
 				    "positive dims", optarg);
-				usage();
+				usage(PF_EXIT_USAGE);
 			}
 			o.nis++;
 			break;
@@ -71,18 +74,18 @@ main(int argc, char **argv)
 		case 't':
 			if (dtype_bytes(optarg) == 0) {
 				pf_err(NULL, "-t '%s': unknown dtype", optarg);
-				usage();
+				usage(PF_EXIT_USAGE);
 			}
 			o.dtype = optarg;
 			break;
 		default:
-			usage();
+			usage(PF_EXIT_USAGE);
 		}
 	}
 	argc -= optind;
 	argv += optind;
 	if (argc != 1)
-		usage();
+		usage(PF_EXIT_USAGE);
 	rc = run(argv[0], &o);
 	free(o.is);
 	if (pf_close_stdout() < 0 && rc == PF_EXIT_OK)

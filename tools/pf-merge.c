@@ -11,10 +11,10 @@
 #include "solve_merge.h"
 
 static void
-usage(void)
+usage(int rc)
 {
-	fprintf(stderr, "usage: %s [-y sync_ns] [file]\n", pf_progname());
-	exit(PF_EXIT_USAGE);
+	fprintf(rc == PF_EXIT_OK ? stdout : stderr, "usage: %s [-y sync_ns] [file]\n", pf_progname());
+	exit(rc);
 }
 
 int
@@ -25,24 +25,27 @@ main(int argc, char **argv)
 	int ch, rc = PF_EXIT_OK;
 
 	pf_setprogname(argv[0]);
-	while ((ch = getopt(argc, argv, "y:")) != -1) {
+	while ((ch = getopt(argc, argv, "hy:")) != -1) {
 		switch (ch) {
+		case 'h':
+			usage(PF_EXIT_OK);
+			break;
 		case 'y':
 			if (parse_double(optarg, &sync_ns) < 0 || sync_ns < 0 ||
 			    sync_ns > MERGE_PIECE_MAX_NS) {
 				pf_err(NULL, "-y '%s': want nanoseconds from 0 "
 				    "to 9e12", optarg);
-				usage();
+				usage(PF_EXIT_USAGE);
 			}
 			break;
 		default:
-			usage();
+			usage(PF_EXIT_USAGE);
 		}
 	}
 	argc -= optind;
 	argv += optind;
 	if (argc > 1)
-		usage();
+		usage(PF_EXIT_USAGE);
 	if (table_load(argc == 1 ? argv[0] : "-", &in) < 0)
 		return PF_EXIT_DATA;
 	if (merge_costs(&in, sync_ns, &out) < 0)

@@ -14,13 +14,13 @@
 #include "solve_io.h"
 
 static void
-usage(void)
+usage(int rc)
 {
-	fprintf(stderr, "usage: %s [-DF] [-f gpu_clock_mhz] [-j summary.json] "
+	fprintf(rc == PF_EXIT_OK ? stdout : stderr, "usage: %s [-DF] [-f gpu_clock_mhz] [-j summary.json] "
 	    "[-l layers.csv] [-m model]\n"
 	    "\t[-O time|energy|edp] [-P policy|all] [-W watts] [-w window] "
 	    "[costs.csv]\n", pf_progname());
-	exit(PF_EXIT_USAGE);
+	exit(rc);
 }
 
 struct opts {
@@ -111,8 +111,11 @@ main(int argc, char **argv)
 	o.pol = P_PIMFLOW;
 	o.window = 8;
 	o.model = "";
-	while ((ch = getopt(argc, argv, "DFf:j:l:m:O:P:W:w:")) != -1) {
+	while ((ch = getopt(argc, argv, "DFf:hj:l:m:O:P:W:w:")) != -1) {
 		switch (ch) {
+		case 'h':
+			usage(PF_EXIT_OK);
+			break;
 		case 'D':
 			o.dag = 1;
 			break;
@@ -121,7 +124,7 @@ main(int argc, char **argv)
 			break;
 		case 'f':
 			if (parse_double(optarg, &o.mhz) < 0 || o.mhz <= 0)
-				usage();
+				usage(PF_EXIT_USAGE);
 			break;
 		case 'j':
 			o.json = optarg;
@@ -134,37 +137,37 @@ main(int argc, char **argv)
 			break;
 		case 'O':
 			if (objective_parse(optarg, &o.obj.kind) < 0)
-				usage();
+				usage(PF_EXIT_USAGE);
 			break;
 		case 'W': {
 			double w;
 
 			/* integer milliwatts keep the capped DP exact */
 			if (parse_double(optarg, &w) < 0 || !(w > 0) || w > 1e6)
-				usage();
+				usage(PF_EXIT_USAGE);
 			o.obj.cap_mw = llround(w * 1000.0);
 			if (o.obj.cap_mw < 1)
-				usage();
+				usage(PF_EXIT_USAGE);
 			break;
 		}
 		case 'P':
 			o.all = strcmp(optarg, "all") == 0;
 			if (!o.all && policy_parse(optarg, &o.pol) < 0)
-				usage();
+				usage(PF_EXIT_USAGE);
 			break;
 		case 'w':
 			if (parse_int64(optarg, &v) < 0 || v < 2 || v > 12)
-				usage();
+				usage(PF_EXIT_USAGE);
 			o.window = (int)v;
 			break;
 		default:
-			usage();
+			usage(PF_EXIT_USAGE);
 		}
 	}
 	argc -= optind;
 	argv += optind;
 	if (argc > 1 || (o.dag && o.layers == NULL))
-		usage();
+		usage(PF_EXIT_USAGE);
 	solve_in_init(&in);
 	if (o.layers != NULL) {
 		if (table_load(o.layers, &lt) < 0)

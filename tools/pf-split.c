@@ -15,14 +15,14 @@
 #include "task.h"
 
 static void
-usage(void)
+usage(int rc)
 {
-	fprintf(stderr, "usage: %s [-a axes] [-C total_channels] "
+	fprintf(rc == PF_EXIT_OK ? stdout : stderr, "usage: %s [-a axes] [-C total_channels] "
 	    "[-c gpu_config] [-e rules] [-g max_gwrite]\n"
 	    "\t[-n pim_channels] [-p types] [-r from:to:step] [-s stages] "
 	    "[file]\n",
 	    pf_progname());
-	exit(PF_EXIT_USAGE);
+	exit(rc);
 }
 
 static int64_t
@@ -31,7 +31,7 @@ num(const char *s, int64_t lo, int64_t hi)
 	int64_t v;
 
 	if (parse_int64(s, &v) < 0 || v < lo || v > hi)
-		usage();
+		usage(PF_EXIT_USAGE);
 	return v;
 }
 
@@ -46,11 +46,14 @@ main(int argc, char **argv)
 
 	pf_setprogname(argv[0]);
 	split_opts_init(&o);
-	while ((ch = getopt(argc, argv, "a:C:c:e:g:n:p:r:s:")) != -1) {
+	while ((ch = getopt(argc, argv, "a:C:c:e:g:hn:p:r:s:")) != -1) {
 		switch (ch) {
+		case 'h':
+			usage(PF_EXIT_OK);
+			break;
 		case 'a':
 			if (split_opt_axes(&o, optarg) < 0)
-				usage();
+				usage(PF_EXIT_USAGE);
 			break;
 		case 'C':
 			total = num(optarg, 2, 1 << 20);
@@ -60,7 +63,7 @@ main(int argc, char **argv)
 			break;
 		case 'e':
 			if (split_opt_rules(&o, optarg) < 0)
-				usage();
+				usage(PF_EXIT_USAGE);
 			break;
 		case 'g':
 			o.gwrite = num(optarg, 1, 64);
@@ -70,24 +73,24 @@ main(int argc, char **argv)
 			break;
 		case 'p':
 			if (split_opt_types(&o, optarg) < 0)
-				usage();
+				usage(PF_EXIT_USAGE);
 			break;
 		case 'r':
 			if (split_opt_ratios(&o, optarg) < 0)
-				usage();
+				usage(PF_EXIT_USAGE);
 			break;
 		case 's':
 			if (split_opt_stages(&o, optarg) < 0)
-				usage();
+				usage(PF_EXIT_USAGE);
 			break;
 		default:
-			usage();
+			usage(PF_EXIT_USAGE);
 		}
 	}
 	argc -= optind;
 	argv += optind;
 	if (argc > 1)
-		usage();
+		usage(PF_EXIT_USAGE);
 	if (total == 0 && config != NULL) {
 		struct gpu_model m;
 		char *path = conf_resolve("gpu", config);
@@ -106,7 +109,7 @@ main(int argc, char **argv)
 		pf_err(NULL, "-n %lld: PIM channels must be fewer than the %lld "
 		    "channels of the machine", (long long)o.pim_channels,
 		    (long long)total);
-		usage();
+		usage(PF_EXIT_USAGE);
 	}
 	if (table_load(argc == 1 ? argv[0] : "-", &in) < 0)
 		return PF_EXIT_DATA;

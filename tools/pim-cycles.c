@@ -18,11 +18,11 @@
 #include "pim_cost.h"
 
 static void
-usage(void)
+usage(int rc)
 {
-	fprintf(stderr, "usage: pim-cycles [-abEGrsx] [-c config] "
+	fprintf(rc == PF_EXIT_OK ? stdout : stderr, "usage: pim-cycles [-abEGrsx] [-c config] "
 	    "[-g max_gwrite] [-n pim_channels] [-T tracefile] [file ...]\n");
-	exit(PF_EXIT_USAGE);
+	exit(rc);
 }
 
 static int64_t
@@ -32,7 +32,7 @@ posarg(const char *s, int opt)
 
 	if (parse_int64(s, &v) < 0 || v < 1 || v > (1 << 20)) {
 		pf_err(NULL, "-%c: bad count '%s'", opt, s);
-		usage();
+		usage(PF_EXIT_USAGE);
 	}
 	return v;
 }
@@ -94,10 +94,11 @@ main(int argc, char **argv)
 
 	pf_setprogname(argv[0]);
 	memset(&o, 0, sizeof(o));
-	while ((ch = getopt(argc, argv, "abEGT:c:g:n:rsx")) != -1) {
+	while ((ch = getopt(argc, argv, "abEGT:c:g:hn:rsx")) != -1) {
 		if (strchr("abEGTgrx", ch) != NULL)
 			engine_opt = ch;
 		switch (ch) {
+		case 'h': usage(PF_EXIT_OK); break;
 		case 'a': op->all = 1; break;
 		case 'b': op->best = 1; break;
 		case 'E': op->exact = 1; break;
@@ -109,7 +110,7 @@ main(int argc, char **argv)
 		case 'r': op->reduce = 1; break;
 		case 's': stats = 1; break;
 		case 'x': nohide = 1; break;
-		default: usage();
+		default: usage(PF_EXIT_USAGE);
 		}
 	}
 	argc -= optind;
@@ -125,7 +126,7 @@ main(int argc, char **argv)
 		free(path);
 		pf_err(NULL, "-%c: not an option of arch %s", engine_opt,
 		    e->arch);
-		usage();
+		usage(PF_EXIT_USAGE);
 	}
 	state = e->open(path, &def);
 	free(path);

@@ -16,6 +16,9 @@ done
 [ -f "$P/share/pimflow/models/resnet18_cifar10.onnx" ] || fail "models not installed"
 [ -f "$P/share/pimflow/gnuplot/plan.gp" ] || fail "gnuplot scripts not installed"
 [ -f "$P/share/pimflow/jq/table.jq" ] || fail "jq filters not installed"
+for f in "$TOP"/share/doc/*; do
+	[ -f "$P/share/doc/pimflow/${f##*/}" ] || fail "share/doc/${f##*/} not installed"
+done
 for p in man1/pimflow.1 man7/pf-formats.7; do
 	[ -f "$P/share/man/$p" ] || fail "$p not installed"
 	# man-db is not among the build's packages: render only where present.

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The bundled decoder examples (tools/export-models -l, with Debian's
+# The bundled decoder examples (share/pimflow/models/export-models -l, with Debian's
 # torch; committed, so no torch is needed here):
 #  1. every Linear torch's forward hooks saw at the export shapes
 #     (NAME.torch.csv) is a gemm row of onnx2layers' table under the

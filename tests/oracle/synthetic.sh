@@ -3,7 +3,7 @@
 # auto_pad, asymmetric pads, dilation, groups, ceil_mode, Conv1d,
 # ConvTranspose, Pad folding, transA, broadcasting MatMul, opset 9/13/17/18
 # argument forms, a symbolic batch given with -i; and the exporter's own
-# symbolic-dims models in tests/oracle/fixtures (tools/export-models -d:
+# symbolic-dims models in tests/oracle/fixtures (share/pimflow/models/export-models -d:
 # BERT with dynamic batch and sequence, whose Reshape shapes are computed
 # by Shape/Gather/Cast/Concat chains; ResNet-18 with dynamic batch and
 # image size; export_fixtures.py: torch's asymmetric F.pad chain folded

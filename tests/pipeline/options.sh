@@ -64,6 +64,15 @@ pimflow -q -x -P mddp "$m" "$W/p" || fail "-P mddp: exit $?"
 case " $(vals "$W/p/plan.csv" kind)" in *" pipe "* | *" base "*) fail "-P mddp plan kinds: $(vals "$W/p/plan.csv" kind)" ;; esac
 pf-solve -P mddp -m resnet18_cifar10 -l "$W/p/layers.csv" "$W/p/costs.csv" >"$W/mddp.csv" || fail "pf-solve"
 cmp -s "$W/mddp.csv" "$W/p/plan.csv" || fail "-P mddp: plan.csv is not pf-solve -P mddp's plan"
+# pf-plot -P draws that policy's plan (solved again from costs.csv), not
+# plan.csv's, and leaves plan.csv as it was.
+cp "$W/p/plan.csv" "$W/plan.before"
+pf-plot -P newton+ "$W/p" || fail "pf-plot -P newton+: exit $?"
+grep -q 'newton+ plan per layer' "$W/p/plan.svg" || fail "pf-plot -P newton+: title"
+cp "$W/p/plan.svg" "$W/newton.svg"
+pf-plot -P mddp "$W/p" || fail "pf-plot -P mddp: exit $?"
+cmp -s "$W/p/plan.svg" "$W/newton.svg" && fail "pf-plot -P: newton+ and mddp plans drawn the same"
+cmp -s "$W/p/plan.csv" "$W/plan.before" || fail "pf-plot -P changed plan.csv"
 pimflow -q -x -o 'pf-split=-a none' "$m" "$W/a" || fail "-o: exit $?"
 case " $(vals "$W/a/tasks.csv" kind)" in *" split "*) fail "-o 'pf-split=-a none' left split rows" ;; esac
 exit 0

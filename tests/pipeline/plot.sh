@@ -33,7 +33,7 @@ for f in plan speedup; do
 	is_png "$d/$f.png" || fail "$f.png is not a PNG"
 	is_svg "$d/$f.svg" || fail "$f.svg is not an SVG"
 done
-grep -q 'toy: pimflow plan per layer' "$d/plan.svg" || fail "plan.svg has no title"
+grep -q 'toy: plan per layer' "$d/plan.svg" || fail "plan.svg has no title"
 grep -q '1:eltwise' "$d/plan.svg" || fail "plan.svg has no layer labels"
 grep -q '1.135' "$d/speedup.svg" || fail "speedup.svg has no value labels"
 [ "$(ls -A "$d" | grep -c '^\.')" -eq 0 ] || fail "data files left: $(ls -A "$d")"

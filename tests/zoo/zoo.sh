@@ -1,5 +1,5 @@
 #!/bin/sh
-# The test zoo: exports nobody here wrote (tools/export-models -z, with
+# The test zoo: exports nobody here wrote (share/pimflow/models/export-models -z, with
 # Debian's torch; committed, so no torch is needed here).  Each NAME.onnx
 # goes through onnx2layers with no option, and every module torch's
 # forward hooks saw (NAME.torch.csv: its node-name prefix and its output
