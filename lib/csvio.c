@@ -1,6 +1,8 @@
 /*
  * CSV tables over libcsv: whole-table reading with header checks, writing
- * with RFC 4180 quoting only where a field needs it.
+ * with RFC 4180 quoting only where a field needs it.  Cell text is carved
+ * from an arena per table, never allocated per cell; numbers are
+ * formatted by hand (the cost tools write millions of them).
  */
 #include <csv.h>
 #include <ctype.h>
@@ -15,6 +17,61 @@
 #include "diag.h"
 #include "xalloc.h"
 
+/* The text of every empty cell. */
+static const char empty[] = "";
+
+struct table_chunk {
+	struct table_chunk *next;
+	size_t	used, cap;
+	char	data[];
+};
+
+#define CHUNK	(256 * 1024)
+
+/* n bytes of t's arena. */
+static char *
+arena(struct table *t, size_t n)
+{
+	struct table_chunk *c = t->arena;
+
+	if (c == NULL || c->cap - c->used < n) {
+		size_t cap = n > CHUNK / 4 ? n : CHUNK;
+
+		if (c != NULL && n > CHUNK / 4) {
+			/* A big field gets a chunk of its own, behind the
+			 * current one, so the current one's room stays. */
+			struct table_chunk *b = xmalloc(sizeof(*b) + cap);
+
+			b->cap = cap;
+			b->used = n;
+			b->next = c->next;
+			c->next = b;
+			return b->data;
+		}
+		c = xmalloc(sizeof(*c) + cap);
+		c->cap = cap;
+		c->used = 0;
+		c->next = t->arena;
+		t->arena = c;
+	}
+	c->used += n;
+	return c->data + c->used - n;
+}
+
+/* A copy of s[0..len) in t's arena, NUL-terminated. */
+static const char *
+arenadup(struct table *t, const char *s, size_t len)
+{
+	char *p;
+
+	if (len == 0)
+		return empty;
+	p = arena(t, len + 1);
+	memcpy(p, s, len);
+	p[len] = '\0';
+	return p;
+}
+
 void
 table_init(struct table *t, const char *fname)
 {
@@ -25,13 +82,15 @@ table_init(struct table *t, const char *fname)
 void
 table_free(struct table *t)
 {
-	size_t i, r;
+	struct table_chunk *c, *next;
+	size_t i;
 
 	for (i = 0; i < t->ncols; i++)
 		free(t->cols[i]);
-	for (r = 0; r < t->nrows; r++)
-		for (i = 0; i < t->ncols; i++)
-			free(t->cells[r * t->stride + i]);
+	for (c = t->arena; c != NULL; c = next) {
+		next = c->next;
+		free(c);
+	}
 	free(t->cols);
 	free(t->cells);
 	free(t->line);
@@ -42,7 +101,7 @@ table_free(struct table *t)
 /* Parser state: the record being assembled. */
 struct rdstate {
 	struct table	*t;
-	char		**rec;
+	const char	**rec;		/* fields in t's arena */
 	size_t		  nrec, caprec;
 	long		  line;		/* line number of the current record */
 	int		  haveheader;
@@ -53,7 +112,6 @@ static void
 on_field(void *s, size_t len, void *data)
 {
 	struct rdstate *st = data;
-	char *f;
 
 	if (!st->err && len > 0 && memchr(s, '\0', len) != NULL) {
 		/* C strings would silently cut the field short. */
@@ -64,20 +122,13 @@ on_field(void *s, size_t len, void *data)
 		st->caprec = st->caprec ? 2 * st->caprec : 16;
 		st->rec = xreallocarray(st->rec, st->caprec, sizeof(*st->rec));
 	}
-	f = xmalloc(len + 1);
-	if (len > 0)
-		memcpy(f, s, len);
-	f[len] = '\0';
-	st->rec[st->nrec++] = f;
+	st->rec[st->nrec++] = arenadup(st->t, s, len);
 }
 
+/* The fields' text stays in the arena until the table goes. */
 static void
 droprec(struct rdstate *st)
 {
-	size_t i;
-
-	for (i = 0; i < st->nrec; i++)
-		free(st->rec[i]);
 	st->nrec = 0;
 }
 
@@ -131,12 +182,13 @@ on_record(int c, void *data)
 					return;
 				}
 		}
-		t->cols = st->rec;
+		t->cols = xcalloc(st->nrec, sizeof(*t->cols));
+		for (i = 0; i < st->nrec; i++)
+			t->cols[i] = xstrdup(st->rec[i]);
 		t->ncols = st->nrec;
 		/* Room for the columns a tool appends, without re-laying rows. */
 		t->stride = t->ncols + 16;
-		st->rec = NULL;
-		st->nrec = st->caprec = 0;
+		st->nrec = 0;
 		st->haveheader = 1;
 		return;
 	}
@@ -154,10 +206,7 @@ on_record(int c, void *data)
 		return;
 	}
 	r = table_addrow(t);
-	for (i = 0; i < t->ncols; i++) {
-		free(t->cells[r * t->stride + i]);
-		t->cells[r * t->stride + i] = st->rec[i];
-	}
+	memcpy(&t->cells[r * t->stride], st->rec, t->ncols * sizeof(*st->rec));
 	t->line[r] = st->line;
 	st->nrec = 0;
 }
@@ -280,7 +329,7 @@ size_t
 table_addcol(struct table *t, const char *name)
 {
 	long have = table_col(t, name);
-	char **cells;
+	const char **cells;
 	size_t r, c, nc;
 
 	if (have >= 0)
@@ -302,7 +351,7 @@ table_addcol(struct table *t, const char *name)
 		t->stride = stride;
 	}
 	for (r = 0; r < t->nrows; r++)
-		t->cells[r * t->stride + t->ncols] = xstrdup("");
+		t->cells[r * t->stride + t->ncols] = empty;
 	t->ncols = nc;
 	return nc - 1;
 }
@@ -358,7 +407,7 @@ table_addrow(struct table *t)
 	}
 	r = t->nrows++;
 	for (c = 0; c < t->ncols; c++)
-		t->cells[r * t->stride + c] = xstrdup("");
+		t->cells[r * t->stride + c] = empty;
 	t->line[r] = 0;
 	return r;
 }
@@ -372,10 +421,7 @@ table_get(const struct table *t, size_t row, size_t col)
 void
 table_set(struct table *t, size_t row, size_t col, const char *val)
 {
-	char **cell = &t->cells[row * t->stride + col];
-
-	free(*cell);
-	*cell = xstrdup(val);
+	t->cells[row * t->stride + col] = arenadup(t, val, strlen(val));
 }
 
 void
@@ -390,16 +436,81 @@ table_setf(struct table *t, size_t row, size_t col, const char *fmt, ...)
 	table_set(t, row, col, buf);
 }
 
+/* Decimal digits of u before end; returns where they start. */
+static char *
+udigits(char *end, uint64_t u)
+{
+	do {
+		*--end = (char)('0' + u % 10);
+		u /= 10;
+	} while (u > 0);
+	return end;
+}
+
 void
 table_setint(struct table *t, size_t row, size_t col, int64_t v)
 {
-	table_setf(t, row, col, "%" PRId64, v);
+	char buf[24], *p;
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+
+	p = udigits(buf + sizeof(buf), u);
+	if (v < 0)
+		*--p = '-';
+	t->cells[row * t->stride + col] = arenadup(t, p,
+	    (size_t)(buf + sizeof(buf) - p));
+}
+
+int
+table_fmtns(char *buf, size_t size, double v)
+{
+	char tmp[40], *p;
+	double a = fabs(v), x, e, k, f;
+	uint64_t u;
+	size_t n;
+
+	/*
+	 * What printf("%.3f") writes: the exact value of v rounded to
+	 * thousandths, ties to even.  x + e is 1000*|v| exactly (the fma
+	 * gives the product's rounding error), so only a fraction of
+	 * exactly one half needs e to decide.  Beyond 2^53/1000 (and for
+	 * NaN or infinities) printf itself.
+	 */
+	if (!(a < 9007199254740.0))
+		return snprintf(buf, size, "%.3f", v);
+	x = a * 1000;
+	e = fma(a, 1000, -x);
+	k = floor(x);
+	f = x - k;
+	if (f > 0.5 || (f == 0.5 && (e > 0 || (e == 0 &&
+	    fmod(k, 2) != 0))))
+		k += 1;
+	u = (uint64_t)k;
+	p = tmp + sizeof(tmp);
+	*--p = (char)('0' + u % 10);
+	*--p = (char)('0' + u / 10 % 10);
+	*--p = (char)('0' + u / 100 % 10);
+	*--p = '.';
+	p = udigits(p, u / 1000);
+	if (signbit(v))
+		*--p = '-';
+	n = (size_t)(tmp + sizeof(tmp) - p);
+	if (size > 0) {
+		size_t m = n < size - 1 ? n : size - 1;
+
+		memcpy(buf, p, m);
+		buf[m] = '\0';
+	}
+	return (int)n;
 }
 
 void
 table_setns(struct table *t, size_t row, size_t col, double v)
 {
-	table_setf(t, row, col, "%.3f", v);
+	char buf[512];
+	int n = table_fmtns(buf, sizeof(buf), v);
+
+	t->cells[row * t->stride + col] = arenadup(t, buf,
+	    (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
 }
 
 int

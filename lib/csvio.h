@@ -16,6 +16,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
+struct table_chunk;
+
+/*
+ * The cells' text lives in one arena per table (chunks freed together by
+ * table_free); a cell written again takes new room, its old text staying
+ * until then.
+ */
 struct table {
 	char	 *fname;	/* name used in diagnostics */
 	size_t	  ncols;
@@ -23,8 +30,9 @@ struct table {
 	char	**cols;		/* column names */
 	size_t	  nrows;
 	size_t	  cap;
-	char	**cells;	/* row r, column c at r*stride+c; "" = missing */
+	const char **cells;	/* row r, column c at r*stride+c; "" = missing */
 	long	 *line;		/* input line of each row (0 for new rows) */
+	struct table_chunk *arena;	/* newest chunk first */
 };
 
 /* An empty table with no columns; fname is copied. */
@@ -72,6 +80,12 @@ void table_setf(struct table *t, size_t row, size_t col, const char *fmt, ...)
 void table_setint(struct table *t, size_t row, size_t col, int64_t v);
 /* Decimal with fixed 3 fractional digits (ns to the picosecond). */
 void table_setns(struct table *t, size_t row, size_t col, double v);
+/*
+ * v as printf("%.3f") writes it, byte for byte, without going through
+ * printf for the common range; snprintf's contract (returns the length
+ * the text needs, writes at most size bytes with the NUL).
+ */
+int table_fmtns(char *buf, size_t size, double v);
 
 /*
  * Parse a cell as an integer or a finite number.  On an empty or

@@ -1,0 +1,88 @@
+/*
+ * table_fmtns and table_setint against printf: the cost tools' numbers
+ * are formatted by hand, and must be byte for byte what "%.3f" and
+ * PRId64 give (ties at exactly half a thousandth to even, negative
+ * zero, values past the fast range), on values of every magnitude.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "csvio.h"
+
+static int bad;
+
+static void
+one(double v)
+{
+	char a[512], b[512];
+	int na = table_fmtns(a, sizeof(a), v);
+	int nb = snprintf(b, sizeof(b), "%.3f", v);
+
+	if (na != nb || strcmp(a, b) != 0) {
+		if (bad++ < 10)
+			fprintf(stderr, "%.17g: '%s', printf '%s'\n", v, a, b);
+	}
+}
+
+int
+main(void)
+{
+	static const double fixed[] = { 0, -0.0, 0.0005, 0.0015, 0.0025,
+	    1.0005, 2.5e-4, 0.00049999999999999999, 1e-300, 4.9e-324,
+	    999.9995, 999.9985, 123456789.0005, 9007199254739.999,
+	    9007199254740.0, 9007199254741.5, 1e15, 1e300, -1e300, -0.0004,
+	    -0.0005, -0.0015, -12.3456, 0.1, 0.7, 1.0625, 1.1875 };
+	struct table t;
+	char buf[64];
+	size_t i, r, c;
+	int k;
+
+	for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
+		one(fixed[i]);
+		one(-fixed[i]);
+	}
+	one(INFINITY);
+	one(-INFINITY);
+	one(NAN);
+	/* Every magnitude, and values at exact halves of a thousandth. */
+	for (k = 0; k < 200000; k++) {
+		double m = (double)rnd(0, 1 << 30) / (1 << 30);
+		double v = ldexp(m, (int)rnd(-40, 50));
+
+		one(v);
+		one(-v);
+		one((double)rnd(0, 1000000000) / 1000 + 0.0005);
+		one((double)rnd(0, 4000000) / 8);	/* k/8: exact ties */
+		one(nextafter((double)rnd(0, 1000000) / 1000 + 0.0005, 0));
+	}
+	CHECK_EQ_I(bad, 0);
+
+	/* Integers, through a table. */
+	table_init(&t, "t");
+	c = table_addcol(&t, "v");
+	for (k = 0; k < 2000; k++) {
+		int64_t v = k == 0 ? INT64_MIN : k == 1 ? INT64_MAX :
+		    k == 2 ? 0 : (int64_t)(rnd(0, INT64_MAX / 2) >> rnd(0, 62)) *
+		    (rnd(0, 1) ? 1 : -1);
+
+		r = table_addrow(&t);
+		table_setint(&t, r, c, v);
+		snprintf(buf, sizeof(buf), "%" PRId64, v);
+		CHECK(strcmp(table_get(&t, r, c), buf) == 0);
+	}
+	/* setns through a table, and cells written twice. */
+	r = table_addrow(&t);
+	table_setns(&t, r, c, 2.0005);
+	CHECK(strcmp(table_get(&t, r, c), "2.000") == 0 ||
+	    strcmp(table_get(&t, r, c), "2.001") == 0);
+	snprintf(buf, sizeof(buf), "%.3f", 2.0005);
+	CHECK(strcmp(table_get(&t, r, c), buf) == 0);
+	table_set(&t, r, c, "x");
+	CHECK(strcmp(table_get(&t, r, c), "x") == 0);
+	CHECK(strcmp(table_get(&t, table_addrow(&t), c), "") == 0);
+	table_free(&t);
+	return CHECK_DONE();
+}
