@@ -17,6 +17,8 @@
 #include "diag.h"
 #include "xalloc.h"
 
+static void colindex(struct table *t);
+
 /* The text of every empty cell. */
 static const char empty[] = "";
 
@@ -92,6 +94,7 @@ table_free(struct table *t)
 		free(c);
 	}
 	free(t->cols);
+	free(t->colhash);
 	free(t->cells);
 	free(t->line);
 	free(t->fname);
@@ -186,8 +189,9 @@ on_record(int c, void *data)
 		for (i = 0; i < st->nrec; i++)
 			t->cols[i] = xstrdup(st->rec[i]);
 		t->ncols = st->nrec;
+		colindex(t);
 		/* Room for the columns a tool appends, without re-laying rows. */
-		t->stride = t->ncols + 16;
+		t->stride = t->ncols + 32;
 		st->nrec = 0;
 		st->haveheader = 1;
 		return;
@@ -274,55 +278,148 @@ table_load(const char *path, struct table *t)
 	return rc;
 }
 
-static int
-needquote(const char *s)
+/* Output assembled a row at a time, written in blocks. */
+struct wbuf {
+	FILE	*fp;
+	char	 b[65536];
+	size_t	 n;
+	int	 err;
+};
+
+static void
+wflush(struct wbuf *w)
 {
-	return strpbrk(s, ",\"\r\n") != NULL || (s[0] == ' ' ||
-	    (s[0] != '\0' && s[strlen(s) - 1] == ' '));
+	if (w->n > 0 && !w->err && fwrite(w->b, 1, w->n, w->fp) != w->n)
+		w->err = 1;
+	w->n = 0;
+}
+
+/* A field, RFC 4180-quoted where it needs it (csv_write's quoting). */
+static void
+putfield(struct wbuf *w, const char *s)
+{
+	size_t len, i, k;
+	int q = 0;
+
+	for (len = 0; s[len] != '\0'; len++)
+		if (s[len] == ',' || s[len] == '"' || s[len] == '\r' ||
+		    s[len] == '\n')
+			q = 1;
+	if (len > 0 && (s[0] == ' ' || s[len - 1] == ' '))
+		q = 1;
+	if (2 * len + 3 > sizeof(w->b) - w->n) {
+		wflush(w);
+		if (2 * len + 3 > sizeof(w->b)) {	/* a huge field */
+			if (!w->err && (q ? csv_fwrite(w->fp, s, len) :
+			    fputs(s, w->fp)) == EOF)
+				w->err = 1;
+			return;
+		}
+	}
+	if (!q) {
+		memcpy(w->b + w->n, s, len);
+		w->n += len;
+		return;
+	}
+	k = w->n;
+	w->b[k++] = '"';
+	for (i = 0; i < len; i++) {
+		if (s[i] == '"')
+			w->b[k++] = '"';
+		w->b[k++] = s[i];
+	}
+	w->b[k++] = '"';
+	w->n = k;
 }
 
 static void
-putfield(FILE *fp, const char *s)
+putch(struct wbuf *w, char c)
 {
-	if (needquote(s))
-		csv_fwrite(fp, s, strlen(s));
-	else
-		fputs(s, fp);
+	if (w->n == sizeof(w->b))
+		wflush(w);
+	w->b[w->n++] = c;
 }
 
 int
 table_write(FILE *fp, const struct table *t)
 {
+	struct wbuf *w = xmalloc(sizeof(*w));
 	size_t r, c;
+	int rc;
 
+	w->fp = fp;
+	w->n = 0;
+	w->err = 0;
 	for (c = 0; c < t->ncols; c++) {
 		if (c > 0)
-			fputc(',', fp);
-		putfield(fp, t->cols[c]);
+			putch(w, ',');
+		putfield(w, t->cols[c]);
 	}
-	fputc('\n', fp);
-	for (r = 0; r < t->nrows; r++) {
+	putch(w, '\n');
+	/* Stop at the first failure, errno still telling why. */
+	for (r = 0; r < t->nrows && !w->err; r++) {
 		for (c = 0; c < t->ncols; c++) {
 			if (c > 0)
-				fputc(',', fp);
-			putfield(fp, t->cells[r * t->stride + c]);
+				putch(w, ',');
+			putfield(w, table_get(t, r, c));
 		}
-		/* Stop at the first failure, errno still telling why. */
-		if (fputc('\n', fp) == EOF || ferror(fp))
-			return -1;
+		putch(w, '\n');
 	}
-	return ferror(fp) ? -1 : 0;
+	wflush(w);
+	rc = w->err || ferror(fp) ? -1 : 0;
+	free(w);
+	return rc;
+}
+
+static size_t
+namehash(const char *s)
+{
+	size_t h = 5381;
+
+	while (*s != '\0')
+		h = h * 33 + (unsigned char)*s++;
+	return h;
+}
+
+/*
+ * The column index: open addressing over the names, rebuilt when a
+ * column is added, so that a lookup is one hash and one compare however
+ * many columns a table has (tools look columns up per row).
+ */
+static void
+colindex(struct table *t)
+{
+	size_t i, h, cap = 16;
+
+	while (cap < 2 * t->ncols)
+		cap *= 2;
+	if (cap != t->hcap) {
+		free(t->colhash);
+		t->colhash = xcalloc(cap, sizeof(*t->colhash));
+		t->hcap = cap;
+	} else
+		memset(t->colhash, 0, cap * sizeof(*t->colhash));
+	for (i = 0; i < t->ncols; i++) {
+		for (h = namehash(t->cols[i]) & (cap - 1); t->colhash[h];
+		    h = (h + 1) & (cap - 1))
+			;
+		t->colhash[h] = i + 1;
+	}
 }
 
 long
 table_col(const struct table *t, const char *name)
 {
-	size_t i;
+	size_t h, k;
 
-	for (i = 0; i < t->ncols; i++)
-		if (strcmp(t->cols[i], name) == 0)
-			return (long)i;
-	return -1;
+	if (t->hcap == 0)
+		return -1;
+	for (h = namehash(name) & (t->hcap - 1);; h = (h + 1) & (t->hcap - 1)) {
+		if ((k = t->colhash[h]) == 0)
+			return -1;
+		if (strcmp(t->cols[k - 1], name) == 0)
+			return (long)(k - 1);
+	}
 }
 
 size_t
@@ -341,8 +438,7 @@ table_addcol(struct table *t, const char *name)
 		/* Re-lay the rows with spare columns, so this stays rare. */
 		size_t stride = 2 * nc + 8;
 
-		cells = xreallocarray(NULL, (t->cap ? t->cap : 1),
-		    stride * sizeof(*cells));
+		cells = xcalloc((t->cap ? t->cap : 1), stride * sizeof(*cells));
 		for (r = 0; r < t->nrows; r++)
 			for (c = 0; c < t->ncols; c++)
 				cells[r * stride + c] = t->cells[r * t->stride + c];
@@ -350,9 +446,9 @@ table_addcol(struct table *t, const char *name)
 		t->cells = cells;
 		t->stride = stride;
 	}
-	for (r = 0; r < t->nrows; r++)
-		t->cells[r * t->stride + t->ncols] = empty;
+	/* The new column's cells are NULL already (empty). */
 	t->ncols = nc;
+	colindex(t);
 	return nc - 1;
 }
 
@@ -397,7 +493,7 @@ bad:
 size_t
 table_addrow(struct table *t)
 {
-	size_t c, r;
+	size_t r;
 
 	if (t->nrows == t->cap) {
 		t->cap = t->cap ? 2 * t->cap : 64;
@@ -406,8 +502,8 @@ table_addrow(struct table *t)
 		t->line = xreallocarray(t->line, t->cap, sizeof(*t->line));
 	}
 	r = t->nrows++;
-	for (c = 0; c < t->ncols; c++)
-		t->cells[r * t->stride + c] = empty;
+	/* NULL cells read as empty, the spare ones included. */
+	memset(&t->cells[r * t->stride], 0, t->stride * sizeof(*t->cells));
 	t->line[r] = 0;
 	return r;
 }
@@ -415,7 +511,9 @@ table_addrow(struct table *t)
 const char *
 table_get(const struct table *t, size_t row, size_t col)
 {
-	return t->cells[row * t->stride + col];
+	const char *s = t->cells[row * t->stride + col];
+
+	return s != NULL ? s : empty;
 }
 
 void

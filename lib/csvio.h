@@ -30,9 +30,12 @@ struct table {
 	char	**cols;		/* column names */
 	size_t	  nrows;
 	size_t	  cap;
-	const char **cells;	/* row r, column c at r*stride+c; "" = missing */
+	const char **cells;	/* row r, column c at r*stride+c; NULL or
+				   "" = missing (read with table_get) */
 	long	 *line;		/* input line of each row (0 for new rows) */
 	struct table_chunk *arena;	/* newest chunk first */
+	size_t	 *colhash;	/* column index + 1 by name hash */
+	size_t	  hcap;
 };
 
 /* An empty table with no columns; fname is copied. */
