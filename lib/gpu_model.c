@@ -340,7 +340,7 @@ gemm_layer(const struct gpu_mach *g, const struct layer *l, int esz,
 		if (!aligned) {
 			p.n = roundup(p.n, a);
 			p.k = l->op == OP_CONV && !l->transposed ?
-			    roundup(cpg, a) *
+			    roundup(cpg, a) * (double)l->kernel_d *
 			    (double)l->kernel_h * (double)l->kernel_w :
 			    roundup(p.k, a);
 		}

@@ -44,6 +44,15 @@ static const struct numcol {
 };
 #define NNUM (sizeof(numcols) / sizeof(numcols[0]))
 
+/* The optional depth columns (all present or none), after the others. */
+static const struct numcol dcols[] = {
+#define NC(f, m) { #f, offsetof(struct layer, f), offsetof(struct layer_cols, f), m }
+	NC(in_d, 1), NC(out_d, 1), NC(kernel_d, 1), NC(stride_d, 1),
+	NC(pad_front, 0), NC(pad_back, 0), NC(dil_d, 1),
+#undef NC
+};
+#define NDCOL (sizeof(dcols) / sizeof(dcols[0]))
+
 #define LFIELD(l, nc) ((int64_t *)(void *)((char *)(l) + (nc)->loff))
 #define CFIELD(c, nc) ((long *)(void *)((char *)(c) + (nc)->coff))
 
@@ -95,6 +104,7 @@ layer_init(struct layer *l)
 	l->out_c = l->out_h = l->out_w = 1;
 	l->kernel_h = l->kernel_w = l->stride_h = l->stride_w = 1;
 	l->dil_h = l->dil_w = l->groups = 1;
+	l->in_d = l->out_d = l->kernel_d = l->stride_d = l->dil_d = 1;
 	strcpy(l->act, "none");
 	strcpy(l->dtype, "fp16");
 }
@@ -119,6 +129,14 @@ layer_cols_find(const struct table *t, struct layer_cols *lc)
 	}
 	lc->resident = table_col(t, "resident");
 	lc->transposed = table_col(t, "transposed");
+	for (i = 0; i < NDCOL; i++)
+		*CFIELD(lc, &dcols[i]) = table_col(t, dcols[i].name);
+	for (i = 0; i < NDCOL; i++)
+		if ((*CFIELD(lc, &dcols[i]) < 0) != (lc->in_d < 0)) {
+			pf_errl(t->fname, 1, "column '%s': the depth columns "
+			    "come all together or not at all", dcols[i].name);
+			return -1;
+		}
 	for (i = 0; i < 3; i++)
 		if ((*sidx[i] = table_col(t, strcols[i])) < 0) {
 			pf_errl(t->fname, 1, "missing column '%s'", strcols[i]);
@@ -194,6 +212,20 @@ layer_get(const struct table *t, const struct layer_cols *lc, size_t row,
 		}
 		strcpy(l->resident, s);
 	}
+	for (i = 0; lc->in_d >= 0 && i < NDCOL; i++) {
+		const struct numcol *nc = &dcols[i];
+		size_t col = (size_t)*CFIELD(lc, nc);
+		int64_t *v = LFIELD(l, nc);
+
+		if (table_int(t, row, col, v) < 0)
+			return -1;
+		if (*v < nc->min) {
+			pf_errl(t->fname, line, "column '%s': must be %s, not '%s'",
+			    t->cols[col], nc->min > 0 ? "positive" :
+			    "non-negative", table_get(t, row, col));
+			return -1;
+		}
+	}
 	if (lc->transposed >= 0) {
 		const char *s = table_get(t, row, (size_t)lc->transposed);
 
@@ -241,6 +273,18 @@ layer_put(struct table *t, const struct layer_cols *lc, size_t row,
 	if (lc->transposed >= 0)
 		table_set(t, row, (size_t)lc->transposed, l->op == OP_CONV ?
 		    (l->transposed ? "1" : "0") : "");
+	for (i = 0; lc->in_d >= 0 && i < NDCOL; i++)
+		table_setint(t, row, (size_t)*CFIELD(lc, &dcols[i]),
+		    *LFIELD(l, &dcols[i]));
+}
+
+void
+layer_cols_add_depth(struct table *t, struct layer_cols *lc)
+{
+	size_t i;
+
+	for (i = 0; i < NDCOL; i++)
+		*CFIELD(lc, &dcols[i]) = (long)table_addcol(t, dcols[i].name);
 }
 
 int
@@ -259,6 +303,7 @@ layer_derive(struct layer *l)
 	switch (l->op) {
 	case OP_CONV:
 		cpg = l->in_c / l->groups;
+		/* A 3-D conv: depth is one more spatial axis (D = 1 in 2-D). */
 		if (l->transposed) {
 			/*
 			 * col2im: every input pixel meets every weight once, a
@@ -266,26 +311,29 @@ layer_derive(struct layer *l)
 			 * whose products are scattered into the output.
 			 */
 			v[0] = l->batch; v[1] = l->in_h; v[2] = l->in_w;
-			if (ck_prod(v, 3, &l->gemm_m) < 0)
+			v[3] = l->in_d;
+			if (ck_prod(v, 4, &l->gemm_m) < 0)
 				return -1;
 			v[0] = l->out_c / l->groups; v[1] = l->kernel_h;
-			v[2] = l->kernel_w;
-			if (ck_prod(v, 3, &l->gemm_n) < 0)
+			v[2] = l->kernel_w; v[3] = l->kernel_d;
+			if (ck_prod(v, 4, &l->gemm_n) < 0)
 				return -1;
 			l->gemm_k = cpg;
 		} else {
 			v[0] = l->batch; v[1] = l->out_h; v[2] = l->out_w;
-			if (ck_prod(v, 3, &l->gemm_m) < 0)
+			v[3] = l->out_d;
+			if (ck_prod(v, 4, &l->gemm_m) < 0)
 				return -1;
 			l->gemm_n = l->out_c / l->groups;
 			v[0] = cpg; v[1] = l->kernel_h; v[2] = l->kernel_w;
-			if (ck_prod(v, 3, &l->gemm_k) < 0)
+			v[3] = l->kernel_d;
+			if (ck_prod(v, 4, &l->gemm_k) < 0)
 				return -1;
 		}
 		l->gemm_batch = l->groups;
 		v[0] = l->out_c; v[1] = cpg; v[2] = l->kernel_h;
-		v[3] = l->kernel_w; v[4] = e;
-		if (ck_prod(v, 5, &l->weight_bytes) < 0)
+		v[3] = l->kernel_w; v[4] = e; v[5] = l->kernel_d;
+		if (ck_prod(v, 6, &l->weight_bytes) < 0)
 			return -1;
 		break;
 	case OP_GEMM:
@@ -311,11 +359,12 @@ layer_derive(struct layer *l)
 	if (ck_prod(v, 4, &l->macs) < 0)
 		return -1;
 	v[0] = l->batch; v[1] = l->in_c; v[2] = l->in_h; v[3] = l->in_w;
-	v[4] = e;
-	if (ck_prod(v, 5, &l->in_bytes) < 0)
+	v[4] = e; v[5] = l->in_d;
+	if (ck_prod(v, 6, &l->in_bytes) < 0)
 		return -1;
 	v[0] = l->batch; v[1] = l->out_c; v[2] = l->out_h; v[3] = l->out_w;
-	if (ck_prod(v, 5, &l->out_bytes) < 0)
+	v[5] = l->out_d;
+	if (ck_prod(v, 6, &l->out_bytes) < 0)
 		return -1;
 	if (l->op == OP_MATMUL) {
 		/* Both operands are activations: A (m x k) and B (k x n). */

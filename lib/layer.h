@@ -39,6 +39,13 @@ struct layer {
 	 * whose GEMM view is col2im's (onnx2layers(1)); 0 or absent else.
 	 */
 	int		transposed;
+	/*
+	 * Optional depth columns of 3-D conv and pool rows (in_d, out_d,
+	 * kernel_d, stride_d, pad_front, pad_back, dil_d); 2-D rows and
+	 * tables without them have D = 1, no depth padding.
+	 */
+	int64_t		in_d, out_d, kernel_d, stride_d, pad_front, pad_back;
+	int64_t		dil_d;
 };
 
 /* Column indices of the geometry columns in one table. */
@@ -52,6 +59,8 @@ struct layer_cols {
 	long	act, macs, in_bytes, weight_bytes, out_bytes, dtype;
 	long	resident;	/* optional: -1 when the table has none */
 	long	transposed;	/* optional: -1 when the table has none */
+	/* optional depth columns, all or none: -1 when absent */
+	long	in_d, out_d, kernel_d, stride_d, pad_front, pad_back, dil_d;
 };
 
 /* NULL-terminated list of the layers.csv columns in the order of pf-formats(7). */
@@ -76,6 +85,8 @@ int layer_is_kv(const struct layer *l);
 int layer_cols_find(const struct table *t, struct layer_cols *lc);
 /* Append the geometry columns a table lacks, in contract order. */
 void layer_cols_add(struct table *t, struct layer_cols *lc);
+/* Add the optional depth columns to t and record them in lc. */
+void layer_cols_add_depth(struct table *t, struct layer_cols *lc);
 
 /*
  * Parse and validate the geometry of one row: numbers, positive dims,

@@ -302,6 +302,14 @@ generic(struct em *e, const struct node *n, struct row *r, const int *ts,
 	if (layout(o, chan, &ob, &l->out_c, &l->out_h, &l->out_w) < 0 ||
 	    layout(x, chan, &l->batch, &l->in_c, &l->in_h, &l->in_w) < 0)
 		return overflow(e, n);
+	/* Conv and pool rows of rank 5: [N, C, D, H, W]. */
+	if (chan && o->rank == 5 && x->rank == 5) {
+		ob = l->batch = x->dims[0];
+		l->in_c = x->dims[1];
+		l->in_d = x->dims[2];
+		l->out_c = o->dims[1];
+		l->out_d = o->dims[2];
+	}
 	l->in_bytes = l->weight_bytes = l->out_bytes = 0;
 	for (i = 0; i < nts; i++) {
 		const struct tensor *t;
@@ -333,23 +341,25 @@ windowrow(struct em *e, const struct node *n, struct row *r)
 	if (window_geom(m, n, x, strncmp(n->op, "Conv", 4) == 0 ?
 	    w->dims + 2 : NULL, &win) < 0)
 		return -1;
-	if (win.nsp > 2) {
-		pf_err(m->file, "node %s: %s over %d spatial axes is not "
-		    "supported", n->name, n->op, win.nsp);
-		return -1;
-	}
 	if (n->padfrom >= 0 && node_ints(m, &m->n[n->padfrom], "pads", 1, pp,
 	    2 * ONNX_MAXRANK, &np, &pr) < 0)
 		return -1;
-	/* A 1-D window lies along w. */
-	hi = win.nsp == 2 ? 0 : -1;
+	/* A 1-D window lies along w; a 3-D one has depth first. */
+	hi = win.nsp - 2;
 	wi = win.nsp - 1;
-	if (hi == 0) {
-		l->kernel_h = win.k[0];
-		l->stride_h = win.s[0];
-		l->dil_h = win.d[0];
-		l->pad_top = win.pb[0] + pp[2];
-		l->pad_bottom = win.pe[0] + pp[rank + 2];
+	if (win.nsp == 3) {
+		l->kernel_d = win.k[0];
+		l->stride_d = win.s[0];
+		l->dil_d = win.d[0];
+		l->pad_front = win.pb[0] + pp[2];
+		l->pad_back = win.pe[0] + pp[rank + 2];
+	}
+	if (hi >= 0) {
+		l->kernel_h = win.k[hi];
+		l->stride_h = win.s[hi];
+		l->dil_h = win.d[hi];
+		l->pad_top = win.pb[hi] + pp[2 + hi];
+		l->pad_bottom = win.pe[hi] + pp[rank + 2 + hi];
 	}
 	l->kernel_w = win.k[wi];
 	l->stride_w = win.s[wi];
@@ -387,6 +397,7 @@ poolrow(struct em *e, const struct node *n, int global)
 	if (global) {
 		r->l.kernel_h = r->l.in_h;
 		r->l.kernel_w = r->l.in_w;
+		r->l.kernel_d = r->l.in_d;
 		return 0;
 	}
 	return windowrow(e, n, r);
@@ -899,6 +910,12 @@ emit_layers(struct model *m, const char *dtype, struct table *t)
 				break;
 		if (i < e.nrows)
 			lc.transposed = (long)table_addcol(t, "transposed");
+		for (i = 0; i < e.nrows; i++)
+			if (e.rows[i].l.in_d > 1 || e.rows[i].l.out_d > 1 ||
+			    e.rows[i].l.kernel_d > 1)
+				break;
+		if (i < e.nrows)
+			layer_cols_add_depth(t, &lc);
 		cn = table_col(t, "name");
 		co = table_col(t, "onnx_op");
 		cp = table_col(t, "preds");

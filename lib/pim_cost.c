@@ -47,7 +47,7 @@ int
 pim_gemv_map(const struct layer *l, int per_group, const char *where,
     struct pim_gemv *g)
 {
-	int64_t v[3];
+	int64_t v[4];
 
 	memset(g, 0, sizeof(*g));
 	g->inst = 1;
@@ -61,11 +61,13 @@ pim_gemv_map(const struct layer *l, int per_group, const char *where,
 			g->co /= l->groups;
 			g->inst = l->groups;
 		}
-		g->kh = l->kernel_h;
+		/* A 3-D conv: depth taps join the rows, depths the pixels. */
+		g->kh = l->kernel_h * l->kernel_d;
 		g->kw = l->kernel_w;
 		g->h = l->in_h;
 		v[0] = l->batch; v[1] = l->out_h; v[2] = l->out_w;
-		if (ck_prod(v, 3, &g->p) < 0) {
+		v[3] = l->out_d;
+		if (ck_prod(v, 4, &g->p) < 0) {
 			pf_err(where, "shape too large to schedule on pim");
 			return -1;
 		}

@@ -101,6 +101,12 @@ split_eligible(const struct layer *l, char axis, const struct split_rules *r)
 			 */
 			if (l->transposed)
 				return 0;
+			/*
+			 * A 3-D conv or pool is divided along output channels
+			 * only (depth pieces are not implemented).
+			 */
+			if (l->in_d > 1 || l->out_d > 1 || l->kernel_d > 1)
+				return 0;
 			if (l->dil_h > 1 && !r->split_dil)
 				return 0;
 			if (l->stride_h > 2 && !r->split_stride3)

@@ -42,7 +42,8 @@ pipe_link_ok(const struct layer *a, const struct layer *b,
 	if (conv && b->op != OP_CONV)
 		return 0;
 	/* Row pipelines need the forward conv's row arithmetic. */
-	if (a->transposed || b->transposed)
+	if (a->transposed || b->transposed || a->out_d > 1 || b->out_d > 1 ||
+	    a->kernel_d > 1 || b->kernel_d > 1)
 		return 0;
 	if (b->batch != a->batch || b->in_c != a->out_c ||
 	    b->in_w != a->out_w || inrows(b) != split_nrows(a))

@@ -7,7 +7,9 @@
  * be identical element by element, the pieces' MACs must add up to the
  * layer's col2im count, and no output-row split is offered (its halo
  * rule is not implemented).  Shapes are random: strides 1-3, kernels
- * 1-4, dilation 1-2, asymmetric pads, groups 1-2.
+ * 1-4, dilation 1-2, asymmetric pads, groups 1-2.  Also the counts of a
+ * 3-D conv (depth columns): its col2im-free GEMM view, and output-channel
+ * pieces only, whose MACs add up.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -134,6 +136,33 @@ main(int argc, char **argv)
 		free(w);
 		free(y0);
 		free(y1);
+	}
+	{
+		/* C3D's conv2: 8x16x16 by 3x3x3, 32 -> 64 channels. */
+		struct layer l;
+		struct piece pc[2];
+		int64_t units;
+
+		layer_init(&l);
+		l.op = OP_CONV;
+		l.in_c = 32;
+		l.out_c = 64;
+		l.in_h = l.in_w = l.out_h = l.out_w = 16;
+		l.in_d = l.out_d = 8;
+		l.kernel_h = l.kernel_w = l.kernel_d = 3;
+		l.pad_top = l.pad_bottom = l.pad_left = l.pad_right = 1;
+		l.pad_front = l.pad_back = 1;
+		CHECK(layer_derive(&l) == 0);
+		CHECK_EQ_I(l.gemm_m, 8 * 16 * 16);
+		CHECK_EQ_I(l.gemm_k, 32 * 27);
+		CHECK_EQ_I(l.macs, (int64_t)8 * 16 * 16 * 64 * 32 * 27);
+		CHECK_EQ_I(l.in_bytes, (int64_t)32 * 8 * 16 * 16 * 2);
+		CHECK_EQ_I(l.weight_bytes, (int64_t)64 * 32 * 27 * 2);
+		CHECK(!split_eligible(&l, 'h', &rules));
+		CHECK(split_eligible(&l, 'n', &rules));
+		CHECK(split_layer(&l, 'n', 50, pc, &units) == 0);
+		CHECK_EQ_I(pc[0].l.macs + pc[1].l.macs, l.macs);
+		CHECK(pc[0].l.out_d == 8 && pc[1].l.kernel_d == 3);
 	}
 	return CHECK_DONE();
 }
