@@ -2,7 +2,8 @@
  * The Newton engine of pim-cycles (newton_cost.h).  A piece is one GEMV
  * job (pim_gemv_map), possibly repeated: matmul -> gemm_batch such GEMVs
  * one after another; with per_group a grouped conv -> one GEMV per group,
- * groups spread over the channels.
+ * groups spread over the channels, and so are the instances (requests x
+ * key/value heads) of an attention matmul over a resident KV cache.
  */
 #include <math.h>
 #include <stdint.h>
@@ -157,8 +158,12 @@ newton_cost_layer(const struct pim_model *m, const struct layer *l,
 	gl.h = g.h;
 	gl.p = g.p;
 	inst = g.inst;
-	if (l->op != OP_CONV)
-		repeat = inst;		/* matmul heads one after another */
+	/*
+	 * matmul heads one after another; but a KV cache is laid out by us:
+	 * each instance's keys (values) in its own channels, like groups
+	 */
+	if (l->op != OP_CONV && !layer_is_kv(l))
+		repeat = inst;
 	else if (inst > 1 && inst >= nch) {
 		jnch = 1;		/* groups spread over the channels */
 		repeat = ceil_div(inst, nch);

@@ -120,6 +120,17 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	n++; lb = $c["weight_bytes"] / (ch * 20.9375)
 	if ($c["ns"] + 0 < lb) { print "FAIL gpu " $c["name"] " " $c["ns"] " ns < " lb; bad = 1 } }
     END { if (n == 0) { print "FAIL no gpu fc rows"; bad = 1 } exit bad }' "$tmp/g100.csv" || exit 1
+# the cache's instances share the channels (pim-cycles(1)): faster than
+# the same matmuls as heads one after another (resident blanked)
+awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "resident") r = i }
+    NR > 1 && $r == "kv" { $r = "" } { print }' "$tmp/tasks.csv" >"$tmp/seq.csv"
+"$BIN/pim-cycles" "$tmp/seq.csv" >"$tmp/seqc.csv" || fail "pim-cycles seq"
+paste -d'|' "$tmp/newton.csv" "$tmp/seqc.csv" | awk -F'|' '
+    NR == 1 { n = split($1, h, ","); for (i = 1; i <= n; i++) c[h[i]] = i; next }
+    { split($1, a, ","); split($2, b, ",")
+      if (a[c["device"]] == "pim" && a[c["resident"]] == "kv") { k++; x += a[c["cycles"]]; y += b[c["cycles"]] } }
+    END { if (k == 0 || x >= y) { print "FAIL kv packing: " x " cycles vs " y " one head after another"; exit 1 } }' || exit 1
+
 # 5. the attn-pim reference and the per-token figures (pf-solve -F: its
 # own plan): the kv layers on PIM, nothing else; tokens = the batch
 "$BIN/gpu-cycles" "$tmp/tasks.csv" | "$BIN/pim-cycles" | "$BIN/pf-merge" >"$tmp/costs.csv" ||
