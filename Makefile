@@ -1,4 +1,4 @@
-# pimflow: see README.md.  Targets: all deps check check-san bench fuzz demo
+# pimflow: see README.md.  Targets: all deps check check-san bench fuzz gpu-fit demo
 # install uninstall clean.  Every tool is tools/<name>.c linked against the
 # library of lib/*.c modules; nothing here needs listing by hand when a
 # module or tool is added.
@@ -71,6 +71,11 @@ check-san: deps
 bench: all
 	@bash pipelines/bench
 
+# The GPU model's error on its training set (share/doc/gpu-model.md);
+# FIT=1 searches the fitted constants again.
+gpu-fit: all
+	@PF_BIN=$(CURDIR)/$(B) python3 tests/gpu-fit/fit.py $(if $(FIT),--fit)
+
 demo: deps
 	@$(MAKE) --no-print-directory all
 	@PATH=$(CURDIR)/$(B):$$PATH pipelines/pimflow share/pimflow/models/mobilenet_v2.onnx demo-out/mobilenet_v2
@@ -99,5 +104,5 @@ uninstall:
 clean:
 	rm -rf build build-san bin bin-san demo-out tests/out fuzz-out
 
-.PHONY: all deps check check-san bench demo fuzz install uninstall clean
+.PHONY: all deps check check-san bench demo fuzz gpu-fit install uninstall clean
 .SECONDARY:

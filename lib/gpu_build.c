@@ -25,6 +25,12 @@ const struct gpu_build_key gpu_build_keys[] = {
 	K(winograd, 0, 1, "0/1",
 	    "1: fp32 3x3 and 5x5 stride-1 convs may run as Winograd "
 	    "F(2x2,3x3) when that is faster"),
+	K(tf32, 0, 1, "0/1",
+	    "1: fp32 convs and GEMMs may run on TF32 tensor cores where the "
+	    "config has a rate for them; 0: fp32 stays on CUDA cores"),
+	K(int8_tensor, 0, 1, "0/1",
+	    "1: int8 convs and GEMMs use the integer tensor cores (IMMA); 0: "
+	    "they run as DP4A dot products on CUDA cores"),
 	K(conv_pre_kernels, 0, 8, "count",
 	    "kernels before a conv's GEMM, each copying its input once"),
 	K(conv_post_kernels, 0, 8, "count",

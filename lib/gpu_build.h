@@ -26,6 +26,8 @@ struct gpu_build {
 	double	library_major;		/* cuBLAS/cuDNN major version */
 	double	l2_warm_input;		/* 1: a layer's input may be in L2 */
 	double	winograd;		/* 1: fp32 3x3/5x5 convs may use it */
+	double	tf32;			/* 1: fp32 GEMMs may use TF32 tensor cores */
+	double	int8_tensor;		/* 1: int8 GEMMs use IMMA, 0: DP4A */
 	double	conv_pre_kernels, conv_post_kernels;
 	double	dwconv_pre_kernels, dwconv_post_kernels;
 	double	gemm_post_kernels, matmul_post_kernels;

@@ -67,7 +67,8 @@ wave_cost(const struct gpu_mach *g, const struct gpu_gemm *p,
 	double per_sm = ceil(t / m->sms), ag, bg, rd, wr, l2b, math, l2, dram;
 	double tile_in = (double)(tl->tm + tl->tn) * ks * p->esz;
 
-	math = per_sm * 2.0 * tl->tm * tl->tn * ks / (p->rate * m->eff_math);
+	math = per_sm * 2.0 * tl->tm * tl->tn * ks / (p->rate *
+	    (p->eff > 0 ? p->eff : m->eff_math));
 	ag = p->a_in_l2 ? 0 : p->a_bytes / p->g;
 	bg = p->b_bytes / p->g;
 	if (fits)
@@ -84,7 +85,9 @@ wave_cost(const struct gpu_mach *g, const struct gpu_gemm *p,
 	k->mem += fmax(l2, dram);
 	k->dram_bytes += rd + wr;
 	k->l2_bytes += l2b;
-	return fmax(math, fmax(l2, dram)) + m->fill_cycles;
+	/* Each k-step waits for its loads when too few CTAs hide them. */
+	return fmax(fmax(math, fmax(l2, dram)), ks / m->tile_k *
+	    m->kstep_cycles) + m->fill_cycles;
 }
 
 double
@@ -148,10 +151,11 @@ gpu_gemm_option(const struct gpu_mach *g, const struct gpu_gemm *p,
 		k->l2_bytes += rk.l2_bytes;
 		k->kernels = 2;
 	}
+	cyc += g->fixed;
 	k->cycles = cyc + k->aux_cycles;
 	/* What the layer pays for it, launches composed as the build says. */
 	return gpu_compose(m->build.launch, k->cycles,
-	    k->kernels * m->launch_cycles);
+	    k->kernels * g->launch);
 }
 
 void

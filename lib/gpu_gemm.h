@@ -19,6 +19,7 @@ struct gpu_gemm {
 	double	g, m, n, k;	/* k already padded where tensor cores pad */
 	int	esz;		/* operand element bytes */
 	double	rate;		/* FLOP/cycle/SM of the unit used */
+	double	eff;		/* share of rate sustained (0: eff_math) */
 	double	a_bytes;	/* activation operand(s) as stored */
 	int	a_in_l2;	/* a_bytes read from L2, not DRAM */
 	double	b_bytes;	/* constant operand (weights) */

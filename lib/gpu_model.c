@@ -24,6 +24,9 @@
 const struct gpu_key gpu_model_keys[] = {
 	K(sms, 1, 1e4, "count", "streaming multiprocessors"),
 	K(clock_mhz, 1, 1e5, "MHz", "core clock; cycles are counted in it"),
+	KN("sustained_clock_mhz", sustained_mhz, 1, 1e5, "MHz",
+	    "clock the chip holds under sustained load (power or thermal "
+	    "limits); the kernels run at it"),
 	K(channels, 1, 1e4, "count",
 	    "memory channels of the whole machine (default of -C)"),
 	K(bw_gbs_per_channel, TINY, 1e5, "GB/s", "DRAM bandwidth per channel"),
@@ -41,7 +44,10 @@ const struct gpu_key gpu_model_keys[] = {
 	KN("cuda_flop_per_sm_cycle_fp16", cuda_fp16, TINY, 1e6,
 	    "FLOP/cycle/SM", "CUDA cores, fp16/bf16"),
 	KN("cuda_flop_per_sm_cycle_fp32", cuda_fp32, TINY, 1e6,
-	    "FLOP/cycle/SM", "CUDA cores, fp32 and every other type"),
+	    "FLOP/cycle/SM", "CUDA cores, fp32 (and the element-wise work of "
+	    "streaming kernels of other types)"),
+	KN("cuda_flop_per_sm_cycle_int8", cuda_int8, 0, 1e6, "ops/cycle/SM",
+	    "CUDA cores, int8 dot products (DP4A; 0: none)"),
 	KN("tc_align_elems", tc_align, 1, 1024, "elements",
 	    "tensor cores need K and N multiples of this"),
 	K(min_library_major, 1, 99, "version",
@@ -60,11 +66,21 @@ const struct gpu_key gpu_model_keys[] = {
 	    "largest split-K factor (powers of two up to it are tried)"),
 	K(eff_math, TINY, 1, "ratio",
 	    "share of the peak FLOP rate a busy SM sustains"),
+	K(eff_math_cuda, TINY, 1, "ratio",
+	    "share of the peak FLOP rate a busy SM sustains in a GEMM on CUDA "
+	    "cores (eff_math is the tensor-core and streaming one)"),
 	K(eff_dram, TINY, 1, "ratio", "share of peak DRAM bandwidth sustained"),
 	K(eff_l2, TINY, 1, "ratio", "share of peak L2 bandwidth sustained"),
 	K(fill_cycles, 0, 1e7, "cycles",
 	    "pipeline fill: per GEMM wave, once per streaming kernel"),
 	K(launch_cycles, 0, 1e9, "cycles", "launch latency of every kernel"),
+	K(kernel_fixed_ns, 0, 1e6, "ns",
+	    "device time every kernel pays besides its work (start-up, "
+	    "drain, the call's share that launches do not hide)"),
+	K(kstep_cycles, 0, 1e6, "cycles",
+	    "latency floor of one tile_k step of a GEMM CTA: a wave takes at "
+	    "least k-steps x this (few resident CTAs cannot hide the load "
+	    "latency)"),
 	K(l2_input_fraction, 0, 1, "ratio",
 	    "an activation tensor written by the previous kernel is read "
 	    "from L2 when it is at most this share of L2"),
@@ -206,8 +222,12 @@ gpu_mach_init(struct gpu_mach *g, const struct gpu_model *m, double channels)
 {
 	g->m = m;
 	g->channels = channels;
-	/* GB/s over MHz: bytes per core cycle. */
-	g->dram_bpc = channels * m->bw_gbs_per_channel * 1e3 / m->clock_mhz;
+	/* GB/s over MHz: bytes per cycle of the sustained clock. */
+	g->dram_bpc = channels * m->bw_gbs_per_channel * 1e3 /
+	    m->sustained_mhz;
+	g->scale = m->clock_mhz / m->sustained_mhz;
+	g->launch = m->launch_cycles / g->scale;
+	g->fixed = m->kernel_fixed_ns * m->sustained_mhz / 1e3;
 	g->l2_bytes = channels * m->l2_kb_per_channel * 1024;
 	g->l2_bpc = channels * m->l2_bytes_per_cycle_per_channel;
 }
@@ -250,11 +270,31 @@ tc_rate(const struct gpu_model *m, const char *dtype)
 {
 	if (strcmp(dtype, "fp16") == 0 || strcmp(dtype, "bf16") == 0)
 		return m->tc_fp16;
-	if (strcmp(dtype, "int8") == 0 || strcmp(dtype, "uint8") == 0 ||
-	    strcmp(dtype, "fp8") == 0)
+	if (strcmp(dtype, "int8") == 0 || strcmp(dtype, "uint8") == 0)
+		return m->build.int8_tensor != 0 ? m->tc_int8 : 0;
+	if (strcmp(dtype, "fp8") == 0)
 		return m->tc_int8;
 	if (strcmp(dtype, "fp32") == 0)
-		return m->tc_tf32;
+		return m->build.tf32 != 0 ? m->tc_tf32 : 0;
+	return 0;
+}
+
+static int
+is_int8(const char *dtype)
+{
+	return strcmp(dtype, "int8") == 0 || strcmp(dtype, "uint8") == 0;
+}
+
+int
+gpu_dtype_ok(const struct gpu_model *m, const char *dtype)
+{
+	if (strcmp(dtype, "fp16") == 0 || strcmp(dtype, "bf16") == 0 ||
+	    strcmp(dtype, "fp32") == 0)
+		return 1;
+	if (is_int8(dtype))
+		return m->tc_int8 > 0 || m->cuda_int8 > 0;
+	if (strcmp(dtype, "fp8") == 0)
+		return m->tc_int8 > 0;
 	return 0;
 }
 
@@ -345,7 +385,10 @@ gemm_layer(const struct gpu_mach *g, const struct layer *l, int esz,
 			    roundup(p.k, a);
 		}
 	} else {
-		p.rate = gpu_cuda_rate(m, l->dtype);
+		/* int8 dot products on CUDA cores are DP4A where there is one. */
+		p.rate = is_int8(l->dtype) && m->cuda_int8 > 0 ? m->cuda_int8 :
+		    gpu_cuda_rate(m, l->dtype);
+		p.eff = m->eff_math_cuda;
 		c->path = GPU_CUDA;
 	}
 	gpu_gemm_cost(g, &p, &k);
@@ -363,7 +406,23 @@ gemm_layer(const struct gpu_mach *g, const struct layer *l, int esz,
 	return k.cycles - k.aux_cycles;
 }
 
-/* A streaming main kernel (memory-bound op or direct conv). */
+/* A streaming main kernel (memory-bound op or direct conv) into c. */
+static double
+stream_main(const struct gpu_kern *k, struct gpu_cost *c)
+{
+	c->path = GPU_STREAM;
+	c->occupancy = k->occ;
+	c->splitk = 1;
+	c->ctas = k->ctas;
+	c->waves = k->waves;
+	c->math_cycles = k->math;
+	c->mem_cycles = k->mem;
+	c->dram_bytes += k->dram_bytes;
+	c->l2_bytes += k->l2_bytes;
+	c->kernels++;
+	return k->cycles;
+}
+
 static double
 stream_layer(const struct gpu_mach *g, const struct gpu_stream *s,
     struct gpu_cost *c)
@@ -371,17 +430,7 @@ stream_layer(const struct gpu_mach *g, const struct gpu_stream *s,
 	struct gpu_kern k;
 
 	gpu_stream_cost(g, s, &k);
-	c->path = GPU_STREAM;
-	c->occupancy = k.occ;
-	c->splitk = 1;
-	c->ctas = k.ctas;
-	c->waves = k.waves;
-	c->math_cycles = k.math;
-	c->mem_cycles = k.mem;
-	c->dram_bytes += k.dram_bytes;
-	c->l2_bytes += k.l2_bytes;
-	c->kernels++;
-	return k.cycles;
+	return stream_main(&k, c);
 }
 
 int
@@ -395,6 +444,8 @@ gpu_layer_cost(const struct gpu_model *m, const struct layer *l,
 	int esz = dtype_bytes(l->dtype), in_l2, out_l2, direct = 0;
 
 	memset(c, 0, sizeof(*c));
+	if (!gpu_dtype_ok(m, l->dtype))
+		return -2;
 	if (esz <= 0)
 		esz = 2;
 	gpu_mach_init(&g, m, channels);
@@ -424,8 +475,10 @@ gpu_layer_cost(const struct gpu_model *m, const struct layer *l,
 		return -1;
 	c->aux_cycles = copies(&g, pre, in, esz, &in_l2, c);
 	if (direct) {
-		gpu_direct_conv_stream(m, l, in_l2, &s);
-		c->main_cycles = stream_layer(&g, &s, c);
+		struct gpu_kern k;
+
+		gpu_direct_conv_cost(&g, l, in_l2, &k);
+		c->main_cycles = stream_main(&k, c);
 	} else if (l->op == OP_CONV || l->op == OP_GEMM ||
 	    l->op == OP_MATMUL)
 		c->main_cycles = gemm_layer(&g, l, esz, in_l2, c);
@@ -437,6 +490,11 @@ gpu_layer_cost(const struct gpu_model *m, const struct layer *l,
 	c->aux_cycles += copies(&g, post, out, esz, &out_l2, c);
 	if (l->op == OP_CONV || l->op == OP_GEMM || l->op == OP_MATMUL)
 		c->flops = 2.0 * (double)l->macs;
+	/* From cycles of the sustained clock to cycles of clock_mhz. */
+	c->main_cycles *= g.scale;
+	c->aux_cycles *= g.scale;
+	c->math_cycles *= g.scale;
+	c->mem_cycles *= g.scale;
 	c->launch_cycles = c->kernels * m->launch_cycles;
 	c->device_cycles = c->main_cycles + c->aux_cycles;
 	c->cycles = gpu_compose(m->build.launch, c->device_cycles,

@@ -31,7 +31,8 @@ struct gpu_tile {
  */
 struct gpu_model {
 	double	sms;			/* streaming multiprocessors */
-	double	clock_mhz;		/* core clock */
+	double	clock_mhz;		/* core clock of reported cycles */
+	double	sustained_mhz;		/* clock the chip holds under load */
 	double	channels;		/* memory channels of the whole machine */
 	double	bw_gbs_per_channel;	/* DRAM GB/s per channel */
 	double	l2_kb_per_channel;	/* L2 KiB per channel */
@@ -39,6 +40,7 @@ struct gpu_model {
 	double	sm_l2_bytes_per_cycle;	/* what one SM can take from L2 */
 	double	tc_fp16, tc_int8, tc_tf32;	/* tensor FLOP/cycle/SM */
 	double	cuda_fp16, cuda_fp32;		/* CUDA-core FLOP/cycle/SM */
+	double	cuda_int8;			/* DP4A ops/cycle/SM (0: none) */
 	double	tc_align;		/* K, N multiple for tensor cores */
 	double	min_library_major;	/* oldest library generation it runs */
 	double	max_ctas_per_sm, max_threads_per_sm, regs_per_sm;
@@ -46,8 +48,11 @@ struct gpu_model {
 	double	tile_k, tile_stages, tile_regs_overhead;
 	double	splitk_max;
 	double	eff_math, eff_dram, eff_l2;
+	double	eff_math_cuda;		/* eff_math of CUDA-core GEMMs */
 	double	fill_cycles;		/* per GEMM wave, once per stream kernel */
 	double	launch_cycles;		/* per kernel */
+	double	kernel_fixed_ns;	/* device time every kernel pays */
+	double	kstep_cycles;		/* latency floor of one GEMM k-step */
 	double	l2_input_fraction;	/* input in L2 if <= this share of L2 */
 	double	l2_reuse_fraction;	/* GEMM operands read once if they fit */
 	double	stream_threads, stream_elems_per_thread;
@@ -94,13 +99,20 @@ int gpu_tc_pads(const struct gpu_model *m);
  */
 int gpu_tiles_parse(const char *s, struct gpu_model *m, const char **why);
 
-/* The machine at a channel count: rates in bytes per core cycle. */
+/*
+ * The machine at a channel count.  Its cycles are cycles of the sustained
+ * clock (rates in bytes per such cycle); scale converts them to cycles of
+ * clock_mhz, in which every gpu_cost field is reported.
+ */
 struct gpu_mach {
 	const struct gpu_model *m;
 	double	channels;
-	double	dram_bpc;	/* peak DRAM bytes per core cycle */
+	double	dram_bpc;	/* peak DRAM bytes per cycle */
 	double	l2_bytes;	/* L2 capacity */
-	double	l2_bpc;		/* L2 bytes per core cycle */
+	double	l2_bpc;		/* L2 bytes per cycle */
+	double	launch;		/* launch latency of a kernel, cycles */
+	double	fixed;		/* fixed device cycles of every kernel */
+	double	scale;		/* clock_mhz / sustained_mhz */
 };
 
 void gpu_mach_init(struct gpu_mach *g, const struct gpu_model *m,
@@ -131,8 +143,9 @@ struct gpu_cost {
 
 /*
  * Estimate layer l on model m with the given memory channels (> 0).
- * Returns 0, or -1 (no report) when the geometry cannot be costed
- * (a conv/gemm/matmul with a zero GEMM dimension).
+ * Returns 0, -1 (no report) when the geometry cannot be costed (a
+ * conv/gemm/matmul with a zero GEMM dimension), or -2 (no report) when
+ * the config has no rate for the layer's dtype (gpu_dtype_ok()).
  */
 int gpu_layer_cost(const struct gpu_model *m, const struct layer *l,
     double channels, struct gpu_cost *c);
@@ -142,6 +155,13 @@ int gpu_layer_cost(const struct gpu_model *m, const struct layer *l,
  * L2: the build's l2_warm_input is set and in_bytes <= l2_input_fraction x L2.
  */
 int gpu_input_in_l2(const struct gpu_mach *g, double in_bytes);
+
+/*
+ * Whether the config has a rate for dtype: fp16, bf16 and fp32 always,
+ * int8/uint8 with a tensor or DP4A rate, fp8 with a tensor rate; nothing
+ * else (fp64, int16, int32, ...).
+ */
+int gpu_dtype_ok(const struct gpu_model *m, const char *dtype);
 
 /* FLOP/cycle/SM of the fastest unit a dtype may use (tensor if any). */
 double gpu_peak_rate(const struct gpu_model *m, const char *dtype);

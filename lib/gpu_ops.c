@@ -55,7 +55,7 @@ gpu_stream_cost(const struct gpu_mach *g, const struct gpu_stream *s,
 	var = bytes - s->shared_rd;
 	sm = (busy * (var / elems) + s->shared_rd) / m->sm_l2_bytes_per_cycle;
 	k->mem = fmax(dram, fmax(l2, sm));
-	k->cycles = fmax(k->math, k->mem) + m->fill_cycles;
+	k->cycles = fmax(k->math, k->mem) + m->fill_cycles + g->fixed;
 	k->dram_bytes = s->dram_rd + s->dram_wr;
 	k->l2_bytes = bytes;
 }
@@ -93,23 +93,55 @@ gpu_memop_stream(const struct gpu_model *m, const struct layer *l, int in_l2,
 	s->rate = gpu_cuda_rate(m, l->dtype);
 }
 
+/* Output block of one direct-conv CTA: pixels per side, channels. */
+#define DW_TILE	8
+#define DW_CH	32
+
 void
-gpu_direct_conv_stream(const struct gpu_model *m, const struct layer *l,
-    int in_l2, struct gpu_stream *s)
+gpu_direct_conv_cost(const struct gpu_mach *g, const struct layer *l,
+    int in_l2, struct gpu_kern *k)
 {
-	double esz = dtype_bytes(l->dtype);
-	double in = (double)l->in_bytes;
+	const struct gpu_model *m = g->m;
+	double esz = dtype_bytes(l->dtype), cpg_in, cpg_out, ch, cin, th, tw;
+	double ctas, busy, flops, stage, in, out, w, dram, l2, sm, math;
 
 	if (esz <= 0)
 		esz = 2;
-	memset(s, 0, sizeof(*s));
-	s->flops = 2.0 * (double)l->macs;
-	s->rate = gpu_cuda_rate(m, l->dtype);
-	s->dram_rd = (double)l->weight_bytes + (in_l2 ? 0 : in);
-	s->shared_rd = (double)l->weight_bytes;
-	s->l2_rd = in_l2 ? in : 0;
-	s->dram_wr = (double)l->out_bytes;
-	s->elems = (double)l->out_bytes / esz;
+	memset(k, 0, sizeof(*k));
+	cpg_in = (double)(l->in_c / l->groups);
+	cpg_out = (double)(l->out_c / l->groups);
+	/* Output channels per CTA and the input channels they read. */
+	ch = fmin(DW_CH, (double)l->out_c);
+	cin = ceil(ch / cpg_out) * cpg_in;
+	/* Input rows and columns an 8 x 8 output block touches. */
+	th = fmin((double)l->in_h, (fmin(DW_TILE, (double)l->out_h) - 1) *
+	    (double)l->stride_h + (double)((l->kernel_h - 1) * l->dil_h + 1));
+	tw = fmin((double)l->in_w, (fmin(DW_TILE, (double)l->out_w) - 1) *
+	    (double)l->stride_w + (double)((l->kernel_w - 1) * l->dil_w + 1));
+	ctas = (double)l->batch * ceil((double)l->out_h / DW_TILE) *
+	    ceil((double)l->out_w / DW_TILE) * ceil((double)l->out_c / ch);
+	k->occ = gpu_stream_occupancy(m);
+	k->ctas = ctas;
+	k->waves = ceil(ctas / (m->sms * k->occ));
+	k->splitk = 1;
+	k->kernels = 1;
+	busy = ceil(ctas / m->sms);
+	flops = 2.0 * (double)l->macs / ctas;
+	math = busy * flops / (gpu_cuda_rate(m, l->dtype) * m->eff_math_cuda);
+	/* Staged per CTA: input block with halo, filters, output block. */
+	stage = (th * tw * cin + ch * cpg_in * (double)(l->kernel_h *
+	    l->kernel_w) + DW_TILE * DW_TILE * ch) * esz;
+	in = (double)l->in_bytes;
+	w = (double)l->weight_bytes;
+	out = (double)l->out_bytes;
+	dram = ((in_l2 ? 0 : in) + w + out) / (g->dram_bpc * m->eff_dram);
+	l2 = ctas * stage / (g->l2_bpc * m->eff_l2);
+	sm = busy * stage / m->sm_l2_bytes_per_cycle;
+	k->math = math;
+	k->mem = fmax(dram, fmax(l2, sm));
+	k->cycles = fmax(k->math, k->mem) + m->fill_cycles + g->fixed;
+	k->dram_bytes = (in_l2 ? 0 : in) + w + out;
+	k->l2_bytes = ctas * stage;
 }
 
 void

@@ -59,11 +59,16 @@ void gpu_memop_stream(const struct gpu_model *m, const struct layer *l,
     int in_l2, struct gpu_stream *s);
 
 /*
- * The streaming work of a direct (depthwise or grouped) convolution on
- * CUDA cores: 2 x MACs FLOPs, input (L2 or DRAM), weights, output.
+ * A direct (depthwise or grouped) convolution on CUDA cores, as library
+ * depthwise kernels run it: each CTA computes an 8 x 8 block of output
+ * pixels for 32 output channels, staging the input block with its halo
+ * and the channels' filters in shared memory.  Time = max(its 2 x MACs
+ * FLOPs on the busiest SM at eff_math_cuda, DRAM (input unless in_l2,
+ * weights and output once), L2 and the busiest SM's staged bytes) + one
+ * fill + kernel_fixed_ns.
  */
-void gpu_direct_conv_stream(const struct gpu_model *m, const struct layer *l,
-    int in_l2, struct gpu_stream *s);
+void gpu_direct_conv_cost(const struct gpu_mach *g, const struct layer *l,
+    int in_l2, struct gpu_kern *k);
 
 /*
  * A layout-transform or epilogue kernel moving a tensor of the given bytes

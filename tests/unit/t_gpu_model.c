@@ -79,7 +79,7 @@ toy(struct gpu_model *m)
 {
 	sm75(m);
 	m->sms = 2;
-	m->clock_mhz = 1000;
+	m->clock_mhz = m->sustained_mhz = 1000;
 	m->channels = 1;
 	m->bw_gbs_per_channel = 32;
 	m->l2_kb_per_channel = 256;
@@ -162,6 +162,7 @@ gemm_by_hand(void)
 	c = gpu_gemm_option(&g, &p, &t, 2, &k);
 	CHECK(NEAR(c, 5520 + 2660));
 	m.launch_cycles = 5000;
+	gpu_mach_init(&g, &m, 1);
 	c = gpu_gemm_option(&g, &p, &t, 2, &k);
 	CHECK(NEAR(c, 10000));
 	m.build.launch = GPU_LAUNCH_GRAPH;
@@ -169,6 +170,7 @@ gemm_by_hand(void)
 	CHECK(NEAR(c, 5520 + 2660));
 	m.build.launch = GPU_LAUNCH_SERIAL;
 	m.launch_cycles = 1000;
+	gpu_mach_init(&g, &m, 1);
 	CHECK_EQ_I(k.kernels, 2);
 	CHECK_EQ_I(k.splitk, 2);
 

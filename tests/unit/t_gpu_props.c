@@ -143,7 +143,8 @@ bound(const struct gpu_model *m, const struct layer *l, double ch,
 	double dram = ch * m->bw_gbs_per_channel * 1e3 / m->clock_mhz;
 	double l2 = ch * m->l2_kb_per_channel * 1024;
 	double peak = m->sms * fmax(fmax(m->tc_fp16, m->tc_int8),
-	    fmax(m->tc_tf32, fmax(m->cuda_fp16, m->cuda_fp32)));
+	    fmax(m->tc_tf32, fmax(m->cuda_fp16, fmax(m->cuda_fp32,
+	    m->cuda_int8))));
 	double w = (double)l->weight_bytes, in = (double)l->in_bytes;
 	double bytes;
 
