@@ -100,5 +100,16 @@ for m in "$TOP"/tests/zoo/*.onnx; do
 		fail=1
 	fi
 done
+# GPT-2's tanh GELU fuses into c_fc, so c_fc -> mlp_proj is a chain: with
+# chains of two allowed (pf-split -p c2) every block has its pipe.
+if "$BIN/onnx2layers" "$TOP/tests/zoo/gpt2_blocks.onnx" 2>/dev/null |
+    "$BIN/pf-split" -p c2 >"$tmp/g2.tasks" 2>"$tmp/g2.err"; then
+	k=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	    $c["kind"] == "pipe" { split($c["cand"], p, ":"); s[p[1]] = 1 }
+	    END { n = 0; for (x in s) n++; print n }' "$tmp/g2.tasks")
+	[ "$k" -eq 2 ] || { echo "FAIL gpt2_blocks: $k chains with -p c2, want 2 (c_fc -> mlp_proj per block)"; fail=1; }
+else
+	echo "FAIL gpt2_blocks: pf-split -p c2: $(head -2 "$tmp/g2.err")"; fail=1
+fi
 [ "$n" -gt 0 ] || { echo "FAIL no models in tests/zoo"; fail=1; }
 exit $fail
