@@ -138,23 +138,11 @@ gpu_cost_table(struct table *t, const struct gpu_cost_opts *o)
 	struct gpu_measured *ms = o->ms;
 	struct layer_cols lc;
 	long dev, kind, pimch, name, col[C_N];
-	size_t r, i, ngpu = 0;
-	const char *d;
+	size_t r, i, ndev[TASK_NDEV], ngpu;
 
-	if ((dev = table_col(t, "device")) < 0) {
-		pf_errl(t->fname, 1, "missing column 'device'");
+	if (task_devices(t, &dev, ndev) < 0)
 		return -1;
-	}
-	for (r = 0; r < t->nrows; r++) {
-		d = table_get(t, r, (size_t)dev);
-		if (strcmp(d, "gpu") == 0)
-			ngpu++;
-		else if (strcmp(d, "pim") != 0) {
-			pf_errl(t->fname, table_line(t, r), "column 'device': "
-			    "unknown device '%s'", d);
-			return -1;
-		}
-	}
+	ngpu = ndev[TASK_GPU];
 	if (ngpu > 0 && layer_cols_find(t, &lc) < 0)
 		return -1;
 	kind = table_col(t, "kind");

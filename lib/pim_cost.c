@@ -10,6 +10,7 @@
 #include "hbmpim_cost.h"
 #include "newton_cost.h"
 #include "pim_cost.h"
+#include "task.h"
 #include "xalloc.h"
 
 const struct pim_engine *const pim_engines[] = {
@@ -149,26 +150,16 @@ pim_cost_table(const struct pim_engine *e, void *state, struct table *t,
 	char *ispim = NULL, where[256];
 	int rc = -1;
 
-	if ((dev = table_col(t, "device")) < 0) {
-		pf_errl(t->fname, 1, "missing column 'device'");
+	if (task_devices(t, &dev, NULL) < 0)
 		return -1;
-	}
 	cch = table_col(t, "pim_channels");
 	cgw = table_col(t, "pim_gwrite");
 	chd = table_col(t, "pim_hiding");
 	ispim = xcalloc(t->nrows + 1, 1);
 	cost = xcalloc(t->nrows + 1, sizeof(*cost));
-	for (r = 0; r < t->nrows; r++) {
-		const char *d = table_get(t, r, (size_t)dev);
-
-		if (strcmp(d, "pim") == 0)
-			ispim[r] = 1;
-		else if (strcmp(d, "gpu") != 0) {
-			pf_errl(t->fname, table_line(t, r),
-			    "column 'device': unknown device '%s'", d);
-			goto out;
-		}
-	}
+	for (r = 0; r < t->nrows; r++)
+		ispim[r] = strcmp(table_get(t, r, (size_t)dev),
+		    task_dev_name(TASK_PIM)) == 0;
 	for (r = 0; r < t->nrows; r++) {
 		if (!ispim[r])
 			continue;

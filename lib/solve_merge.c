@@ -9,6 +9,7 @@
 #include "diag.h"
 #include "layer.h"
 #include "solve_merge.h"
+#include "task.h"
 #include "xalloc.h"
 
 const char *const merge_colnames[] = {
@@ -32,18 +33,13 @@ static const int same[] = { N_FIRST, N_LAST, N_KIND, N_AXIS, N_RATIO };
 int
 ns_to_ps(const char *s, long long *ps)
 {
-	double v;
-
-	if (parse_double(s, &v) < 0 || v < 0 || v > MERGE_PIECE_MAX_NS)
-		return -1;
-	*ps = llround(v * 1000.0);
-	return 0;
+	return task_ns_to_ps(s, MERGE_PIECE_MAX_NS, ps);
 }
 
 void
 ps_to_ns(long long ps, char *buf, size_t n)
 {
-	snprintf(buf, n, "%lld.%03lld", ps / 1000, ps % 1000);
+	task_ps_to_ns(ps, buf, n);
 }
 
 static const struct table *sort_t;
@@ -150,6 +146,7 @@ fold(const struct table *t, const long *c, long gwc, long hidec, long lc,
 	for (k = g->lo; k < g->hi; k++) {
 		const char *dev, *ns;
 		long long ps;
+		enum task_dev td;
 		int d;
 
 		r = idx[k];
@@ -162,15 +159,9 @@ fold(const struct table *t, const long *c, long gwc, long hidec, long lc,
 				goto bad;
 			}
 		dev = table_get(t, r, (size_t)c[N_DEV]);
-		if (strcmp(dev, "gpu") == 0)
-			d = 0;
-		else if (strcmp(dev, "pim") == 0)
-			d = 1;
-		else {
-			pf_errl(t->fname, table_line(t, r),
-			    "column 'device': unknown device '%s'", dev);
+		if (task_device(t, r, c[N_DEV], &td) < 0)
 			goto bad;
-		}
+		d = td == TASK_PIM;
 		devs |= 1 << d;
 		(void)table_int(t, r, (size_t)c[N_STEP], &st);
 		ns = table_get(t, r, (size_t)c[N_NS]);

@@ -1,10 +1,74 @@
 /*
  * The machine partition of tasks.csv (task.h).
  */
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "diag.h"
 #include "task.h"
+
+static const char *const devnames[TASK_NDEV] = { "gpu", "pim" };
+
+const char *
+task_dev_name(enum task_dev d)
+{
+	return d < TASK_NDEV ? devnames[d] : "?";
+}
+
+int
+task_device(const struct table *t, size_t r, long col, enum task_dev *d)
+{
+	const char *s = table_get(t, r, (size_t)col);
+	int i;
+
+	for (i = 0; i < TASK_NDEV; i++)
+		if (strcmp(s, devnames[i]) == 0) {
+			*d = (enum task_dev)i;
+			return 0;
+		}
+	pf_errl(t->fname, table_line(t, r), "column 'device': unknown device "
+	    "'%s'", s);
+	return -1;
+}
+
+int
+task_devices(const struct table *t, long *col, size_t n[TASK_NDEV])
+{
+	enum task_dev d;
+	size_t r;
+
+	if ((*col = table_col(t, "device")) < 0) {
+		pf_errl(t->fname, 1, "missing column 'device'");
+		return -1;
+	}
+	if (n != NULL)
+		memset(n, 0, TASK_NDEV * sizeof(n[0]));
+	for (r = 0; r < t->nrows; r++) {
+		if (task_device(t, r, *col, &d) < 0)
+			return -1;
+		if (n != NULL)
+			n[d]++;
+	}
+	return 0;
+}
+
+int
+task_ns_to_ps(const char *s, double max_ns, long long *ps)
+{
+	double v;
+
+	if (parse_double(s, &v) < 0 || v < 0 || v > max_ns)
+		return -1;
+	*ps = llround(v * 1000.0);
+	return 0;
+}
+
+void
+task_ps_to_ns(long long ps, char *buf, size_t n)
+{
+	snprintf(buf, n, "%lld.%03lld", ps / 1000, ps % 1000);
+}
 
 int64_t
 task_pim_share(int64_t total)

@@ -17,6 +17,33 @@
 
 #include "csvio.h"
 
+/* The devices a piece runs on (column device), in this order. */
+enum task_dev { TASK_GPU, TASK_PIM, TASK_NDEV };
+
+/* "gpu" or "pim". */
+const char *task_dev_name(enum task_dev d);
+
+/*
+ * The device of row r (column index col): reports "file:line: column
+ * 'device': unknown device '...'" and returns -1 for anything else.
+ */
+int task_device(const struct table *t, size_t r, long col, enum task_dev *d);
+
+/*
+ * Every row's device is known: 0, or -1 after reporting the first row
+ * that is not (or a missing column 'device', *col then -1).  *col gets
+ * the column, *n (may be NULL) the rows of each device.
+ */
+int task_devices(const struct table *t, long *col, size_t n[TASK_NDEV]);
+
+/*
+ * Times between stages are decimal ns with three fractional digits; the
+ * solver adds them as integer picoseconds.  task_ns_to_ps returns 0, or
+ * -1 for a value that is not a number from 0 to max_ns.
+ */
+int task_ns_to_ps(const char *s, double max_ns, long long *ps);
+void task_ps_to_ns(long long ps, char *buf, size_t n);
+
 /* The published share: 16 PIM channels (of 32). */
 #define TASK_PIM_SHARE	16
 
