@@ -155,7 +155,8 @@ gpu_cost_table(struct table *t, const struct gpu_cost_opts *o)
 	for (i = 0; i < C_N; i++)
 		col[i] = (long)table_addcol(t, gpu_cost_cols[i]);
 	for (r = 0; r < t->nrows; r++)
-		if (strcmp(table_get(t, r, (size_t)dev), "gpu") == 0 &&
+		if (strcmp(table_get(t, r, (size_t)dev),
+		    task_dev_name(TASK_GPU)) == 0 &&
 		    cost_row(t, r, &lc, col, kind, pimch, name, o) < 0)
 			return -1;
 	return 0;

@@ -9,32 +9,31 @@
 #include <string.h>
 
 #include "solve.h"
+#include "task.h"
 #include "xalloc.h"
 
-static const char *const kindnames[K_NKIND] = {
-	"base", "gpu", "pim", "split", "pipe", "dag"
-};
 static const char *const polnames[P_NPOL] = {
 	"none", "newton+", "newton++", "mddp", "pipeline", "pimflow", "attn-pim"
 };
 
+/* The kinds of tasks.csv are task.h's, in its order; dag is the solver's own. */
+_Static_assert((int)K_PIPE == (int)TK_PIPE && (int)K_DAG == (int)TK_NKIND,
+    "enum cand_kind follows enum task_kind");
 const char *
 kind_name(enum cand_kind k)
 {
-	return k < K_NKIND ? kindnames[k] : "?";
+	return k == K_DAG ? "dag" : task_kind_name((enum task_kind)k);
 }
 
 int
 kind_parse(const char *s, enum cand_kind *k)
 {
-	int i;
+	enum task_kind tk;
 
-	for (i = 0; i < K_DAG; i++)	/* dag is the solver's own */
-		if (strcmp(s, kindnames[i]) == 0) {
-			*k = (enum cand_kind)i;
-			return 0;
-		}
-	return -1;
+	if (task_kind_parse(s, &tk) < 0)
+		return -1;
+	*k = (enum cand_kind)tk;
+	return 0;
 }
 
 const char *

@@ -23,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The kinds of task.h (same order and values), then the solver's own dag. */
 enum cand_kind { K_BASE, K_GPU, K_PIM, K_SPLIT, K_PIPE, K_DAG, K_NKIND };
 
 enum policy { P_NONE, P_NEWTONP, P_NEWTONPP, P_MDDP, P_PIPELINE, P_PIMFLOW,

@@ -203,7 +203,7 @@ emit(struct gen *g, const char *id, int64_t first, int64_t last,
 	table_setint(t, r, (size_t)g->head[C_RATIO], ratio);
 	table_setint(t, r, (size_t)g->head[C_STEP], pc->step);
 	table_set(t, r, (size_t)g->head[C_DEV],
-	    pc->dev == DEV_GPU ? "gpu" : "pim");
+	    task_dev_name(pc->dev == DEV_GPU ? TASK_GPU : TASK_PIM));
 	table_set(t, r, (size_t)g->name_out, table_get(g->in, src,
 	    (size_t)g->name_in));
 	table_set(t, r, (size_t)g->onnx_out, table_get(g->in, src,
@@ -233,17 +233,18 @@ whole(struct gen *g, size_t i)
 	pc.l = *l;
 	pc.dev = DEV_GPU;
 	snprintf(id, sizeof(id), "%lld:base", (long long)l->id);
-	emit(g, id, l->id, l->id, "base", 0, 100, &pc, 0, 0);
+	emit(g, id, l->id, l->id, task_kind_name(TK_BASE), 0, 100, &pc, 0, 0);
 	snprintf(id, sizeof(id), "%lld:gpu", (long long)l->id);
-	emit(g, id, l->id, l->id, "gpu", 0, 100, &pc, 0, 0);
+	emit(g, id, l->id, l->id, task_kind_name(TK_GPU), 0, 100, &pc, 0, 0);
 	if (!pim_eligible(l, &g->o->rules))
 		return;
 	pc.dev = DEV_PIM;
 	snprintf(id, sizeof(id), "%lld:pim", (long long)l->id);
-	emit(g, id, l->id, l->id, "pim", 0, 0, &pc, g->o->gwrite, 1);
+	emit(g, id, l->id, l->id, task_kind_name(TK_PIM), 0, 0, &pc,
+	    g->o->gwrite, 1);
 	/* the newton+ policy: one GWRITE group, no latency hiding (§8) */
 	snprintf(id, sizeof(id), "%lld:pim:g1", (long long)l->id);
-	emit(g, id, l->id, l->id, "pim", 0, 0, &pc, 1, 0);
+	emit(g, id, l->id, l->id, task_kind_name(TK_PIM), 0, 0, &pc, 1, 0);
 }
 
 /* Report that layer i's candidates of one kind do not fit 64 bits. */
@@ -281,9 +282,10 @@ splits(struct gen *g, size_t i)
 			prev = units;
 			snprintf(id, sizeof(id), "%lld:split:%c:%d",
 			    (long long)l->id, axes[a], r);
-			emit(g, id, l->id, l->id, "split", axes[a], r, &pc[0],
-			    0, 0);
-			emit(g, id, l->id, l->id, "split", axes[a], r, &pc[1],
+			emit(g, id, l->id, l->id, task_kind_name(TK_SPLIT),
+			    axes[a], r, &pc[0], 0, 0);
+			emit(g, id, l->id, l->id, task_kind_name(TK_SPLIT),
+			    axes[a], r, &pc[1],
 			    g->o->gwrite, 1);
 		}
 	}
@@ -315,7 +317,7 @@ chain(struct gen *g, size_t i, int L, enum split_dev dev0, const char *tag)
 		snprintf(id, sizeof(id), "%lld-%lld:pipe:%s:s%d",
 		    (long long)c[0].id, (long long)c[L - 1].id, tag, s);
 		for (k = 0; k < n; k++)
-			emit(g, id, c[0].id, c[L - 1].id, "pipe", axis,
+			emit(g, id, c[0].id, c[L - 1].id, task_kind_name(TK_PIPE), axis,
 			    100 / s, &pc[k], g->o->gwrite, 1);
 	}
 	return 0;

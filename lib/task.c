@@ -9,6 +9,28 @@
 #include "task.h"
 
 static const char *const devnames[TASK_NDEV] = { "gpu", "pim" };
+static const char *const kindnames[TK_NKIND] = {
+	"base", "gpu", "pim", "split", "pipe"
+};
+
+const char *
+task_kind_name(enum task_kind k)
+{
+	return k < TK_NKIND ? kindnames[k] : "?";
+}
+
+int
+task_kind_parse(const char *s, enum task_kind *k)
+{
+	int i;
+
+	for (i = 0; i < TK_NKIND; i++)
+		if (strcmp(s, kindnames[i]) == 0) {
+			*k = (enum task_kind)i;
+			return 0;
+		}
+	return -1;
+}
 
 const char *
 task_dev_name(enum task_dev d)
@@ -83,7 +105,8 @@ task_gpu_channels(const struct table *t, size_t r, long kind, long pimch,
 	const char *s;
 	int64_t n;
 
-	if (kind >= 0 && strcmp(table_get(t, r, (size_t)kind), "base") == 0) {
+	if (kind >= 0 && strcmp(table_get(t, r, (size_t)kind),
+	    task_kind_name(TK_BASE)) == 0) {
 		*ch = total;
 		return 0;
 	}

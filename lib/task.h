@@ -20,6 +20,14 @@
 /* The devices a piece runs on (column device), in this order. */
 enum task_dev { TASK_GPU, TASK_PIM, TASK_NDEV };
 
+/* Candidate kinds (column kind), in this order (pf-formats(7)). */
+enum task_kind { TK_BASE, TK_GPU, TK_PIM, TK_SPLIT, TK_PIPE, TK_NKIND };
+
+/* "base", "gpu", "pim", "split", "pipe". */
+const char *task_kind_name(enum task_kind k);
+/* The kind named s: 0, or -1 when s names none. */
+int task_kind_parse(const char *s, enum task_kind *k);
+
 /* "gpu" or "pim". */
 const char *task_dev_name(enum task_dev d);
 
