@@ -566,7 +566,13 @@ solve_policies(const struct solve_in *in, const struct objective *o,
 			continue;
 		if (solve_policy(in, (enum policy)p, o, pl, r) < 0)
 			return -1;
-		if (fixed || !have_none || !better(o, &res[P_NONE], r))
+		/*
+		 * attn-pim is a fixed reference mapping (attention on PIM as
+		 * AttAcc runs it), there to be compared with: it keeps its
+		 * own plan even where the GPU alone is faster.
+		 */
+		if (fixed || p == P_ATTNPIM || !have_none ||
+		    !better(o, &res[P_NONE], r))
 			continue;
 		/* the GPU alone with every channel does better */
 		plan_free(pl);
