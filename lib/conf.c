@@ -121,9 +121,18 @@ lookup(struct conf *c, const char *key)
 	return NULL;
 }
 
+/* A value by the number rule of pf-formats(7); isint: a count. */
 static int
-getnum(struct conf *c, struct conf_ent *e, double lo, double hi, double *v)
+getnum(struct conf *c, struct conf_ent *e, int isint, double lo, double hi,
+    double *v)
 {
+	int64_t iv;
+
+	if (isint && parse_int64(e->val, &iv) < 0) {
+		pf_errl(c->path, e->line, "key '%s': not a whole number: '%s'",
+		    e->key, e->val);
+		return -1;
+	}
 	if (parse_double(e->val, v) < 0) {
 		pf_errl(c->path, e->line, "key '%s': not a number: '%s'",
 		    e->key, e->val);
@@ -146,7 +155,32 @@ conf_num(struct conf *c, const char *key, double lo, double hi, double *v)
 		pf_err(c->path, "missing key '%s'", key);
 		return -1;
 	}
-	return getnum(c, e, lo, hi, v);
+	return getnum(c, e, 0, lo, hi, v);
+}
+
+int
+conf_count(struct conf *c, const char *key, double lo, double hi, double *v)
+{
+	struct conf_ent *e = lookup(c, key);
+
+	if (e == NULL) {
+		pf_err(c->path, "missing key '%s'", key);
+		return -1;
+	}
+	return getnum(c, e, 1, lo, hi, v);
+}
+
+int
+conf_unit_is_count(const char *unit)
+{
+	static const char *const counts[] = { "count", "cycles", "elements",
+	    "registers", "version", "0/1", NULL };
+	int i;
+
+	for (i = 0; counts[i] != NULL; i++)
+		if (strcmp(unit, counts[i]) == 0)
+			return 1;
+	return 0;
 }
 
 int
@@ -159,7 +193,7 @@ conf_num_opt(struct conf *c, const char *key, double lo, double hi,
 		*v = def;
 		return 0;
 	}
-	return getnum(c, e, lo, hi, v);
+	return getnum(c, e, 0, lo, hi, v);
 }
 
 const char *

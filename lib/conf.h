@@ -30,10 +30,22 @@ int conf_load(const char *path, struct conf *c);
 void conf_free(struct conf *c);
 
 /*
- * Required number in [lo, hi]: reports "file: missing key 'k'" or
- * "file:line: key 'k': ..." and returns -1.
+ * Required number in [lo, hi], a finite decimal (no hexadecimal, inf or
+ * nan: the number rule of pf-formats(7)): reports "file: missing key 'k'"
+ * or "file:line: key 'k': ..." and returns -1.
  */
 int conf_num(struct conf *c, const char *key, double lo, double hi, double *v);
+/*
+ * The same for a count (channels, SMs, cycles, elements): the value must
+ * be a whole decimal number, "32.5" or "2.9" is an error, never truncated.
+ */
+int conf_count(struct conf *c, const char *key, double lo, double hi,
+    double *v);
+/*
+ * Whether a key documented in unit `unit` holds a count: "count",
+ * "cycles", "elements", "registers", "version" and "0/1" are counts.
+ */
+int conf_unit_is_count(const char *unit);
 /* Optional number: *v = def when the key is absent. */
 int conf_num_opt(struct conf *c, const char *key, double lo, double hi,
     double def, double *v);

@@ -627,13 +627,44 @@ parse_int64(const char *s, int64_t *v)
 	return 0;
 }
 
+/*
+ * The decimal syntax of pf-formats(7): [+-] digits [. digits] [e|E [+-]
+ * digits], at least one digit before the exponent.  strtod alone also
+ * takes hexadecimal ("0x1p4"), "inf", "nan" and "infinity".
+ */
+static int
+is_decimal(const char *s)
+{
+	int digits = 0;
+
+	if (*s == '+' || *s == '-')
+		s++;
+	for (; isdigit((unsigned char)*s); s++)
+		digits++;
+	if (*s == '.')
+		for (s++; isdigit((unsigned char)*s); s++)
+			digits++;
+	if (digits == 0)
+		return 0;
+	if (*s == 'e' || *s == 'E') {
+		s++;
+		if (*s == '+' || *s == '-')
+			s++;
+		if (!isdigit((unsigned char)*s))
+			return 0;
+		while (isdigit((unsigned char)*s))
+			s++;
+	}
+	return *s == '\0';
+}
+
 int
 parse_double(const char *s, double *v)
 {
 	char *end;
 	double x;
 
-	if (s == NULL || *s == '\0' || isspace((unsigned char)*s))
+	if (s == NULL || *s == '\0' || !is_decimal(s))
 		return -1;
 	errno = 0;
 	x = strtod(s, &end);
@@ -705,4 +736,34 @@ table_dbl_opt(const struct table *t, size_t row, size_t col, double def,
 		return 0;
 	}
 	return table_dbl(t, row, col, v);
+}
+
+int
+table_int_in(const struct table *t, size_t row, size_t col, int64_t lo,
+    int64_t hi, int64_t *v)
+{
+	if (table_int(t, row, col, v) < 0)
+		return -1;
+	if (*v < lo || *v > hi) {
+		pf_errl(t->fname, table_line(t, row), "column '%s': must be "
+		    "%lld to %lld, not '%s'", t->cols[col], (long long)lo,
+		    (long long)hi, table_get(t, row, col));
+		return -1;
+	}
+	return 0;
+}
+
+int
+table_dbl_in(const struct table *t, size_t row, size_t col, double lo,
+    double hi, double *v)
+{
+	if (table_dbl(t, row, col, v) < 0)
+		return -1;
+	if (*v < lo || *v > hi) {
+		pf_errl(t->fname, table_line(t, row), "column '%s': must be "
+		    "%g to %g, not '%s'", t->cols[col], lo, hi,
+		    table_get(t, row, col));
+		return -1;
+	}
+	return 0;
 }

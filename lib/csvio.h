@@ -91,6 +91,15 @@ void table_setns(struct table *t, size_t row, size_t col, double v);
 int table_fmtns(char *buf, size_t size, double v);
 
 /*
+ * The number rule of pf-formats(7), one for every tool: a column holding
+ * a count (dimensions, bytes, channels, cycles, layer indices, ratio,
+ * step) is read with table_int (decimal digits with an optional sign; no
+ * fraction, exponent or white space; 64 bits); a time or other measure
+ * with table_dbl (a finite decimal: [+-]digits[.digits][e[+-]digits],
+ * never hexadecimal, inf or nan); each column's range is checked with
+ * table_int_in / table_dbl_in or by the module that reads it, and
+ * documented with the column.
+ *
  * Parse a cell as an integer or a finite number.  On an empty or
  * non-numeric field, report "file:line: column 'c': ..." and return -1.
  */
@@ -101,6 +110,15 @@ int table_int_opt(const struct table *t, size_t row, size_t col, int64_t def,
     int64_t *v);
 int table_dbl_opt(const struct table *t, size_t row, size_t col, double def,
     double *v);
+
+/*
+ * As table_int / table_dbl, and the value must lie in [lo, hi]: else
+ * "file:line: column 'c': must be lo to hi, not 'v'" and -1.
+ */
+int table_int_in(const struct table *t, size_t row, size_t col, int64_t lo,
+    int64_t hi, int64_t *v);
+int table_dbl_in(const struct table *t, size_t row, size_t col, double lo,
+    double hi, double *v);
 
 /* Input line of a row for diagnostics (header = 1). */
 long table_line(const struct table *t, size_t row);

@@ -102,7 +102,8 @@ gpu_build_load(const char *path, struct gpu_build *b)
 	if (conf_load(path, &c) < 0)
 		return -1;
 	for (k = gpu_build_keys; k->key != NULL; k++)
-		if (conf_num(&c, k->key, k->lo, k->hi, FIELD(b, k)) < 0)
+		if ((conf_unit_is_count(k->unit) ? conf_count : conf_num)(&c,
+		    k->key, k->lo, k->hi, FIELD(b, k)) < 0)
 			goto out;
 	for (k = gpu_build_keys; k->key != NULL; k++)
 		if (strcmp(k->key, "library_major") != 0 &&

@@ -166,13 +166,9 @@ gpu_model_load(const char *path, struct gpu_model *m)
 	if (conf_load(path, &c) < 0)
 		return -1;
 	for (k = gpu_model_keys; k->key != NULL; k++)
-		if (conf_num(&c, k->key, k->lo, k->hi, FIELD(m, k)) < 0)
+		if ((conf_unit_is_count(k->unit) ? conf_count : conf_num)(&c,
+		    k->key, k->lo, k->hi, FIELD(m, k)) < 0)
 			goto out;
-	if (m->channels != floor(m->channels)) {
-		pf_errl(path, keyline(&c, "channels"), "key 'channels': want a "
-		    "whole number of channels, not '%.15g'", m->channels);
-		goto out;
-	}
 	if ((menu = conf_str(&c, "tile_menu")) == NULL) {
 		pf_err(path, "missing key 'tile_menu'");
 		goto out;

@@ -71,7 +71,7 @@ hbmpim_model_load(const char *path, struct hbmpim_model *m)
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		const struct key *k = &keys[i];
 
-		if (conf_num(&c, k->name, k->lo, k->hi, &v) < 0)
+		if (conf_count(&c, k->name, k->lo, k->hi, &v) < 0)
 			goto out;
 		if (k->off == offsetof(struct hbmpim_dram, refresh))
 			m->dram.refresh = (int)v;
@@ -87,7 +87,7 @@ hbmpim_model_load(const char *path, struct hbmpim_model *m)
 		goto out;
 	}
 	if (conf_num(&c, "clock_mhz", 1, 1e6, &m->clock_mhz) < 0 ||
-	    conf_num(&c, "channels", 1, 1 << 20, &v) < 0)
+	    conf_count(&c, "channels", 1, 1 << 20, &v) < 0)
 		goto out;
 	m->channels = (int64_t)v;
 	if (conf_check_unused(&c) < 0)

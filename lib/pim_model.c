@@ -71,7 +71,8 @@ pim_model_load(const char *path, struct pim_model *m)
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		const struct key *k = &keys[i];
 
-		if (conf_num(&c, k->name, k->lo, k->hi, &v) < 0)
+		if ((k->kind == KD ? conf_num : conf_count)(&c, k->name, k->lo,
+		    k->hi, &v) < 0)
 			goto out;
 		if (k->kind == KD)
 			*(double *)(void *)((char *)m + k->off) = v;

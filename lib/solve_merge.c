@@ -134,14 +134,8 @@ fold(const struct table *t, const long *c, long gwc, long hidec, long lc,
 			nstep = st + 1;
 	}
 	r = idx[g->lo];
-	if (table_int(t, r, (size_t)c[N_RATIO], &ratio) < 0)
+	if (table_int_in(t, r, (size_t)c[N_RATIO], 0, 100, &ratio) < 0)
 		return -1;
-	if (ratio < 0 || ratio > 100) {
-		pf_errl(t->fname, table_line(t, r), "column 'ratio': GPU share "
-		    "'%s' is not a percentage from 0 to 100",
-		    table_get(t, r, (size_t)c[N_RATIO]));
-		return -1;
-	}
 	step = xcalloc((size_t)nstep * 2, sizeof(*step));
 	for (k = g->lo; k < g->hi; k++) {
 		const char *dev, *ns;
