@@ -91,26 +91,40 @@ same_stream(const struct ngen_plan *p, int64_t a, int64_t b)
 	return 1;
 }
 
-static void
+/*
+ * Time channel ch; -1 (no report) when its stream has more than
+ * PIM_MAX_CMDS commands: simulating takes time in proportion to the
+ * stream, so a piece past the bound is refused rather than run for hours.
+ */
+static int
 time_channel(const struct pim_model *m, const struct ngen_plan *p, int64_t ch,
     int hiding, int64_t repeat, int exact, struct nt_stats *st)
 {
 	struct ngen_chblock cb[2];
 	struct nt_seg seg[2];
-	int i;
+	double cmds = 0;
+	int i, rc = 0;
 
 	for (i = 0; i < p->nparts; i++) {
 		ngen_chan_block(&p->part[i], ch, &cb[i]);
 		seg[i].b = &cb[i].b;
 		seg[i].count = ngen_chan_blocks(&p->part[i], ch);
+		cmds += (double)seg[i].count * (double)nt_block_cmds(seg[i].b);
 	}
-	nt_run(m, hiding, seg, (size_t)p->nparts, repeat, exact, st);
+	if (cmds * (double)repeat > PIM_MAX_CMDS)
+		rc = -1;
+	else
+		nt_run(m, hiding, seg, (size_t)p->nparts, repeat, exact, st);
 	for (i = 0; i < p->nparts; i++)
 		ngen_chblock_free(&cb[i]);
+	return rc;
 }
 
-/* Time channel 0, or every distinct channel stream with -a; keep the slowest. */
-static void
+/*
+ * Time channel 0, or every distinct channel stream with -a; keep the
+ * slowest.  -1 when a stream is past PIM_MAX_CMDS.
+ */
+static int
 eval_plan(const struct pim_model *m, const struct ngen_plan *plan,
     const struct pim_opts *o, int hiding, int64_t repeat,
     struct newton_cost *c)
@@ -125,13 +139,15 @@ eval_plan(const struct pim_model *m, const struct ngen_plan *plan,
 				break;
 		if (prev < ch)
 			continue;
-		time_channel(m, plan, ch, hiding, repeat, o->exact, &st);
+		if (time_channel(m, plan, ch, hiding, repeat, o->exact, &st) < 0)
+			return -1;
 		c->cmds += st.gwrite + st.gact + st.comp + st.readres;
 		if (st.cycles > c->st.cycles) {
 			c->st = st;
 			c->channel = ch;
 		}
 	}
+	return 0;
 }
 
 int
@@ -171,7 +187,10 @@ newton_cost_layer(const struct pim_model *m, const struct layer *l,
 		jnch = nch / inst;
 	if (ngen_build(m, &gl, jnch, max_gw, &plan) < 0)
 		goto toolarge;
-	eval_plan(m, &plan, o, hiding, repeat, c);
+	if (eval_plan(m, &plan, o, hiding, repeat, c) < 0) {
+		ngen_free(&plan);
+		goto toobig;
+	}
 	if (o->best) {
 		/* -b: every n_gwrite pair, keep the fewest cycles (ties: published). */
 		struct ngen_plan alt;
@@ -185,7 +204,12 @@ newton_cost_layer(const struct pim_model *m, const struct layer *l,
 				    plan.nparts > 1 ? g1 : 0, &alt) < 0)
 					continue;
 				memset(&ac, 0, sizeof(ac));
-				eval_plan(m, &alt, o, hiding, repeat, &ac);
+				if (eval_plan(m, &alt, o, hiding, repeat,
+				    &ac) < 0) {
+					ngen_free(&alt);
+					ngen_free(&plan);
+					goto toobig;
+				}
 				c->cmds += ac.cmds;
 				if (ac.st.cycles < c->st.cycles) {
 					ac.cmds = c->cmds;
@@ -247,6 +271,11 @@ newton_cost_layer(const struct pim_model *m, const struct layer *l,
 	return 0;
 toolarge:
 	pf_err(where, "shape too large to schedule on pim");
+	return -1;
+toobig:
+	pf_err(where, "a channel's stream has more than %.0f PIM commands, "
+	    "the most pim-cycles simulates (a few seconds); split the piece "
+	    "or lower the batch", PIM_MAX_CMDS);
 	return -1;
 }
 

@@ -16,6 +16,13 @@
 #include "pim_cost.h"
 #include "pim_model.h"
 
+/*
+ * Bound on one channel's command stream (2^31 commands, repeats
+ * included): the simulation's time grows with the stream, so a piece
+ * past it is an error naming the row, not hours of work.
+ */
+#define PIM_MAX_CMDS 2147483648.0
+
 /* The cost of one piece. */
 struct newton_cost {
 	int64_t		cycles;		/* PIM clocks, extras included */

@@ -11,7 +11,17 @@
 # through onnx2layers' library path), fuzz_graph (bytes that build an ONNX
 # graph of known ops with odd attributes, same path), fuzz_wire (model
 # bytes read with weights stripped and whole: both readings must agree).
-# FUZZ_HARNESS=csv|onnx|graph|wire runs only one.  FUZZ_KEEPGOING=1 runs in
+# Stage harnesses (tests/fuzz/fuzz_stage.h): fuzz_split (layers table ->
+# pf-split), fuzz_gpu and fuzz_pim (optional config bytes, a "%%" line,
+# a tasks table -> the cost stage), fuzz_merge, fuzz_solve (tables ->
+# pf-merge, pf-solve under every policy), each checking that what it
+# writes is finite and non-negative; fuzz_chain (structure-aware: bytes
+# choose a valid layers table that runs through every stage in process,
+# checking that every piece is costed and the policies nest).  Their
+# seeds: the golden inputs of each tool and tests/fuzz/seeds/<harness>/
+# (the adversarial corpus).
+# FUZZ_HARNESS=csv|onnx|graph|wire|split|gpu|pim|merge|solve|chain runs
+# only one.  FUZZ_KEEPGOING=1 runs in
 # libFuzzer's fork mode, collecting every crash instead of stopping at the
 # first (reproducers in fuzz-out/crash-NAME/).
 set -u
@@ -112,5 +122,24 @@ if want graph; then
 	mkdir -p "$OUT/corpus-graph"
 	run fuzz_graph "$OUT/corpus-graph" -max_len=512 -len_control=0 ||
 	    fail=1
+fi
+# Stage harnesses: name, seed files.
+stage() {	# harness, seeds...
+	h=$1; shift
+	want "$h" || return 0
+	build "fuzz_$h" $ONNXSRC || { fail=1; return 0; }
+	seed "$OUT/corpus-$h" 16384 "$@" tests/fuzz/seeds/"$h"/*
+	run "fuzz_$h" "$OUT/corpus-$h" -dict=tests/fuzz/csv.dict \
+	    -max_len=16384 || fail=1
+}
+stage split tests/pf-split/*/in tests/onnx2layers/*/out
+stage gpu tests/gpu-cycles/*/in tests/pf-split/*/out
+stage pim tests/pim-cycles/*/in tests/pf-split/*/out
+stage merge tests/pf-merge/*/in tests/pim-cycles/*/out
+stage solve tests/pf-solve/*/in
+if want chain; then
+	build fuzz_chain $ONNXSRC || exit 1
+	mkdir -p "$OUT/corpus-chain"
+	run fuzz_chain "$OUT/corpus-chain" -max_len=256 || fail=1
 fi
 exit $fail

@@ -1,0 +1,58 @@
+/*
+ * libFuzzer harness for gpu-cycles: the bytes are an optional GPU config,
+ * a line "%%", then a tasks table (without the line: the table alone, on
+ * the rtx2060-sim config).  The config goes through gpu_model_open, the
+ * table through the tool's own cost_table (tools/gpu-cycles.c is
+ * compiled in with its main renamed); every time written must be a finite
+ * non-negative decimal.  Built by tests/fuzz/run.sh from the source root.
+ */
+#define main gpu_cycles_main
+#include "../../tools/gpu-cycles.c"
+#undef main
+
+#include "fuzz_stage.h"
+
+int gpu_cycles_main(int argc, char **argv);
+
+static struct gpu_model defmodel;
+static const char *const times[] = { "ns", "device_ns", "launch_ns",
+	"gpu_main_ns", "gpu_aux_ns", "cycles", "energy_nj", NULL };
+
+int
+LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	fz_init("fuzz_gpu");
+	if (gpu_model_open("rtx2060-sim", NULL, &defmodel) < 0)
+		abort();
+	return 0;
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *cfg = fz_scratch("gpu");
+	struct gpu_model m;
+	struct opts o;
+	struct table t;
+	const uint8_t *rest;
+	size_t nrest;
+
+	memset(&o, 0, sizeof(o));
+	if (fz_config(data, size, cfg, &rest, &nrest)) {
+		if (gpu_model_open(cfg, NULL, &m) < 0)
+			return 0;
+	} else
+		m = defmodel;
+	o.config = "fuzz";
+	o.total = (long)m.channels;
+	if (fz_table(rest, nrest, "tasks.csv", &t) < 0)
+		return 0;
+	if (cost_table(&t, &m, NULL, &o) == 0) {
+		fz_check_times(&t, times);
+		fz_write(&t);
+	}
+	table_free(&t);
+	return 0;
+}

@@ -1,0 +1,59 @@
+/*
+ * libFuzzer harness for pf-solve: the bytes are a costs table, read
+ * (solve_read_costs) and solved under every policy, each plan written;
+ * a solved policy's total must be non-negative, and the policies must
+ * nest: pimflow <= mddp, pipeline <= newton++ when all are solved.
+ * Built by tests/fuzz/run.sh.
+ */
+#include "fuzz_stage.h"
+#include "solve_io.h"
+
+int
+LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	fz_init("fuzz_solve");
+	return 0;
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const struct objective time = { O_TIME, 0 };
+	struct solve_in in;
+	struct table t, out;
+	struct plan pl[P_NPOL];
+	struct solve_result res[P_NPOL];
+	int ok[P_NPOL], p;
+
+	if (fz_table(data, size, "costs.csv", &t) < 0)
+		return 0;
+	solve_in_init(&in);
+	memset(pl, 0, sizeof(pl));
+	if (solve_read_costs(&t, &in) == 0) {
+		for (p = 0; p < P_NPOL; p++) {
+			ok[p] = solve_policy(&in, (enum policy)p, &time, &pl[p],
+			    &res[p]) == 0;
+			if (ok[p] && pl[p].ps < 0)
+				abort();
+		}
+		if (ok[P_PIMFLOW] && ok[P_MDDP] && pl[P_PIMFLOW].ps > pl[P_MDDP].ps)
+			abort();
+		if (ok[P_PIPELINE] && ok[P_NEWTONPP] &&
+		    pl[P_PIPELINE].ps > pl[P_NEWTONPP].ps)
+			abort();
+		if (ok[P_MDDP] && ok[P_NEWTONPP] && pl[P_MDDP].ps > pl[P_NEWTONPP].ps)
+			abort();
+		if (ok[P_PIMFLOW]) {
+			solve_plan_table(&in, &pl[P_PIMFLOW], &out);
+			fz_write(&out);
+			table_free(&out);
+		}
+		for (p = 0; p < P_NPOL; p++)
+			plan_free(&pl[p]);
+	}
+	solve_in_free(&in);
+	table_free(&t);
+	return 0;
+}

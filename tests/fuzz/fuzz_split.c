@@ -1,0 +1,32 @@
+/*
+ * libFuzzer harness for pf-split: the bytes are a layers table, split
+ * into every candidate (split_tasks) with the default options and the
+ * result written back.  Built by tests/fuzz/run.sh; not part of the build.
+ */
+#include "fuzz_stage.h"
+#include "split_gen.h"
+
+int
+LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	fz_init("fuzz_split");
+	return 0;
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct split_opts o;
+	struct table in, out;
+
+	if (fz_table(data, size, "layers.csv", &in) < 0)
+		return 0;
+	split_opts_init(&o);
+	if (split_tasks(&in, &o, &out) == 0)
+		fz_write(&out);
+	table_free(&out);
+	table_free(&in);
+	return 0;
+}
