@@ -167,6 +167,14 @@ on_record(int c, void *data)
 		return;
 	}
 	if (!st->haveheader) {
+		/* else it reads as part of the first column's name */
+		if (st->nrec > 0 && strncmp(st->rec[0], "\xef\xbb\xbf", 3) == 0) {
+			pf_errl(t->fname, st->line, "the header starts with a "
+			    "UTF-8 byte-order mark: save the file without it");
+			st->err = 1;
+			droprec(st);
+			return;
+		}
 		for (i = 0; i < st->nrec; i++) {
 			if (st->rec[i][0] == '\0') {
 				pf_errl(t->fname, st->line,

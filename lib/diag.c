@@ -29,10 +29,16 @@ pf_progname(void)
 	return progname;
 }
 
+/* Longest message of a diagnostic before it is cut. */
+#define MSGMAX 240
+
 static void
 vreport(const char *where, long line, const char *kind, const char *fmt,
     va_list ap)
 {
+	char msg[MSGMAX + 1];
+	int n;
+
 	fflush(stdout);
 	fprintf(stderr, "%s: ", progname);
 	if (where != NULL) {
@@ -43,8 +49,16 @@ vreport(const char *where, long line, const char *kind, const char *fmt,
 	}
 	if (kind != NULL)
 		fprintf(stderr, "%s: ", kind);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	/*
+	 * A diagnostic stays one readable line: a message longer than
+	 * MSGMAX (a quoted 1 MiB field) is cut, saying how long it was.
+	 */
+	n = vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (n >= 0 && (size_t)n > MSGMAX)
+		fprintf(stderr, "%.*s... (%d bytes cut)\n", (int)MSGMAX, msg,
+		    n - (int)MSGMAX);
+	else
+		fprintf(stderr, "%s\n", msg);
 }
 
 void
