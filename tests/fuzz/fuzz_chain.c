@@ -3,9 +3,8 @@
  * the bytes choose a plausible layers table (a chain of 1 to 6 convs,
  * gemms and pools with bounded, mutually consistent shapes, written with
  * the real layer columns), which then goes through pf-split
- * (split_tasks), gpu-cycles (the tool's cost_table, tools/gpu-cycles.c
- * compiled in), pim-cycles (pim_cost_table), pf-merge (merge_costs) and
- * pf-solve (every policy).  Invariants, any breach aborts:
+ * (split_tasks), gpu-cycles (gpu_cost_table), pim-cycles (pim_cost_table
+ * on newton-gddr6), pf-merge (merge_costs) and pf-solve (every policy).  Invariants, any breach aborts:
  *  - every stage accepts a valid table;
  *  - every piece is costed: each row ends with a finite, non-negative ns;
  *  - every candidate of tasks has one costs row with finite times;
@@ -13,21 +12,19 @@
  *    nest: pimflow <= mddp <= newton++, pimflow <= pipeline <= newton++.
  * Built by tests/fuzz/run.sh from the source root.
  */
-#define main gpu_cycles_main
-#include "../../tools/gpu-cycles.c"
-#undef main
-
 #include "fuzz_stage.h"
-#include "newton_cost.h"
-#include "pim_model.h"
+#include "gpu_cost.h"
+#include "pim_cost.h"
 #include "solve_io.h"
 #include "solve_merge.h"
 #include "split_gen.h"
 
-int gpu_cycles_main(int argc, char **argv);
+#define PIMCONF "share/pimflow/pim/newton-gddr6.conf"
 
 static struct gpu_model gm;
-static struct pim_model pm;
+static const struct pim_engine *pe;
+static void *ps;
+static struct pim_row prow;
 static const char *const tasktimes[] = { "ns", "cycles", NULL };
 static const char *const costtimes[] = { "gpu_ns", "pim_ns", "ns", NULL };
 
@@ -147,7 +144,8 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argv;
 	fz_init("fuzz_chain");
 	if (gpu_model_open("rtx2060-sim", NULL, &gm) < 0 ||
-	    pim_model_load("share/pimflow/pim/newton-gddr6.conf", &pm) < 0)
+	    (pe = pim_engine_of(PIMCONF)) == NULL ||
+	    (ps = pe->open(PIMCONF, &prow)) == NULL)
 		abort();
 	return 0;
 }
@@ -159,7 +157,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct bytes b = { data, size };
 	struct table layers, tasks, costs;
 	struct split_opts so;
-	struct opts go;
+	struct gpu_cost_opts go;
 	struct pim_opts po;
 	struct solve_in in;
 	struct plan pl[P_NPOL];
@@ -174,14 +172,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (split_tasks(&layers, &so, &tasks) < 0)
 		abort();
 	memset(&go, 0, sizeof(go));
+	go.m = &gm;
 	go.config = "rtx2060-sim";
 	go.total = (long)gm.channels;
 	memset(&po, 0, sizeof(po));
-	po.channels = pm.channels;
-	po.max_gwrite = pm.max_gwrite;
-	po.hiding = pm.hiding;
-	if (cost_table(&tasks, &gm, NULL, &go) < 0 ||
-	    pim_cost_table(&pm, &tasks, &po, NULL, &rows, &cmds) < 0)
+	if (gpu_cost_table(&tasks, &go) < 0 ||
+	    pim_cost_table(pe, ps, &tasks, &prow, &po, &rows, &cmds) < 0)
 		abort();
 	/* every piece costed */
 	nsc = table_col(&tasks, "ns");

@@ -2,17 +2,11 @@
  * libFuzzer harness for gpu-cycles: the bytes are an optional GPU config,
  * a line "%%", then a tasks table (without the line: the table alone, on
  * the rtx2060-sim config).  The config goes through gpu_model_open, the
- * table through the tool's own cost_table (tools/gpu-cycles.c is
- * compiled in with its main renamed); every time written must be a finite
+ * table through gpu_cost_table; every time written must be a finite
  * non-negative decimal.  Built by tests/fuzz/run.sh from the source root.
  */
-#define main gpu_cycles_main
-#include "../../tools/gpu-cycles.c"
-#undef main
-
 #include "fuzz_stage.h"
-
-int gpu_cycles_main(int argc, char **argv);
+#include "gpu_cost.h"
 
 static struct gpu_model defmodel;
 static const char *const times[] = { "ns", "device_ns", "launch_ns",
@@ -34,7 +28,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *cfg = fz_scratch("gpu");
 	struct gpu_model m;
-	struct opts o;
+	struct gpu_cost_opts o;
 	struct table t;
 	const uint8_t *rest;
 	size_t nrest;
@@ -45,11 +39,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			return 0;
 	} else
 		m = defmodel;
+	o.m = &m;
 	o.config = "fuzz";
 	o.total = (long)m.channels;
 	if (fz_table(rest, nrest, "tasks.csv", &t) < 0)
 		return 0;
-	if (cost_table(&t, &m, NULL, &o) == 0) {
+	if (gpu_cost_table(&t, &o) == 0) {
 		fz_check_times(&t, times);
 		fz_write(&t);
 	}

@@ -46,7 +46,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (ok[P_MDDP] && ok[P_NEWTONPP] && pl[P_MDDP].ps > pl[P_NEWTONPP].ps)
 			abort();
 		if (ok[P_PIMFLOW]) {
-			solve_plan_table(&in, &pl[P_PIMFLOW], &out);
+			solve_plan_table(&in, &pl[P_PIMFLOW], NULL, &out);
 			fz_write(&out);
 			table_free(&out);
 		}

@@ -21,8 +21,11 @@
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* Each harness uses some of these. */
+#define FZ_HELPER static __attribute__((unused))
+
 /* Read n bytes as a table named name; 0, or -1 (reported). */
-static int
+FZ_HELPER int
 fz_table(const uint8_t *d, size_t n, const char *name, struct table *t)
 {
 	FILE *fp;
@@ -40,7 +43,7 @@ fz_table(const uint8_t *d, size_t n, const char *name, struct table *t)
 }
 
 /* Write t to memory and drop it: the writer must take any table. */
-static void
+FZ_HELPER void
 fz_write(const struct table *t)
 {
 	char *buf = NULL;
@@ -60,7 +63,7 @@ fz_write(const struct table *t)
  * file, written to path; without the line there is no config (returns 0)
  * and *rest is all of it.  Returns 1 when a config was written.
  */
-static int
+FZ_HELPER int
 fz_config(const uint8_t *d, size_t n, const char *path, const uint8_t **rest,
     size_t *nrest)
 {
@@ -89,7 +92,7 @@ fz_config(const uint8_t *d, size_t n, const char *path, const uint8_t **rest,
  * decimal: a cost stage that returns 0 may not leave a wrapped, negative
  * or NaN number behind.
  */
-static void
+FZ_HELPER void
 fz_check_times(const struct table *t, const char *const *cols)
 {
 	size_t r, i;
@@ -115,7 +118,7 @@ fz_check_times(const struct table *t, const char *const *cols)
 }
 
 /* A private scratch file for config bytes, made once per process. */
-static const char *
+FZ_HELPER const char *
 fz_scratch(const char *tag)
 {
 	static char path[64];
@@ -134,7 +137,7 @@ fz_scratch(const char *tag)
  * The program name, and the share folder of the source tree (run.sh runs
  * the harnesses from it; -close_fd_mask=3 there silences diagnostics).
  */
-static void
+FZ_HELPER void
 fz_init(const char *prog)
 {
 	pf_setprogname(prog);
