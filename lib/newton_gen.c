@@ -1,7 +1,7 @@
 /*
  * Newton command generation (newton_gen.h), following the structure of
  * PIMFlow's pim_codegen (PimCodeGen, OutputNewtonTraceV2, policy_auto,
- * policy_readres_auto) as pim-timing.md §5 states it.  The published
+ * policy_readres_auto) as share/doc/newton-timing.md §5 states it.  The published
  * scheduler keeps one mutable template per block and runs its n_gwrite
  * passes over the same blocks; every block goes through the same
  * operations in a pass, so one template per part, mutated pass by pass,
@@ -123,7 +123,7 @@ part_build(struct ngen_part *pt, int64_t nch, int64_t max_gw, int64_t pick)
 		tmpl_push(&t, pt->q, (int64_t)i * pt->q);
 	for (g = 1; g <= max_gw && g <= nch; g *= 2) {
 		n = nch / g;
-		/* Finer READRES split while few groups (pim-timing.md §5). */
+		/* Finer READRES split while few groups (share/doc/newton-timing.md §5). */
 		if (ck_mul(pt->r, (int64_t)t.n, &par) < 0 || par > MAXGROUPS)
 			goto out;
 		while (par <= n / 2) {

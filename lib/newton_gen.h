@@ -1,6 +1,6 @@
 /*
  * PIM command generation: how PIMFlow's pim_codegen turns one GEMV-shaped
- * layer into per-channel Newton command streams (pim-timing.md §5),
+ * layer into per-channel Newton command streams (share/doc/newton-timing.md §5),
  * reproduced structurally, quirks included, without writing any text: a
  * layer becomes one or two parts (the full 512-element chunks, and the
  * remainder chunk), each a number of identical blocks (GWRITE + G_ACT
@@ -93,8 +93,8 @@ void ngen_chblock_free(struct ngen_chblock *cb);
 
 /*
  * Write channel ch's streams of every part in the published trace format
- * (pimflow.md §5), repeated `repeat` times; returns 0 or -1 on a write
- * error.
+ * (share/doc/pimflow-method.md §5), repeated `repeat` times; returns 0 or -1
+ * on a write error.
  */
 int ngen_write_trace(FILE *fp, const struct ngen_plan *p, int64_t ch,
     int64_t repeat);

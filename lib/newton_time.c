@@ -1,7 +1,7 @@
 /*
  * The channel timing engine of newton_time.h: an exact event model of the
- * in-order PIM queue of PIMFlow_ramulator (pim-timing.md §4), with runs of
- * identical blocks skipped by their measured duration while no refresh can
+ * in-order PIM queue of PIMFlow_ramulator (share/doc/newton-timing.md §4),
+ * with runs of identical blocks skipped by their measured duration while no refresh can
  * touch them.  nt_run(..., exact = 1) issues every command and is the
  * oracle the tests compare the fast path against.
  */
@@ -111,7 +111,7 @@ eng_finish(struct eng *e, struct nt_stats *st)
 		/*
 		 * The queue is empty after the last READRES: a refresh injected
 		 * before the read data returns is served at once and can end
-		 * later than the data (pim-timing.md §4, "in rare cases").
+		 * later than the data (share/doc/newton-timing.md §4, "in rare cases").
 		 */
 		if (e->next_inj > e->rr + 1 &&
 		    e->next_inj < e->rr + m->t_readres_latency) {

@@ -1,7 +1,7 @@
 /*
  * Timing engine of one PIM channel: the command stream of PIMFlow's
  * Ramulator-Newton model issued in order, at most one command per clock,
- * under the rank-level constraints of pim-timing.md §4, with a refresh
+ * under the rank-level constraints of share/doc/newton-timing.md §4, with a refresh
  * injected every tREFI and served (PREA, REF after tRP) on the clock after
  * a READRES; the result is the last READRES + CL + nBL.
  *

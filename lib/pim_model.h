@@ -15,7 +15,7 @@ struct pim_model {
 	char	name[64];		/* config name, for reports */
 	double	clock_mhz;		/* PIM command clock */
 
-	/* Rank-level command spacing, in PIM clocks (pim-timing.md §4). */
+	/* Rank-level command spacing, in PIM clocks (share/doc/newton-timing.md §4). */
 	int64_t	t_gwrite_hide;		/* GWRITE->GWRITE/G_ACT, hiding on */
 	int64_t	gwrite_columns;		/* column accesses per GWRITE, hiding off */
 	int64_t	t_ccd_s;		/* COMP->COMP; x gwrite_columns = hiding-off c */
@@ -29,7 +29,7 @@ struct pim_model {
 	int64_t	t_refi;			/* refresh injection period */
 	int64_t	t_readres_latency;	/* CL + nBL, added after the last READRES */
 
-	/* Command generator geometry (pim-timing.md §5). */
+	/* Command generator geometry (share/doc/newton-timing.md §5). */
 	int64_t	gbuf_elems;		/* elements per GWRITE chunk (512) */
 	int64_t	comp_elems;		/* elements per COMP per bank (16) */
 	int64_t	banks;			/* outputs per G_ACT set (16) */

@@ -8,7 +8,7 @@
  * integer picoseconds, so equal totals are exactly equal and ties go to
  * the candidate that comes first in the input.
  *
- * Policies (reference/pimflow.md §8, DESIGN.md) only restrict which
+ * Policies (share/doc/pimflow-method.md §8, DESIGN.md) only restrict which
  * candidates the program may use.  The objective (struct objective) is a
  * parameter of the same program: time and energy are additive, so one
  * best value per prefix is exact; energy-delay product and a power cap

@@ -25,7 +25,7 @@ void
 split_opts_init(struct split_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	/* reference/pimflow.md §3: GPU shares 10..90 step 10 (0, 100 = pim, gpu) */
+	/* share/doc/pimflow-method.md §3: GPU shares 10..90 step 10 (0, 100 = pim, gpu) */
 	o->r_from = 10;
 	o->r_to = 90;
 	o->r_step = 10;

@@ -19,7 +19,7 @@ split_rules_init(struct split_rules *r)
 {
 	memset(r, 0, sizeof(*r));
 	/*
-	 * reference/pimflow.md §2: the published flow profiles every conv on
+	 * share/doc/pimflow-method.md §2: the published flow profiles every conv on
 	 * PIM (its code generator ignores groups), never splits depthwise or
 	 * grouped (group 32) or dilated convs, and never checks the stride of
 	 * a split (calc_space is never called).

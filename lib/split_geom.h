@@ -46,7 +46,7 @@ struct piece {
 
 /*
  * Which layers may be divided or offloaded.  The defaults (split_rules_init)
- * are the published PIMFlow rules of reference/pimflow.md §2; each field
+ * are the published PIMFlow rules of share/doc/pimflow-method.md §2; each field
  * is one token of pf-split -e (pf-split(1) documents them).
  */
 struct split_rules {

@@ -1,6 +1,6 @@
 /*
  * Pipelined chains: consecutive layers cut into S row stages that flow
- * from one device to the other, bottom stage first (reference/pimflow.md
+ * from one device to the other, bottom stage first (share/doc/pimflow-method.md
  * §4).  Layer i of the chain runs on the first device when i is even and
  * on the other when odd; its stage s runs at time step i + s, so a chain
  * of L layers takes L + S - 1 steps and each step overlaps the devices.

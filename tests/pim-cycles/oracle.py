@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Independent oracle for pim-cycles: re-times the command streams that
 `pim-cycles -T` writes, one text line at a time, with the rules of
-reference/pim-timing.md §4 written out afresh (no code shared with
+share/doc/newton-timing.md §4 written out afresh (no code shared with
 lib/newton_time.c), and checks the result against the cycles column.
 
 usage: oracle.py costed.csv trace.pim [hiding for empty pim_hiding, default 1]

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The streams pim-cycles -T writes, re-timed line by line by an
-# independent Python implementation of pim-timing.md §4 (oracle.py), give
+# independent Python implementation of share/doc/newton-timing.md §4 (oracle.py), give
 # the cycles and command counts pim-cycles reports.
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 [ -x /usr/bin/python3 ] || { echo "no /usr/bin/python3"; exit 77; }

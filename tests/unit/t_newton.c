@@ -1,6 +1,7 @@
 /*
  * Unit tests of the Newton PIM model: every reference figure of
- * pim-timing.md and pimflow.md §5, hand-derived command streams that
+ * share/doc/newton-timing.md and share/doc/pimflow-method.md §5,
+ * hand-derived command streams that
  * isolate each timing rule and the refresh, and properties over random
  * shapes (fast path == exact event loop, counts == closed forms,
  * monotonicity in rows and columns).
@@ -65,7 +66,7 @@ conv_cycles(int64_t ci, int64_t co, int64_t h, int64_t k, int64_t pad,
 	return f.cycles;
 }
 
-/* An FC in -> out with batch b, given as pim-timing.md §5 says. */
+/* An FC in -> out with batch b, given as share/doc/newton-timing.md §5 says. */
 static struct newton_cost
 fc(int64_t in, int64_t out, int64_t b, int64_t gw, int hid)
 {
@@ -86,7 +87,8 @@ test_reference(void)
 	struct layer l;
 	struct newton_cost c;
 
-	/* pimflow.md §5 worked example and pim-timing.md §5. */
+	/* share/doc/pimflow-method.md §5 worked example and
+	 * share/doc/newton-timing.md §5. */
 	CHECK_EQ_I(conv_cycles(32, 16, 112, 1, 0, 16, 4, 1), 19910);
 	CHECK_EQ_I(conv_cycles(32, 16, 112, 1, 0, 16, 4, 0), 33636);
 	CHECK_EQ_I(conv_cycles(32, 16, 112, 1, 0, 16, 2, 1), 36138);
@@ -179,7 +181,8 @@ test_rules(void)
 	/* Hiding off: GWRITE->G_ACT0 = 32 * tCCD_S = 64. */
 	CHECK_EQ_I(cmds(&m, 0, "WACR", at), 65 + 63 + 13);
 	CHECK_EQ_I(at[1], 65);
-	/* pimflow.md §6 observed timeline: 8 COMPs, READRES every 2, next GWRITE. */
+	/* share/doc/pimflow-method.md §6 observed timeline: 8 COMPs, READRES
+	 * every 2, next GWRITE. */
 	cmds(&m, 1, "WACCRCCRCCRCCRW", at);
 	CHECK_EQ_I(at[5], 64);
 	CHECK_EQ_I(at[6], 66);
@@ -209,7 +212,7 @@ test_rules(void)
 	m = M;
 
 	/*
-	 * devices.md §3.2, measured: GWRITE + g full 16-row groups (32 COMPs
+	 * share/doc/devices.md §3.2, measured: GWRITE + g full 16-row groups (32 COMPs
 	 * each) = 14 + 126 g clocks: 140, 266, 518, 1022; one group = 126.
 	 */
 	for (i = 1; i <= 8; i *= 2) {
@@ -265,14 +268,15 @@ test_rules(void)
 	}
 }
 
-/* Channel-0 counts from the plan by the closed forms of pim-timing.md §5. */
+/* Channel-0 counts from the plan by the closed forms of
+ * share/doc/newton-timing.md §5. */
 static void
 test_quirks(void)
 {
 	struct layer l;
 
 	/*
-	 * pim-timing.md §6.14: g is chosen by channel-0 G_ACT0 count, then
+	 * share/doc/newton-timing.md §6.14: g is chosen by channel-0 G_ACT0 count, then
 	 * text length, not by cycles.  150->248 @17^2 (B = 97, 16 units):
 	 * channel 0 has 97 G_ACT0 at g = 1, 49 x 2 = 98 at g = 2, 25 x 4 =
 	 * 100 at g = 4, so g = 1 wins and, without hiding, pays 97 GWRITEs
@@ -352,7 +356,7 @@ test_properties(void)
 		CHECK_EQ_I(a.st.ref, b.st.ref);
 		CHECK_EQ_I(a.st.comp, b.st.comp);
 
-		/* Counts equal the closed forms of pim-timing.md §5. */
+		/* Counts equal the closed forms of share/doc/newton-timing.md §5. */
 		memset(&gl, 0, sizeof(gl));
 		gl.ci = ci; gl.co = co; gl.kh = gl.kw = k;
 		gl.p = l.out_h * l.out_w; gl.h = h;
