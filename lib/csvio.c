@@ -240,9 +240,15 @@ table_read(FILE *fp, const char *fname, struct table *t)
 		return -1;
 	}
 	while (!st.err && (n = fread(buf, 1, sizeof(buf), fp)) > 0) {
+		/*
+		 * A record refused by on_record has set st.err and been
+		 * reported; libcsv goes on to the end of the buffer, and a
+		 * parse error it meets there must not add a second line.
+		 */
 		if (csv_parse(&p, buf, n, on_field, on_record, &st) != n) {
-			pf_errl(t->fname, st.line + 1, "%s",
-			    csv_strerror(csv_error(&p)));
+			if (!st.err)
+				pf_errl(t->fname, st.line + 1, "%s",
+				    csv_strerror(csv_error(&p)));
 			st.err = 1;
 		}
 	}
