@@ -8,10 +8,10 @@
  * the effects of each command are those of the simulator; the PIM blocks
  * are functional there and never delay a command, so they are absent here.
  *
- * Streams are generated lazily (hbmpim_stream.c), one kernel step (prologue, one output
- * iteration or tile, epilogue) at a time, so memory stays small for any
- * shape while the controller sees exactly the queue contents the
- * simulator's unbounded backlog would feed it.
+ * Streams are generated lazily (hbmpim_stream.c), one kernel step
+ * (prologue, one output iteration or tile, epilogue) at a time, so memory
+ * stays small for any shape while the controller sees exactly the queue
+ * contents the simulator's unbounded backlog would feed it.
  */
 #include <stdint.h>
 #include <stdlib.h>
