@@ -147,34 +147,81 @@ getnum(struct conf *c, struct conf_ent *e, int isint, double lo, double hi,
 }
 
 int
-conf_num(struct conf *c, const char *key, double lo, double hi, double *v)
+conf_bind(struct conf *c, const struct conf_key *keys, void *obj)
 {
-	struct conf_ent *e = lookup(c, key);
+	const struct conf_key *k;
+	struct conf_ent *e;
+	char *f;
+	double v;
 
-	if (e == NULL) {
-		pf_err(c->path, "missing key '%s'", key);
-		return -1;
+	for (k = keys; k->name != NULL; k++) {
+		if ((e = lookup(c, k->name)) == NULL) {
+			pf_err(c->path, "missing key '%s'", k->name);
+			return -1;
+		}
+		if (getnum(c, e, k->type != CONF_REAL, k->lo, k->hi, &v) < 0)
+			return -1;
+		f = (char *)obj + k->off;
+		switch (k->type) {
+		case CONF_REAL:
+		case CONF_WHOLE:
+			memcpy(f, &v, sizeof(v));
+			break;
+		case CONF_I64: {
+			int64_t i = (int64_t)v;
+
+			memcpy(f, &i, sizeof(i));
+			break;
+		}
+		case CONF_INT: {
+			int i = (int)v;
+
+			memcpy(f, &i, sizeof(i));
+			break;
+		}
+		}
 	}
-	return getnum(c, e, 0, lo, hi, v);
+	return 0;
 }
 
 int
-conf_count(struct conf *c, const char *key, double lo, double hi, double *v)
+conf_read(const char *path, const struct conf_key *keys, void *obj,
+    struct conf *c)
 {
-	struct conf_ent *e = lookup(c, key);
-
-	if (e == NULL) {
-		pf_err(c->path, "missing key '%s'", key);
+	if (conf_load(path, c) < 0)
+		return -1;
+	if (conf_bind(c, keys, obj) < 0) {
+		conf_free(c);
 		return -1;
 	}
-	return getnum(c, e, 1, lo, hi, v);
+	return 0;
+}
+
+int
+conf_done(struct conf *c, int rc)
+{
+	if (rc == 0 && conf_check_unused(c) < 0)
+		rc = -1;
+	conf_free(c);
+	return rc == 0 ? 0 : -1;
+}
+
+long
+conf_line(const struct conf *c, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		if (strcmp(c->ent[i].key, key) == 0)
+			return c->ent[i].line;
+	return 0;
 }
 
 int
 conf_unit_is_count(const char *unit)
 {
 	static const char *const counts[] = { "count", "cycles", "elements",
-	    "registers", "version", "0/1", NULL };
+	    "registers", "version", "0/1", "bytes", NULL };
 	int i;
 
 	for (i = 0; counts[i] != NULL; i++)
@@ -183,25 +230,38 @@ conf_unit_is_count(const char *unit)
 	return 0;
 }
 
-int
-conf_num_opt(struct conf *c, const char *key, double lo, double hi,
-    double def, double *v)
-{
-	struct conf_ent *e = lookup(c, key);
-
-	if (e == NULL) {
-		*v = def;
-		return 0;
-	}
-	return getnum(c, e, 0, lo, hi, v);
-}
-
 const char *
 conf_str(struct conf *c, const char *key)
 {
 	struct conf_ent *e = lookup(c, key);
 
 	return e != NULL ? e->val : NULL;
+}
+
+const char *
+conf_str_req(struct conf *c, const char *key)
+{
+	const char *s = conf_str(c, key);
+
+	if (s == NULL)
+		pf_err(c->path, "missing key '%s'", key);
+	return s;
+}
+
+void
+conf_name(const char *path, char *buf, size_t size)
+{
+	const char *base = strrchr(path, '/');
+	size_t n;
+
+	base = base != NULL ? base + 1 : path;
+	n = strlen(base);
+	if (n > 5 && strcmp(base + n - 5, ".conf") == 0)
+		n -= 5;
+	if (n >= size)
+		n = size - 1;
+	memcpy(buf, base, n);
+	buf[n] = '\0';
 }
 
 int

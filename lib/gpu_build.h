@@ -13,6 +13,8 @@
 
 #include <stddef.h>
 
+#include "conf.h"
+
 /* How the kernels of a layer are launched. */
 enum gpu_launch {
 	GPU_LAUNCH_SERIAL,	/* each kernel waits for its own launch */
@@ -33,17 +35,11 @@ struct gpu_build {
 	double	gemm_post_kernels, matmul_post_kernels;
 };
 
-/* One numeric key of a build file (as struct gpu_key of gpu_model.h). */
-struct gpu_build_key {
-	const char	*key;
-	size_t		 off;
-	double		 lo, hi;
-	const char	*unit;
-	const char	*doc;
-};
-
-/* NULL-terminated; the string key "launch" is handled separately. */
-extern const struct gpu_build_key gpu_build_keys[];
+/*
+ * The numeric keys of a build file (conf.h), NULL-terminated; the string
+ * key launch is read apart.
+ */
+extern const struct conf_key gpu_build_keys[];
 
 /*
  * Load and validate a build file (path already resolved); every key is

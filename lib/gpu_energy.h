@@ -11,6 +11,7 @@
 #ifndef PF_GPU_ENERGY_H
 #define PF_GPU_ENERGY_H
 
+#include "conf.h"
 #include "gpu_model.h"
 
 struct gpu_energy {
@@ -22,13 +23,8 @@ struct gpu_energy {
 	double	static_w;		/* the GPU board while it waits */
 };
 
-/* One key of an energy config, for the man page and the loader. */
-struct gpu_energy_key {
-	const char	*key;
-	const char	*unit;
-	const char	*doc;
-};
-extern const struct gpu_energy_key gpu_energy_keys[];	/* NULL-terminated */
+/* The keys of an energy config (conf.h), NULL-terminated. */
+extern const struct conf_key gpu_energy_keys[];
 
 /*
  * Load an energy config (path resolved).  Every key is required, an

@@ -14,87 +14,88 @@
 #include "gpu_model.h"
 #include "gpu_ops.h"
 
-#define K(f, lo, hi, unit, doc) \
-	{ #f, offsetof(struct gpu_model, f), lo, hi, unit, doc }
-#define KN(name, f, lo, hi, unit, doc) \
-	{ name, offsetof(struct gpu_model, f), lo, hi, unit, doc }
+/* R: a decimal, W: a whole number (a count); N: the key is not the field. */
+#define RN(name, f, lo, hi, unit, doc) \
+	CONF_KEY(name, CONF_REAL, struct gpu_model, f, lo, hi, unit, doc)
+#define WN(name, f, lo, hi, unit, doc) \
+	CONF_KEY(name, CONF_WHOLE, struct gpu_model, f, lo, hi, unit, doc)
+#define R(f, lo, hi, unit, doc)	RN(#f, f, lo, hi, unit, doc)
+#define W(f, lo, hi, unit, doc)	WN(#f, f, lo, hi, unit, doc)
 #define TINY 1e-9
 
 /* Every numeric config key; gpu-cycles(1) documents them in this order. */
-const struct gpu_key gpu_model_keys[] = {
-	K(sms, 1, 1e4, "count", "streaming multiprocessors"),
-	K(clock_mhz, 1, 1e5, "MHz", "core clock; cycles are counted in it"),
-	KN("sustained_clock_mhz", sustained_mhz, 1, 1e5, "MHz",
+const struct conf_key gpu_model_keys[] = {
+	W(sms, 1, 1e4, "count", "streaming multiprocessors"),
+	R(clock_mhz, 1, 1e5, "MHz", "core clock; cycles are counted in it"),
+	RN("sustained_clock_mhz", sustained_mhz, 1, 1e5, "MHz",
 	    "clock the chip holds under sustained load (power or thermal "
 	    "limits); the kernels run at it"),
-	K(channels, 1, 1e4, "count",
+	W(channels, 1, 1e4, "count",
 	    "memory channels of the whole machine (default of -C)"),
-	K(bw_gbs_per_channel, TINY, 1e5, "GB/s", "DRAM bandwidth per channel"),
-	K(l2_kb_per_channel, TINY, 1e7, "KiB", "L2 capacity per channel"),
-	K(l2_bytes_per_cycle_per_channel, TINY, 1e5, "B/cycle",
+	R(bw_gbs_per_channel, TINY, 1e5, "GB/s", "DRAM bandwidth per channel"),
+	R(l2_kb_per_channel, TINY, 1e7, "KiB", "L2 capacity per channel"),
+	R(l2_bytes_per_cycle_per_channel, TINY, 1e5, "B/cycle",
 	    "L2 bandwidth per channel"),
-	K(sm_l2_bytes_per_cycle, TINY, 1e5, "B/cycle",
+	R(sm_l2_bytes_per_cycle, TINY, 1e5, "B/cycle",
 	    "bytes one SM can receive from L2 per cycle"),
-	KN("tc_flop_per_sm_cycle_fp16", tc_fp16, 0, 1e6, "FLOP/cycle/SM",
+	RN("tc_flop_per_sm_cycle_fp16", tc_fp16, 0, 1e6, "FLOP/cycle/SM",
 	    "tensor cores, fp16/bf16 inputs (0: none)"),
-	KN("tc_flop_per_sm_cycle_int8", tc_int8, 0, 1e6, "FLOP/cycle/SM",
+	RN("tc_flop_per_sm_cycle_int8", tc_int8, 0, 1e6, "FLOP/cycle/SM",
 	    "tensor cores, int8/fp8 inputs (0: none)"),
-	KN("tc_flop_per_sm_cycle_tf32", tc_tf32, 0, 1e6, "FLOP/cycle/SM",
+	RN("tc_flop_per_sm_cycle_tf32", tc_tf32, 0, 1e6, "FLOP/cycle/SM",
 	    "tensor cores for fp32 layers as TF32 (0: fp32 on CUDA cores)"),
-	KN("cuda_flop_per_sm_cycle_fp16", cuda_fp16, TINY, 1e6,
+	RN("cuda_flop_per_sm_cycle_fp16", cuda_fp16, TINY, 1e6,
 	    "FLOP/cycle/SM", "CUDA cores, fp16/bf16"),
-	KN("cuda_flop_per_sm_cycle_fp32", cuda_fp32, TINY, 1e6,
+	RN("cuda_flop_per_sm_cycle_fp32", cuda_fp32, TINY, 1e6,
 	    "FLOP/cycle/SM", "CUDA cores, fp32 (and the element-wise work of "
 	    "streaming kernels of other types)"),
-	KN("cuda_flop_per_sm_cycle_int8", cuda_int8, 0, 1e6, "ops/cycle/SM",
+	RN("cuda_flop_per_sm_cycle_int8", cuda_int8, 0, 1e6, "ops/cycle/SM",
 	    "CUDA cores, int8 dot products (DP4A; 0: none)"),
-	KN("tc_align_elems", tc_align, 1, 1024, "elements",
+	WN("tc_align_elems", tc_align, 1, 1024, "elements",
 	    "tensor cores need K and N multiples of this"),
-	K(min_library_major, 1, 99, "version",
+	W(min_library_major, 1, 99, "version",
 	    "oldest cuBLAS/cuDNN major version that supports the chip: the "
 	    "tensor-core rule follows the newer of it and the build's "
 	    "library_major"),
-	K(max_ctas_per_sm, 1, 1024, "count", "resident CTAs per SM"),
-	K(max_threads_per_sm, 32, 1e5, "count", "resident threads per SM"),
-	K(regs_per_sm, 1024, 1e7, "count", "32-bit registers per SM"),
-	K(smem_kb_per_sm, 1, 1e5, "KiB", "shared memory per SM for CTAs"),
-	KN("tile_k", tile_k, 1, 1024, "elements", "K step of every tile"),
-	K(tile_stages, 1, 16, "count", "shared-memory pipeline stages"),
-	K(tile_regs_overhead, 0, 255, "registers",
+	W(max_ctas_per_sm, 1, 1024, "count", "resident CTAs per SM"),
+	W(max_threads_per_sm, 32, 1e5, "count", "resident threads per SM"),
+	W(regs_per_sm, 1024, 1e7, "count", "32-bit registers per SM"),
+	R(smem_kb_per_sm, 1, 1e5, "KiB", "shared memory per SM for CTAs"),
+	WN("tile_k", tile_k, 1, 1024, "elements", "K step of every tile"),
+	W(tile_stages, 1, 16, "count", "shared-memory pipeline stages"),
+	W(tile_regs_overhead, 0, 255, "registers",
 	    "registers per thread besides the accumulators"),
-	K(splitk_max, 1, 1024, "count",
+	W(splitk_max, 1, 1024, "count",
 	    "largest split-K factor (powers of two up to it are tried)"),
-	K(eff_math, TINY, 1, "ratio",
+	R(eff_math, TINY, 1, "ratio",
 	    "share of the peak FLOP rate a busy SM sustains"),
-	K(eff_math_cuda, TINY, 1, "ratio",
+	R(eff_math_cuda, TINY, 1, "ratio",
 	    "share of the peak FLOP rate a busy SM sustains in a GEMM on CUDA "
 	    "cores (eff_math is the tensor-core and streaming one)"),
-	K(eff_dram, TINY, 1, "ratio", "share of peak DRAM bandwidth sustained"),
-	K(eff_l2, TINY, 1, "ratio", "share of peak L2 bandwidth sustained"),
-	K(fill_cycles, 0, 1e7, "cycles",
+	R(eff_dram, TINY, 1, "ratio", "share of peak DRAM bandwidth sustained"),
+	R(eff_l2, TINY, 1, "ratio", "share of peak L2 bandwidth sustained"),
+	W(fill_cycles, 0, 1e7, "cycles",
 	    "pipeline fill: per GEMM wave, once per streaming kernel"),
-	K(launch_cycles, 0, 1e9, "cycles", "launch latency of every kernel"),
-	K(kernel_fixed_ns, 0, 1e6, "ns",
+	W(launch_cycles, 0, 1e9, "cycles", "launch latency of every kernel"),
+	R(kernel_fixed_ns, 0, 1e6, "ns",
 	    "device time every kernel pays besides its work (start-up, "
 	    "drain, the call's share that launches do not hide)"),
-	K(kstep_cycles, 0, 1e6, "cycles",
+	W(kstep_cycles, 0, 1e6, "cycles",
 	    "latency floor of one tile_k step of a GEMM CTA: a wave takes at "
 	    "least k-steps x this (few resident CTAs cannot hide the load "
 	    "latency)"),
-	K(l2_input_fraction, 0, 1, "ratio",
+	R(l2_input_fraction, 0, 1, "ratio",
 	    "an activation tensor written by the previous kernel is read "
 	    "from L2 when it is at most this share of L2"),
-	K(l2_reuse_fraction, 0, 1, "ratio",
+	R(l2_reuse_fraction, 0, 1, "ratio",
 	    "GEMM operands are read from DRAM once when together they are "
 	    "at most this share of L2"),
-	K(stream_threads, 32, 1024, "count",
+	W(stream_threads, 32, 1024, "count",
 	    "threads per CTA of streaming kernels"),
-	K(stream_elems_per_thread, 1, 1024, "elements",
+	W(stream_elems_per_thread, 1, 1024, "elements",
 	    "output elements per thread of streaming kernels"),
-	{ NULL, 0, 0, 0, NULL, NULL }
+	{ NULL, 0, 0, 0, 0, NULL, NULL }
 };
-
-#define FIELD(m, k) ((double *)(void *)((char *)(m) + (k)->off))
 
 int
 gpu_tiles_parse(const char *s, struct gpu_model *m, const char **why)
@@ -143,74 +144,57 @@ gpu_tiles_parse(const char *s, struct gpu_model *m, const char **why)
 	}
 }
 
-static long
-keyline(const struct conf *c, const char *key)
+/* The string keys tile_menu and default_build, and the tiles' fit. */
+static int
+load_strings(struct conf *c, const char *path, struct gpu_model *m)
 {
-	size_t i;
+	const char *menu, *why;
+	int i, any = 0;
 
-	for (i = 0; i < c->n; i++)
-		if (strcmp(c->ent[i].key, key) == 0)
-			return c->ent[i].line;
+	if ((menu = conf_str_req(c, "tile_menu")) == NULL)
+		return -1;
+	if (gpu_tiles_parse(menu, m, &why) < 0) {
+		pf_errl(path, conf_line(c, "tile_menu"), "key 'tile_menu': %s: "
+		    "'%s'", why, menu);
+		return -1;
+	}
+	if ((menu = conf_str_req(c, "default_build")) == NULL)
+		return -1;
+	if (strlen(menu) >= sizeof(m->default_build) ||
+	    strchr(menu, '/') != NULL) {
+		pf_errl(path, conf_line(c, "default_build"), "key "
+		    "'default_build': not a build name: '%s'", menu);
+		return -1;
+	}
+	strcpy(m->default_build, menu);
+	for (i = 0; i < m->ntiles; i++) {
+		if (gpu_occupancy(m, &m->tiles[i], 2) < 1) {
+			pf_errl(path, conf_line(c, "tile_menu"), "key "
+			    "'tile_menu': tile %dx%d/%d cannot be resident on "
+			    "an SM", m->tiles[i].tm, m->tiles[i].tn,
+			    m->tiles[i].threads);
+			return -1;
+		}
+		if (gpu_occupancy(m, &m->tiles[i], 4) >= 1)
+			any = 1;
+	}
+	if (!any) {
+		pf_errl(path, conf_line(c, "tile_menu"), "key 'tile_menu': no "
+		    "tile is resident with 4-byte elements");
+		return -1;
+	}
 	return 0;
 }
 
 int
 gpu_model_load(const char *path, struct gpu_model *m)
 {
-	const struct gpu_key *k;
 	struct conf c;
-	const char *menu, *why;
-	int i, any = 0, rc = -1;
 
 	memset(m, 0, sizeof(*m));
-	if (conf_load(path, &c) < 0)
+	if (conf_read(path, gpu_model_keys, m, &c) < 0)
 		return -1;
-	for (k = gpu_model_keys; k->key != NULL; k++)
-		if ((conf_unit_is_count(k->unit) ? conf_count : conf_num)(&c,
-		    k->key, k->lo, k->hi, FIELD(m, k)) < 0)
-			goto out;
-	if ((menu = conf_str(&c, "tile_menu")) == NULL) {
-		pf_err(path, "missing key 'tile_menu'");
-		goto out;
-	}
-	if (gpu_tiles_parse(menu, m, &why) < 0) {
-		pf_errl(path, keyline(&c, "tile_menu"), "key 'tile_menu': %s: "
-		    "'%s'", why, menu);
-		goto out;
-	}
-	if ((menu = conf_str(&c, "default_build")) == NULL) {
-		pf_err(path, "missing key 'default_build'");
-		goto out;
-	}
-	if (strlen(menu) >= sizeof(m->default_build) ||
-	    strchr(menu, '/') != NULL) {
-		pf_errl(path, keyline(&c, "default_build"), "key "
-		    "'default_build': not a build name: '%s'", menu);
-		goto out;
-	}
-	strcpy(m->default_build, menu);
-	for (i = 0; i < m->ntiles; i++) {
-		if (gpu_occupancy(m, &m->tiles[i], 2) < 1) {
-			pf_errl(path, keyline(&c, "tile_menu"), "key 'tile_menu': "
-			    "tile %dx%d/%d cannot be resident on an SM",
-			    m->tiles[i].tm, m->tiles[i].tn,
-			    m->tiles[i].threads);
-			goto out;
-		}
-		if (gpu_occupancy(m, &m->tiles[i], 4) >= 1)
-			any = 1;
-	}
-	if (!any) {
-		pf_errl(path, keyline(&c, "tile_menu"), "key 'tile_menu': no "
-		    "tile is resident with 4-byte elements");
-		goto out;
-	}
-	if (conf_check_unused(&c) < 0)
-		goto out;
-	rc = 0;
-out:
-	conf_free(&c);
-	return rc;
+	return conf_done(&c, load_strings(&c, path, m));
 }
 
 void

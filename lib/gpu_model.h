@@ -15,6 +15,7 @@
 
 #include <stddef.h>
 
+#include "conf.h"
 #include "gpu_build.h"
 #include "layer.h"
 
@@ -62,17 +63,11 @@ struct gpu_model {
 	struct gpu_build build;		/* the software build costed */
 };
 
-/* One numeric key of a config file: where it goes, its range, its doc. */
-struct gpu_key {
-	const char	*key;
-	size_t		 off;		/* offset of the double in gpu_model */
-	double		 lo, hi;
-	const char	*unit;
-	const char	*doc;
-};
-
-/* NULL-terminated; the string key "tile_menu" is handled separately. */
-extern const struct gpu_key gpu_model_keys[];
+/*
+ * The numeric keys of a GPU config (conf.h), NULL-terminated; the string
+ * keys tile_menu and default_build are read apart.
+ */
+extern const struct conf_key gpu_model_keys[];
 
 /*
  * Load and validate a config file (path already resolved).  Every key of

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "conf.h"
 #include "hbmpim_time.h"
 
 struct hbmpim_model {
@@ -18,6 +19,9 @@ struct hbmpim_model {
 	struct hbmpim_dram	dram;
 	int64_t			channels;	/* PIM pseudo-channels (default) */
 };
+
+/* The keys of an hbm-pim config (conf.h), NULL-terminated; arch apart. */
+extern const struct conf_key hbmpim_model_keys[];
 
 /*
  * Load a model from a config path.  Every key is required and

@@ -26,16 +26,13 @@ pim_engine_of(const char *path)
 	struct conf c;
 	const char *a;
 	char arch[64];
-	long line = 0;
-	size_t i;
+	long line;
 
 	if (conf_load(path, &c) < 0)
 		return NULL;
 	a = conf_str(&c, "arch");
 	snprintf(arch, sizeof(arch), "%s", a != NULL ? a : pim_engines[0]->arch);
-	for (i = 0; i < c.n; i++)
-		if (strcmp(c.ent[i].key, "arch") == 0)
-			line = c.ent[i].line;
+	line = conf_line(&c, "arch");
 	conf_free(&c);
 	for (e = pim_engines; *e != NULL; e++)
 		if (strcmp((*e)->arch, arch) == 0)

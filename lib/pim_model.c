@@ -12,94 +12,79 @@
 #include "diag.h"
 #include "pim_model.h"
 
-enum kind { KI, KD };
+/* D: a decimal, I: a whole number (int64_t), B: 0 or 1 (int). */
+#define D(f, lo, hi, unit, doc) \
+	CONF_KEY(#f, CONF_REAL, struct pim_model, f, lo, hi, unit, doc)
+#define I(f, lo, hi, unit, doc) \
+	CONF_KEY(#f, CONF_I64, struct pim_model, f, lo, hi, unit, doc)
+#define B(f, doc) \
+	CONF_KEY(#f, CONF_INT, struct pim_model, f, 0, 1, "0/1", doc)
+#define BIG (1 << 20)
 
-static const struct key {
-	const char	*name;
-	enum kind	 kind;
-	size_t		 off;
-	double		 lo, hi;
-} keys[] = {
-#define KEYI(n, f, lo, hi) { n, KI, offsetof(struct pim_model, f), lo, hi }
-#define KEYD(n, f, lo, hi) { n, KD, offsetof(struct pim_model, f), lo, hi }
-	KEYD("clock_mhz", clock_mhz, 1, 1e6),
-	KEYI("t_gwrite_hide", t_gwrite_hide, 1, 1e6),
-	KEYI("gwrite_columns", gwrite_columns, 1, 1e6),
-	KEYI("t_ccd_s", t_ccd_s, 1, 1e6),
-	KEYI("t_gwrite_comp", t_gwrite_comp, 0, 1e6),
-	KEYI("t_faw", t_faw, 0, 1e6),
-	KEYI("t_rcd", t_rcd, 0, 1e6),
-	KEYI("t_comp_readres", t_comp_readres, 0, 1e6),
-	KEYI("t_readres_gwrite", t_readres_gwrite, 0, 1e6),
-	KEYI("t_rp", t_rp, 0, 1e6),
-	KEYI("t_rfc", t_rfc, 0, 1e6),
-	KEYI("t_refi", t_refi, 1, 1e9),
-	KEYI("t_readres_latency", t_readres_latency, 0, 1e6),
-	KEYI("gbuf_elems", gbuf_elems, 1, 1 << 20),
-	KEYI("comp_elems", comp_elems, 1, 1 << 20),
-	KEYI("banks", banks, 1, 1 << 20),
-	KEYI("channels", channels, 1, 1 << 20),
-	KEYI("max_gwrite", max_gwrite, 1, 1 << 20),
-	KEYI("hiding", hiding, 0, 1),
-	KEYD("bus_bytes_per_clk", bus_bytes_per_clk, 1e-6, 1e9),
-	KEYI("t_act16", t_act16, 0, 1e6),
-	KEYD("e_pre_nj", e_pre_nj, 0, 1e9),
-	KEYD("e_sram_read_nj", e_sram_read_nj, 0, 1e9),
-	KEYD("e_sram_write_nj", e_sram_write_nj, 0, 1e9),
-	KEYD("e_dram_read_nj", e_dram_read_nj, 0, 1e9),
-	KEYD("e_mul_nj", e_mul_nj, 0, 1e9),
-	KEYD("e_add_nj", e_add_nj, 0, 1e9),
-	KEYI("mac_lanes", mac_lanes, 1, 1 << 20),
-	KEYD("e_io_pj_per_bit", e_io_pj_per_bit, 0, 1e6),
-	KEYD("static_mw_per_channel", static_mw_per_channel, 0, 1e9),
-#undef KEYI
-#undef KEYD
+/* Every numeric key; times are in clocks of clock_mhz. */
+const struct conf_key pim_model_keys[] = {
+	D(clock_mhz, 1, 1e6, "MHz", "PIM command clock; times count it"),
+	I(t_gwrite_hide, 1, 1e6, "cycles",
+	    "GWRITE to GWRITE or G_ACT with latency hiding"),
+	I(gwrite_columns, 1, 1e6, "count",
+	    "column accesses of one GWRITE without latency hiding"),
+	I(t_ccd_s, 1, 1e6, "cycles",
+	    "one column access; COMP to COMP"),
+	I(t_gwrite_comp, 0, 1e6, "cycles", "GWRITE to COMP"),
+	I(t_faw, 0, 1e6, "cycles", "G_ACT to the next G_ACT of a set"),
+	I(t_rcd, 0, 1e6, "cycles", "G_ACT to COMP"),
+	I(t_comp_readres, 0, 1e6, "cycles", "COMP to READRES"),
+	I(t_readres_gwrite, 0, 1e6, "cycles", "READRES to GWRITE"),
+	I(t_rp, 0, 1e6, "cycles",
+	    "precharge of all banks before a refresh or G_ACT"),
+	I(t_rfc, 0, 1e6, "cycles", "refresh duration"),
+	I(t_refi, 1, 1e9, "cycles", "refresh period"),
+	I(t_readres_latency, 0, 1e6, "cycles",
+	    "CL + burst after the last READRES"),
+	I(gbuf_elems, 1, BIG, "elements",
+	    "elements per GWRITE chunk (global buffer)"),
+	I(comp_elems, 1, BIG, "elements", "elements per COMP per bank"),
+	I(banks, 1, BIG, "count", "banks (outputs per G_ACT set)"),
+	I(channels, 1, BIG, "count",
+	    "PIM channels of rows that leave pim_channels empty"),
+	I(max_gwrite, 1, BIG, "count",
+	    "GWRITE groups of rows that leave pim_gwrite empty"),
+	B(hiding, "GWRITE latency hiding of rows that leave pim_hiding empty"),
+	D(bus_bytes_per_clk, 1e-6, 1e9, "B/cycle",
+	    "external data bus of one channel (-r)"),
+	I(t_act16, 0, 1e6, "cycles",
+	    "clocks to apply an activation to 16 outputs (-r)"),
+	D(e_pre_nj, 0, 1e9, "nJ", "one precharge"),
+	D(e_sram_read_nj, 0, 1e9, "nJ", "one global-buffer read"),
+	D(e_sram_write_nj, 0, 1e9, "nJ", "one global-buffer write"),
+	D(e_dram_read_nj, 0, 1e9, "nJ", "one row read"),
+	D(e_mul_nj, 0, 1e9, "nJ", "one fp16 multiply"),
+	D(e_add_nj, 0, 1e9, "nJ", "one fp16 add"),
+	I(mac_lanes, 1, BIG, "count", "multipliers per bank"),
+	D(e_io_pj_per_bit, 0, 1e6, "pJ/bit",
+	    "a piece's input and output crossing the DRAM I/O"),
+	D(static_mw_per_channel, 0, 1e9, "mW",
+	    "static power of the PIM logic of one channel"),
+	{ NULL, 0, 0, 0, 0, NULL, NULL }
 };
 
 int
 pim_model_load(const char *path, struct pim_model *m)
 {
 	struct conf c;
-	const char *base, *dot, *arch;
-	size_t i, n;
-	double v;
-	int rc = -1;
+	const char *arch;
+	int rc = 0;
 
 	memset(m, 0, sizeof(*m));
-	if (conf_load(path, &c) < 0)
+	conf_name(path, m->name, sizeof(m->name));
+	if (conf_read(path, pim_model_keys, m, &c) < 0)
 		return -1;
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		const struct key *k = &keys[i];
-
-		if ((k->kind == KD ? conf_num : conf_count)(&c, k->name, k->lo,
-		    k->hi, &v) < 0)
-			goto out;
-		if (k->kind == KD)
-			*(double *)(void *)((char *)m + k->off) = v;
-		else if (k->off == offsetof(struct pim_model, hiding))
-			m->hiding = (int)v;
-		else
-			*(int64_t *)(void *)((char *)m + k->off) = (int64_t)v;
-	}
 	/* the engine seam: a newton config may say so (pim_engine_of) */
 	if ((arch = conf_str(&c, "arch")) != NULL && strcmp(arch, "newton") != 0) {
 		pf_err(path, "key 'arch': must be 'newton' here, not '%s'", arch);
-		goto out;
+		rc = -1;
 	}
-	if (conf_check_unused(&c) < 0)
-		goto out;
-	base = strrchr(path, '/');
-	base = base != NULL ? base + 1 : path;
-	dot = strrchr(base, '.');
-	n = dot != NULL ? (size_t)(dot - base) : strlen(base);
-	if (n >= sizeof(m->name))
-		n = sizeof(m->name) - 1;
-	memcpy(m->name, base, n);
-	m->name[n] = '\0';
-	rc = 0;
-out:
-	conf_free(&c);
-	return rc;
+	return conf_done(&c, rc);
 }
 
 void

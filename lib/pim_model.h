@@ -11,6 +11,8 @@
 
 #include <stdint.h>
 
+#include "conf.h"
+
 struct pim_model {
 	char	name[64];		/* config name, for reports */
 	double	clock_mhz;		/* PIM command clock */
@@ -51,6 +53,9 @@ struct pim_model {
 	double	e_io_pj_per_bit;	/* GPU<->PIM hand-off over the DRAM I/O */
 	double	static_mw_per_channel;	/* PIM logic while the plan runs */
 };
+
+/* The keys of a Newton config (conf.h), NULL-terminated; arch apart. */
+extern const struct conf_key pim_model_keys[];
 
 /*
  * Load a model from a config file path (conf_resolve gives one).  Every key
