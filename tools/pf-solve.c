@@ -12,14 +12,15 @@
 #include "csvio.h"
 #include "diag.h"
 #include "solve_io.h"
+#include "solve_text.h"
 
 static void
 usage(int rc)
 {
 	fprintf(rc == PF_EXIT_OK ? stdout : stderr, "usage: %s [-DF] [-f gpu_clock_mhz] [-j summary.json] "
 	    "[-l layers.csv] [-m model]\n"
-	    "\t[-O time|energy|edp] [-P policy|all] [-W watts] [-w window] "
-	    "[costs.csv]\n", pf_progname());
+	    "\t[-O time|energy|edp] [-P policy|all] [-t table.txt] [-W watts] "
+	    "[-w window]\n\t[costs.csv]\n", pf_progname());
 	exit(rc);
 }
 
@@ -28,7 +29,7 @@ struct opts {
 	enum policy	 pol;
 	struct objective obj;
 	double		 mhz;
-	const char	*json, *layers, *model;
+	const char	*json, *layers, *model, *text;
 };
 
 /* Solve what is asked; write the plan and the summary.  Returns an exit status. */
@@ -45,7 +46,8 @@ run(struct solve_in *in, const struct opts *o)
 	memset(plans, 0, sizeof(plans));
 	memset(res, 0, sizeof(res));
 	for (p = 0; p < P_NPOL; p++)
-		want[p] = p == (int)o->pol || ((o->all || o->json != NULL) &&
+		want[p] = p == (int)o->pol || ((o->all || o->json != NULL ||
+		    o->text != NULL) &&
 		    (p != P_ATTNPIM || in->have_kv));
 	if ((o->obj.kind != O_TIME || o->obj.cap_mw > 0) && !in->have_energy) {
 		pf_err(in->fname, "no energy_nj on every candidate: -O %s%s "
@@ -83,6 +85,25 @@ run(struct solve_in *in, const struct opts *o)
 			goto done;
 		}
 	}
+	if (o->text != NULL) {
+		if ((fp = fopen(o->text, "w")) == NULL) {
+			pf_err(o->text, "cannot create: %s", strerror(errno));
+			rc = PF_EXIT_DATA;
+			goto done;
+		}
+		if (solve_text_table(fp, in, o->model, o->mhz, &o->obj,
+		    res) < 0) {
+			pf_write_error(o->text);
+			fclose(fp);
+			rc = PF_EXIT_DATA;
+			goto done;
+		}
+		if (fclose(fp) != 0) {
+			pf_write_error(o->text);
+			rc = PF_EXIT_DATA;
+			goto done;
+		}
+	}
 	solve_plan_table(in, &plans[o->all ? P_PIMFLOW : o->pol], &o->obj,
 	    &out);
 	if (table_write(stdout, &out) < 0) {
@@ -111,7 +132,7 @@ main(int argc, char **argv)
 	o.pol = P_PIMFLOW;
 	o.window = 8;
 	o.model = "";
-	while ((ch = getopt(argc, argv, "DFf:hj:l:m:O:P:W:w:")) != -1) {
+	while ((ch = getopt(argc, argv, "DFf:hj:l:m:O:P:t:W:w:")) != -1) {
 		switch (ch) {
 		case 'h':
 			usage(PF_EXIT_OK);
@@ -138,6 +159,9 @@ main(int argc, char **argv)
 		case 'O':
 			if (objective_parse(optarg, &o.obj.kind) < 0)
 				usage(PF_EXIT_USAGE);
+			break;
+		case 't':
+			o.text = optarg;
 			break;
 		case 'W': {
 			double w;
@@ -186,7 +210,7 @@ main(int argc, char **argv)
 	/* -f, else the clock gpu-cycles wrote, carried by pf-merge */
 	if (v == 0 && o.mhz == 0)
 		o.mhz = in.gpu_mhz;
-	if (v == 0 && o.mhz == 0 && o.json != NULL) {
+	if (v == 0 && o.mhz == 0 && (o.json != NULL || o.text != NULL)) {
 		pf_err(in.fname, "no GPU clock for the summary's cycles: "
 		    "column 'gpu_clock_mhz' missing or empty (give -f)");
 		v = -1;

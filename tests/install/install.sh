@@ -15,7 +15,7 @@ for t in onnx2layers pf-split gpu-cycles pim-cycles pf-merge pf-solve pimflow pf
 done
 [ -f "$P/share/pimflow/models/resnet18_cifar10.onnx" ] || fail "models not installed"
 [ -f "$P/share/pimflow/gnuplot/plan.gp" ] || fail "gnuplot scripts not installed"
-[ -f "$P/share/pimflow/jq/table.jq" ] || fail "jq filters not installed"
+[ -f "$P/share/pimflow/jq/check.jq" ] || fail "jq filters not installed"
 for f in "$TOP"/share/doc/*; do
 	[ -f "$P/share/doc/pimflow/${f##*/}" ] || fail "share/doc/${f##*/} not installed"
 done
