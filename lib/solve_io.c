@@ -10,10 +10,8 @@
 #include "jsonw.h"
 #include "solve_merge.h"
 #include "solve_io.h"
+#include "task.h"
 #include "xalloc.h"
-
-enum { S_CAND, S_FIRST, S_LAST, S_KIND, S_AXIS, S_RATIO, S_GW, S_HIDE,
-	S_GPU, S_PIM, S_NS };
 
 static const char *const plancols[] = {
 	"layer", "name", "op", "kind", "axis", "ratio", "segment", "gpu_ns",
@@ -202,19 +200,20 @@ check_cover(const struct table *t, const struct solve_in *in)
 static int
 parse_row(const struct table *t, size_t r, const long *c, struct cand *x)
 {
+	enum task_axis ax;
 	const char *s;
 	int64_t v;
 	int ratio;
 
 	memset(x, 0, sizeof(*x));
 	x->line = table_line(t, r);
-	x->id = xstrdup(table_get(t, r, (size_t)c[S_CAND]));
+	x->id = xstrdup(table_get(t, r, (size_t)c[TC_CAND]));
 	if (*x->id == '\0') {
 		pf_errl(t->fname, x->line, "column 'cand': empty field");
 		return -1;
 	}
-	if (table_int(t, r, (size_t)c[S_FIRST], &x->first) < 0 ||
-	    table_int(t, r, (size_t)c[S_LAST], &x->last) < 0)
+	if (table_int(t, r, (size_t)c[TC_FIRST], &x->first) < 0 ||
+	    table_int(t, r, (size_t)c[TC_LAST], &x->last) < 0)
 		return -1;
 	if (x->last >= SOLVE_MAX_LAYERS) {
 		pf_errl(t->fname, x->line, "candidate '%s': layer %lld is past "
@@ -228,32 +227,32 @@ parse_row(const struct table *t, size_t r, const long *c, struct cand *x)
 		    (long long)x->last);
 		return -1;
 	}
-	s = table_get(t, r, (size_t)c[S_KIND]);
+	s = table_get(t, r, (size_t)c[TC_KIND]);
 	if (kind_parse(s, &x->kind) < 0) {
 		pf_errl(t->fname, x->line, "column 'kind': unknown kind '%s'", s);
 		return -1;
 	}
-	s = table_get(t, r, (size_t)c[S_AXIS]);
-	if (strcmp(s, "h") == 0 || strcmp(s, "n") == 0 || strcmp(s, "m") == 0)
-		x->axis = s[0];
+	s = table_get(t, r, (size_t)c[TC_AXIS]);
+	if (task_axis_parse(s, &ax) == 0)
+		x->axis = task_axes[ax].letter;
 	else if (*s != '\0') {
 		pf_errl(t->fname, x->line, "column 'axis': unknown axis '%s'", s);
 		return -1;
 	}
-	if (table_int(t, r, (size_t)c[S_RATIO], &v) < 0)
+	if (table_int(t, r, (size_t)c[TC_RATIO], &v) < 0)
 		return -1;
 	if (v < 0 || v > 100) {
 		pf_errl(t->fname, x->line, "column 'ratio': bad ratio '%s'",
-		    table_get(t, r, (size_t)c[S_RATIO]));
+		    table_get(t, r, (size_t)c[TC_RATIO]));
 		return -1;
 	}
 	ratio = (int)v;
 	x->ratio = ratio;
-	if (optint(t, r, c[S_GW], &x->gwrite) < 0 ||
-	    optint(t, r, c[S_HIDE], &x->hiding) < 0 ||
-	    getps(t, r, c[S_GPU], &x->gpu_ps) < 0 ||
-	    getps(t, r, c[S_PIM], &x->pim_ps) < 0 ||
-	    getps(t, r, c[S_NS], &x->ps) < 0)
+	if (optint(t, r, c[TC_GWRITE], &x->gwrite) < 0 ||
+	    optint(t, r, c[TC_HIDING], &x->hiding) < 0 ||
+	    getps(t, r, c[TC_GPU_NS], &x->gpu_ps) < 0 ||
+	    getps(t, r, c[TC_PIM_NS], &x->pim_ps) < 0 ||
+	    getps(t, r, c[TC_NS], &x->ps) < 0)
 		return -1;
 	return 0;
 }
@@ -317,8 +316,9 @@ static_of(const struct table *t, size_t r, const struct cand *x, long col,
 static int
 read_energy(const struct table *t, struct solve_in *in)
 {
-	long ec = table_col(t, "energy_nj"), gc = table_col(t, "gpu_static_w"),
-	    pc = table_col(t, "pim_static_w");
+	long ec = table_col(t, task_cost_opt[TC_ENERGY - TC_NNEED]);
+	long gc = table_col(t, task_cost_opt[TC_GPU_STATIC - TC_NNEED]);
+	long pc = table_col(t, task_cost_opt[TC_PIM_STATIC - TC_NNEED]);
 	double gw[2] = { -1, -1 }, pw = -1, v;
 	size_t i;
 
@@ -363,15 +363,15 @@ read_energy(const struct table *t, struct solve_in *in)
 int
 solve_read_costs(const struct table *t, struct solve_in *in)
 {
-	long c[11], clk, clkline = 0;
+	long c[TC_NNEED], clk, clkline = 0;
 	size_t i, *idx;
 	int64_t maxlast = -1;
 	int rc = 0;
 
 	in->fname = t->fname;
-	if (table_need(t, merge_colnames, c) < 0)
+	if (table_need(t, task_cost_cols, c) < 0)
 		return -1;
-	clk = table_col(t, "gpu_clock_mhz");
+	clk = table_col(t, task_cost_opt[TC_GPU_CLOCK - TC_NNEED]);
 	in->c = xcalloc(t->nrows + 1, sizeof(*in->c));
 	for (i = 0; i < t->nrows; i++) {
 		struct cand *x = &in->c[i];

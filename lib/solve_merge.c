@@ -12,22 +12,12 @@
 #include "task.h"
 #include "xalloc.h"
 
-const char *const merge_colnames[] = {
-	"cand", "first", "last", "kind", "axis", "ratio", "pim_gwrite",
-	"pim_hiding", "gpu_ns", "pim_ns", "ns", NULL
-};
-
-const char *const merge_energycols[] = {
-	"energy_nj", "gpu_static_w", "pim_static_w", NULL
-};
-
-static const char *const needcols[] = {
-	"cand", "first", "last", "kind", "axis", "ratio", "step", "device",
-	"ns", NULL
-};
-enum { N_CAND, N_FIRST, N_LAST, N_KIND, N_AXIS, N_RATIO, N_STEP, N_DEV,
-	N_NS };
-/* Columns every piece of a candidate must agree on. */
+/* What pf-merge reads: tasks.csv's head columns and the cost tools' ns. */
+static const char *const nscol[] = { "ns", NULL };
+enum { N_CAND = TT_CAND, N_FIRST = TT_FIRST, N_LAST = TT_LAST,
+	N_KIND = TT_KIND, N_AXIS = TT_AXIS, N_RATIO = TT_RATIO,
+	N_STEP = TT_STEP, N_DEV = TT_DEVICE, N_NS = TT_NHEAD };
+/* Columns every piece of a candidate must agree on, as TC_FIRST.. of costs.csv. */
 static const int same[] = { N_FIRST, N_LAST, N_KIND, N_AXIS, N_RATIO };
 
 int
@@ -237,24 +227,24 @@ fold(const struct table *t, const long *c, long gwc, long hidec, long lc,
 	}
 	free(step);
 	r = table_addrow(out);
-	table_set(out, r, 0, cand);
-	for (j = 0; j < 5; j++)
-		table_set(out, r, j + 1, table_get(t, idx[g->lo],
+	table_set(out, r, TC_CAND, cand);
+	for (j = 0; j < sizeof(same) / sizeof(same[0]); j++)
+		table_set(out, r, TC_FIRST + j, table_get(t, idx[g->lo],
 		    (size_t)c[same[j]]));
-	table_set(out, r, 6, gw);
-	table_set(out, r, 7, hide);
+	table_set(out, r, TC_GWRITE, gw);
+	table_set(out, r, TC_HIDING, hide);
 	ps_to_ns(gpu, buf, sizeof(buf));
-	table_set(out, r, 8, buf);
+	table_set(out, r, TC_GPU_NS, buf);
 	ps_to_ns(pim, buf, sizeof(buf));
-	table_set(out, r, 9, buf);
+	table_set(out, r, TC_PIM_NS, buf);
 	ps_to_ns(wall, buf, sizeof(buf));
-	table_set(out, r, 10, buf);
-	table_set(out, r, 11, clk);
+	table_set(out, r, TC_NS, buf);
+	table_set(out, r, TC_GPU_CLOCK, clk);
 	if (have_e)
-		table_setf(out, r, 12, "%.3f", energy);
+		table_setf(out, r, TC_ENERGY, "%.3f", energy);
 	for (j = 0; j < 2; j++)
 		if (sw[j] >= 0)
-			table_setf(out, r, 13 + j, "%.6f", sw[j]);
+			table_setf(out, r, TC_GPU_STATIC + j, "%.6f", sw[j]);
 	return 0;
 bad:
 	free(step);
@@ -264,25 +254,25 @@ bad:
 int
 merge_costs(const struct table *t, double sync_ns, struct table *out)
 {
-	long c[9], gwc, hidec;
+	long c[TT_NHEAD + 1], gwc, hidec;
 	size_t *idx = NULL, i, ng = 0;
 	struct group *g = NULL;
 	int rc = -1;
 
 	table_init(out, "<stdout>");
-	for (i = 0; merge_colnames[i] != NULL; i++)
-		table_addcol(out, merge_colnames[i]);
+	for (i = 0; task_cost_cols[i] != NULL; i++)
+		table_addcol(out, task_cost_cols[i]);
 	/* the clock of the GPU pieces' cycles travels to the summary */
-	table_addcol(out, "gpu_clock_mhz");
-	for (i = 0; merge_energycols[i] != NULL; i++)
-		table_addcol(out, merge_energycols[i]);
-	if (table_need(t, needcols, c) < 0 || check_geometry(t) < 0)
+	for (i = 0; task_cost_opt[i] != NULL; i++)
+		table_addcol(out, task_cost_opt[i]);
+	if (table_need(t, task_head_cols, c) < 0 ||
+	    table_need(t, nscol, &c[N_NS]) < 0 || check_geometry(t) < 0)
 		return -1;
-	gwc = table_col(t, "pim_gwrite");
-	hidec = table_col(t, "pim_hiding");
+	gwc = table_col(t, task_pim_cols[TT_PIM_GWRITE]);
+	hidec = table_col(t, task_pim_cols[TT_PIM_HIDING]);
 	if ((gwc < 0) != (hidec < 0)) {
 		pf_errl(t->fname, 1, "missing column '%s'",
-		    gwc < 0 ? "pim_gwrite" : "pim_hiding");
+		    task_pim_cols[gwc < 0 ? TT_PIM_GWRITE : TT_PIM_HIDING]);
 		return -1;
 	}
 	idx = xcalloc(t->nrows + 1, sizeof(*idx));

@@ -12,15 +12,7 @@
 
 #include "csvio.h"
 
-/* The costs.csv columns, NULL-terminated, in contract order. */
-extern const char *const merge_colnames[];
-/*
- * The energy columns appended after them and gpu_clock_mhz (energy_nj: the sum of the
- * pieces' energy_nj, empty when a piece has none; gpu_static_w and
- * pim_static_w: the static power its GPU and PIM pieces state, empty
- * when it has no piece of that device), NULL-terminated.
- */
-extern const char *const merge_energycols[];
+/* costs.csv's columns are task_cost_cols[] and task_cost_opt[] (task.h). */
 
 /*
  * Fold tasks into costs (initialised here; the caller frees it in every

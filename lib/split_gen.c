@@ -11,16 +11,6 @@
 #include "task.h"
 #include "xalloc.h"
 
-/* Columns written ahead of and after the geometry (pf-formats(7)). */
-static const char *const headcols[] = {
-	"cand", "first", "last", "kind", "axis", "ratio", "step", "device", NULL
-};
-static const char *const tailcols[] = {
-	"pim_channels", "pim_gwrite", "pim_hiding", NULL
-};
-enum { C_CAND, C_FIRST, C_LAST, C_KIND, C_AXIS, C_RATIO, C_STEP, C_DEV };
-enum { C_PIMCH, C_GW, C_HIDE };
-
 void
 split_opts_init(struct split_opts *o)
 {
@@ -29,7 +19,7 @@ split_opts_init(struct split_opts *o)
 	o->r_from = 10;
 	o->r_to = 90;
 	o->r_step = 10;
-	o->axes = AXIS_H | AXIS_N | AXIS_M;
+	o->axes = (1 << TA_NAXIS) - 1;
 	/* §4: chain types 1, 2, 3 with 2 stages */
 	o->types = 1 << 1 | 1 << 2 | 1 << 3;
 	o->stages = 1 << 2;
@@ -73,14 +63,11 @@ eachtok(const char *arg, struct split_opts *o,
 static int
 axis_tok(struct split_opts *o, const char *t)
 {
-	if (strcmp(t, "h") == 0)
-		o->axes |= AXIS_H;
-	else if (strcmp(t, "n") == 0)
-		o->axes |= AXIS_N;
-	else if (strcmp(t, "m") == 0)
-		o->axes |= AXIS_M;
-	else
+	enum task_axis a;
+
+	if (task_axis_parse(t, &a) < 0)
 		return -1;
+	o->axes |= 1 << a;
 	return 0;
 }
 
@@ -151,7 +138,7 @@ struct gen {
 	const struct split_opts	*o;
 	struct table		*out;
 	struct layer_cols	 olc;
-	long			 head[8], tail[4];
+	long			 head[TT_NHEAD], tail[TT_NPIM];
 	long			 name_in, onnx_in, preds_in;
 	long			 name_out, onnx_out, preds_out;
 	size_t			*extra_in, *extra_out, nextra;
@@ -185,24 +172,27 @@ parse_preds(struct gen *g, size_t i)
 	return rc;
 }
 
-/* Append one piece row for candidate id. */
+/*
+ * Append one piece row of candidate c; axis is the letter of the column
+ * (0: none), ratio the GPU's share.
+ */
 static void
-emit(struct gen *g, const char *id, int64_t first, int64_t last,
-    const char *kind, char axis, int ratio, const struct piece *pc,
-    int64_t gw, int hide)
+emit(struct gen *g, const struct task_cand *c, char axis, int ratio,
+    const struct piece *pc, int64_t gw, int hide)
 {
 	struct table *t = g->out;
 	size_t r = table_addrow(t), src = (size_t)pc->l.id, k;
-	char ax[2] = { axis, '\0' };
+	char ax[2] = { axis, '\0' }, id[64];
 
-	table_set(t, r, (size_t)g->head[C_CAND], id);
-	table_setint(t, r, (size_t)g->head[C_FIRST], first);
-	table_setint(t, r, (size_t)g->head[C_LAST], last);
-	table_set(t, r, (size_t)g->head[C_KIND], kind);
-	table_set(t, r, (size_t)g->head[C_AXIS], ax);
-	table_setint(t, r, (size_t)g->head[C_RATIO], ratio);
-	table_setint(t, r, (size_t)g->head[C_STEP], pc->step);
-	table_set(t, r, (size_t)g->head[C_DEV],
+	task_cand_id(c, id, sizeof(id));
+	table_set(t, r, (size_t)g->head[TT_CAND], id);
+	table_setint(t, r, (size_t)g->head[TT_FIRST], c->first);
+	table_setint(t, r, (size_t)g->head[TT_LAST], c->last);
+	table_set(t, r, (size_t)g->head[TT_KIND], task_kind_name(c->kind));
+	table_set(t, r, (size_t)g->head[TT_AXIS], ax);
+	table_setint(t, r, (size_t)g->head[TT_RATIO], ratio);
+	table_setint(t, r, (size_t)g->head[TT_STEP], pc->step);
+	table_set(t, r, (size_t)g->head[TT_DEVICE],
 	    task_dev_name(pc->dev == DEV_GPU ? TASK_GPU : TASK_PIM));
 	table_set(t, r, (size_t)g->name_out, table_get(g->in, src,
 	    (size_t)g->name_in));
@@ -212,10 +202,10 @@ emit(struct gen *g, const char *id, int64_t first, int64_t last,
 	    (size_t)g->preds_in));
 	layer_put(t, &g->olc, r, &pc->l);
 	/* the PIM share travels on every piece; each cost tool derives its side */
-	table_setint(t, r, (size_t)g->tail[C_PIMCH], g->o->pim_channels);
+	table_setint(t, r, (size_t)g->tail[TT_PIM_CHANNELS], g->o->pim_channels);
 	if (pc->dev == DEV_PIM) {
-		table_setint(t, r, (size_t)g->tail[C_GW], gw);
-		table_setint(t, r, (size_t)g->tail[C_HIDE], hide);
+		table_setint(t, r, (size_t)g->tail[TT_PIM_GWRITE], gw);
+		table_setint(t, r, (size_t)g->tail[TT_PIM_HIDING], hide);
 	}
 	for (k = 0; k < g->nextra; k++)
 		table_set(t, r, g->extra_out[k], table_get(g->in, src,
@@ -226,25 +216,26 @@ static void
 whole(struct gen *g, size_t i)
 {
 	const struct layer *l = &g->l[i];
+	struct task_cand c;
 	struct piece pc;
-	char id[64];
 
 	memset(&pc, 0, sizeof(pc));
+	memset(&c, 0, sizeof(c));
 	pc.l = *l;
 	pc.dev = DEV_GPU;
-	snprintf(id, sizeof(id), "%lld:base", (long long)l->id);
-	emit(g, id, l->id, l->id, task_kind_name(TK_BASE), 0, 100, &pc, 0, 0);
-	snprintf(id, sizeof(id), "%lld:gpu", (long long)l->id);
-	emit(g, id, l->id, l->id, task_kind_name(TK_GPU), 0, 100, &pc, 0, 0);
+	c.first = c.last = l->id;
+	c.kind = TK_BASE;
+	emit(g, &c, 0, 100, &pc, 0, 0);
+	c.kind = TK_GPU;
+	emit(g, &c, 0, 100, &pc, 0, 0);
 	if (!pim_eligible(l, &g->o->rules))
 		return;
 	pc.dev = DEV_PIM;
-	snprintf(id, sizeof(id), "%lld:pim", (long long)l->id);
-	emit(g, id, l->id, l->id, task_kind_name(TK_PIM), 0, 0, &pc,
-	    g->o->gwrite, 1);
+	c.kind = TK_PIM;
+	emit(g, &c, 0, 0, &pc, g->o->gwrite, 1);
 	/* the newton+ policy: one GWRITE group, no latency hiding (§8) */
-	snprintf(id, sizeof(id), "%lld:pim:g1", (long long)l->id);
-	emit(g, id, l->id, l->id, task_kind_name(TK_PIM), 0, 0, &pc, 1, 0);
+	strcpy(c.tag, "g1");
+	emit(g, &c, 0, 0, &pc, 1, 0);
 }
 
 /* Report that layer i's candidates of one kind do not fit 64 bits. */
@@ -260,33 +251,32 @@ toobig(const struct gen *g, size_t i, const char *what)
 static int
 splits(struct gen *g, size_t i)
 {
-	static const char axes[] = { 'h', 'n', 'm' };
 	const struct layer *l = &g->l[i];
+	const struct task_axis_def *ax;
+	struct task_cand c;
 	struct piece pc[2];
 	int64_t units, prev;
-	char id[64];
 	int a, r, e;
 
-	for (a = 0; a < 3; a++) {
-		if (!(g->o->axes & 1 << a) || !split_eligible(l, axes[a],
-		    &g->o->rules))
+	memset(&c, 0, sizeof(c));
+	c.kind = TK_SPLIT;
+	c.first = c.last = l->id;
+	for (a = 0; a < TA_NAXIS; a++) {
+		ax = &task_axes[a];
+		if (!(g->o->axes & 1 << a) || !ax->eligible(l, &g->o->rules))
 			continue;
+		c.axis = (enum task_axis)a;
 		prev = -1;
 		for (r = g->o->r_from; r <= g->o->r_to; r += g->o->r_step) {
 			/* a ratio giving the pieces of the previous one adds nothing */
-			if ((e = split_layer(l, axes[a], r, pc, &units)) ==
-			    SPLIT_TOOBIG)
+			if ((e = ax->divide(l, r, pc, &units)) == SPLIT_TOOBIG)
 				return toobig(g, i, "split");
 			if (e < 0 || units == prev)
 				continue;
 			prev = units;
-			snprintf(id, sizeof(id), "%lld:split:%c:%d",
-			    (long long)l->id, axes[a], r);
-			emit(g, id, l->id, l->id, task_kind_name(TK_SPLIT),
-			    axes[a], r, &pc[0], 0, 0);
-			emit(g, id, l->id, l->id, task_kind_name(TK_SPLIT),
-			    axes[a], r, &pc[1],
-			    g->o->gwrite, 1);
+			c.ratio = r;
+			emit(g, &c, ax->letter, r, &pc[0], 0, 0);
+			emit(g, &c, ax->letter, r, &pc[1], g->o->gwrite, 1);
 		}
 	}
 	return 0;
@@ -298,11 +288,18 @@ chain(struct gen *g, size_t i, int L, enum split_dev dev0, const char *tag)
 {
 	struct piece pc[PIPE_MAXLEN * PIPE_MAXSTAGE];
 	const struct layer *c = &g->l[i];
-	char id[64], axis = c->op == OP_CONV ? 'h' : 'm';
+	/* a chain is pipelined along a conv's rows or a gemm's tokens */
+	enum task_axis axis = c->op == OP_CONV ? TA_H : TA_M;
+	struct task_cand id;
 	int k, s, n;
 
-	if (!(g->o->axes & (axis == 'h' ? AXIS_H : AXIS_M)))
+	if (!(g->o->axes & 1 << axis))
 		return 0;
+	memset(&id, 0, sizeof(id));
+	id.kind = TK_PIPE;
+	id.first = c[0].id;
+	id.last = c[L - 1].id;
+	snprintf(id.tag, sizeof(id.tag), "%s", tag);
 	for (k = 0; k < L; k++)
 		if (((k % 2 == 0) == (dev0 == DEV_PIM)) &&
 		    !pim_eligible(&c[k], &g->o->rules))
@@ -314,11 +311,10 @@ chain(struct gen *g, size_t i, int L, enum split_dev dev0, const char *tag)
 			return toobig(g, i, "pipeline");
 		if (n < 0)
 			continue;
-		snprintf(id, sizeof(id), "%lld-%lld:pipe:%s:s%d",
-		    (long long)c[0].id, (long long)c[L - 1].id, tag, s);
+		id.stages = s;
 		for (k = 0; k < n; k++)
-			emit(g, id, c[0].id, c[L - 1].id, task_kind_name(TK_PIPE), axis,
-			    100 / s, &pc[k], g->o->gwrite, 1);
+			emit(g, &id, task_axes[axis].letter, 100 / s, &pc[k],
+			    g->o->gwrite, 1);
 	}
 	return 0;
 }
@@ -389,14 +385,14 @@ setup(struct gen *g)
 		if (parse_preds(g, i) < 0)
 			return -1;
 	}
-	for (i = 0; headcols[i] != NULL; i++)
-		g->head[i] = (long)table_addcol(g->out, headcols[i]);
+	for (i = 0; task_head_cols[i] != NULL; i++)
+		g->head[i] = (long)table_addcol(g->out, task_head_cols[i]);
 	layer_cols_add(g->out, &g->olc);
 	g->name_out = table_col(g->out, "name");
 	g->onnx_out = table_col(g->out, "onnx_op");
 	g->preds_out = table_col(g->out, "preds");
-	for (i = 0; tailcols[i] != NULL; i++)
-		g->tail[i] = (long)table_addcol(g->out, tailcols[i]);
+	for (i = 0; task_pim_cols[i] != NULL; i++)
+		g->tail[i] = (long)table_addcol(g->out, task_pim_cols[i]);
 	/* unknown layer columns travel after ours, in input order */
 	g->extra_in = xcalloc(g->in->ncols, sizeof(size_t));
 	g->extra_out = xcalloc(g->in->ncols, sizeof(size_t));

@@ -13,13 +13,9 @@
 #include "csvio.h"
 #include "split_geom.h"
 
-#define AXIS_H	1
-#define AXIS_N	2
-#define AXIS_M	4
-
 struct split_opts {
 	int			r_from, r_to, r_step;	/* GPU share percentages */
-	int			axes;		/* AXIS_* mask */
+	int			axes;		/* bit a: axis a (task.h) */
 	int			types;		/* bit t: published type t (1..3) */
 	int			chains;		/* bit n: generic chains of n layers */
 	int			stages;		/* bit s: s pipeline stages */

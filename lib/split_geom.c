@@ -84,48 +84,54 @@ split_nrows(const struct layer *l)
 	return l->out_h;
 }
 
-int
-split_eligible(const struct layer *l, char axis, const struct split_rules *r)
+/* What every split needs: a PIM layer, no KV cache, the group rules. */
+static int
+divisible(const struct layer *l, const struct split_rules *r)
 {
 	if (!pim_eligible(l, r) || layer_is_kv(l))
 		return 0;
-	if (l->op == OP_CONV) {
-		if (is_depthwise(l) ? !r->split_dw :
-		    l->groups > 1 && !r->split_grouped)
-			return 0;
-		switch (axis) {
-		case 'h':
-			/*
-			 * A transposed conv's output rows have another halo
-			 * rule, not implemented: output channels only.
-			 */
-			if (l->transposed)
-				return 0;
-			/*
-			 * A 3-D conv or pool is divided along output channels
-			 * only (depth pieces are not implemented).
-			 */
-			if (l->in_d > 1 || l->out_d > 1 || l->kernel_d > 1)
-				return 0;
-			if (l->dil_h > 1 && !r->split_dil)
-				return 0;
-			if (l->stride_h > 2 && !r->split_stride3)
-				return 0;
-			return l->out_h > 1;
-		case 'n':
-			return (l->groups > 1 ? l->groups : l->out_c) > 1;
-		default:
-			return 0;
-		}
-	}
-	switch (axis) {
-	case 'n':
-		return l->out_c > 1;
-	case 'm':
-		return split_nrows(l) > 1;
-	default:
+	return l->op != OP_CONV || (is_depthwise(l) ? r->split_dw :
+	    l->groups <= 1 || r->split_grouped);
+}
+
+int
+split_ok_h(const struct layer *l, const struct split_rules *r)
+{
+	if (!divisible(l, r) || l->op != OP_CONV)
 		return 0;
-	}
+	/*
+	 * A transposed conv's output rows have another halo rule, not
+	 * implemented: output channels only.
+	 */
+	if (l->transposed)
+		return 0;
+	/*
+	 * A 3-D conv or pool is divided along output channels only (depth
+	 * pieces are not implemented).
+	 */
+	if (l->in_d > 1 || l->out_d > 1 || l->kernel_d > 1)
+		return 0;
+	if (l->dil_h > 1 && !r->split_dil)
+		return 0;
+	if (l->stride_h > 2 && !r->split_stride3)
+		return 0;
+	return l->out_h > 1;
+}
+
+int
+split_ok_n(const struct layer *l, const struct split_rules *r)
+{
+	if (!divisible(l, r))
+		return 0;
+	if (l->op == OP_CONV)
+		return (l->groups > 1 ? l->groups : l->out_c) > 1;
+	return l->out_c > 1;
+}
+
+int
+split_ok_m(const struct layer *l, const struct split_rules *r)
+{
+	return divisible(l, r) && l->op != OP_CONV && split_nrows(l) > 1;
 }
 
 int
@@ -247,11 +253,10 @@ split_chan(const struct layer *l, int ratio, struct piece pc[2],
 	return 0;
 }
 
-int
-split_layer(const struct layer *l, char axis, int ratio, struct piece pc[2],
-    int64_t *units)
+/* Both pieces start as the whole layer, pc[0] on the GPU; -1: no ratio. */
+static int
+pieces(const struct layer *l, int ratio, struct piece pc[2])
 {
-	int64_t n, rows;
 	int i;
 
 	memset(pc, 0, 2 * sizeof(*pc));
@@ -259,25 +264,51 @@ split_layer(const struct layer *l, char axis, int ratio, struct piece pc[2],
 		pc[i].l = *l;
 		pc[i].dev = i == 0 ? DEV_GPU : DEV_PIM;
 	}
-	if (ratio <= 0 || ratio >= 100)
-		return -1;
-	if (axis == 'n')
-		return split_chan(l, ratio, pc, units);
-	if (axis == 'h' && l->op == OP_CONV)
-		n = hrows(l, ratio);
-	else if (axis == 'm' && l->op != OP_CONV)
-		n = share(split_nrows(l), ratio);
-	else
-		return -1;
-	rows = split_nrows(l);
+	return ratio <= 0 || ratio >= 100 ? -1 : 0;
+}
+
+/* The GPU's first n of the layer's rows, PIM the rest. */
+static int
+by_rows(const struct layer *l, int64_t n, struct piece pc[2], int64_t *units)
+{
+	int64_t rows = split_nrows(l);
+	int e;
+
 	if (n == SPLIT_TOOBIG)
 		return SPLIT_TOOBIG;
 	if (n <= 0 || n >= rows)
 		return -1;
 	*units = n;
-	if ((i = split_rows(l, 0, n, &pc[0].l, &pc[0].in_row0)) < 0 ||
-	    (i = split_rows(l, n, rows, &pc[1].l, &pc[1].in_row0)) < 0)
-		return i;
+	if ((e = split_rows(l, 0, n, &pc[0].l, &pc[0].in_row0)) < 0 ||
+	    (e = split_rows(l, n, rows, &pc[1].l, &pc[1].in_row0)) < 0)
+		return e;
 	pc[1].row0 = n;
 	return 0;
+}
+
+int
+split_by_h(const struct layer *l, int ratio, struct piece pc[2],
+    int64_t *units)
+{
+	if (pieces(l, ratio, pc) < 0 || l->op != OP_CONV)
+		return -1;
+	return by_rows(l, hrows(l, ratio), pc, units);
+}
+
+int
+split_by_n(const struct layer *l, int ratio, struct piece pc[2],
+    int64_t *units)
+{
+	if (pieces(l, ratio, pc) < 0)
+		return -1;
+	return split_chan(l, ratio, pc, units);
+}
+
+int
+split_by_m(const struct layer *l, int ratio, struct piece pc[2],
+    int64_t *units)
+{
+	if (pieces(l, ratio, pc) < 0 || l->op == OP_CONV)
+		return -1;
+	return by_rows(l, share(split_nrows(l), ratio), pc, units);
 }

@@ -74,9 +74,14 @@ extern const char *const split_rule_names[];
 int is_depthwise(const struct layer *l);
 /* Nonzero if the layer may have whole-layer PIM candidates. */
 int pim_eligible(const struct layer *l, const struct split_rules *r);
-/* Nonzero if the layer may be split along axis 'h', 'n' or 'm'. */
-int split_eligible(const struct layer *l, char axis,
-    const struct split_rules *r);
+/*
+ * Nonzero if the layer may be split along axis h (a conv's rows), n
+ * (output channels or groups) or m (a gemm's or matmul's rows); the axis
+ * table of task.h names them.
+ */
+int split_ok_h(const struct layer *l, const struct split_rules *r);
+int split_ok_n(const struct layer *l, const struct split_rules *r);
+int split_ok_m(const struct layer *l, const struct split_rules *r);
 
 /*
  * Geometry of the piece of a conv computing output rows [o0, o1) (0 <=
@@ -96,7 +101,7 @@ int64_t split_nrows(const struct layer *l);
 
 /*
  * The two pieces of a split at GPU share ratio (1..99 percent) along axis
- * 'h', 'n' or 'm': pc[0] on the GPU, pc[1] on PIM, both at step 0.
+ * h, n or m: pc[0] on the GPU, pc[1] on PIM, both at step 0.
  * Axis h: the GPU gets h_gpu = ceil(in_h * ratio / 100) input rows as
  * published and computes the output rows whose receptive-field centre
  * lies in them, so the rows equal the published InputSplit wherever that
@@ -107,7 +112,11 @@ int64_t split_nrows(const struct layer *l);
  * SPLIT_TOOBIG when the arithmetic does not fit (which the caller reports:
  * a candidate is never dropped because its numbers overflow).
  */
-int split_layer(const struct layer *l, char axis, int ratio,
-    struct piece pc[2], int64_t *units);
+int split_by_h(const struct layer *l, int ratio, struct piece pc[2],
+    int64_t *units);
+int split_by_n(const struct layer *l, int ratio, struct piece pc[2],
+    int64_t *units);
+int split_by_m(const struct layer *l, int ratio, struct piece pc[2],
+    int64_t *units);
 
 #endif

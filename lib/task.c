@@ -1,11 +1,12 @@
 /*
- * The machine partition of tasks.csv (task.h).
+ * The vocabulary of tasks.csv and costs.csv (task.h).
  */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "diag.h"
+#include "split_geom.h"
 #include "task.h"
 
 static const char *const devnames[TASK_NDEV] = { "gpu", "pim" };
@@ -30,6 +31,157 @@ task_kind_parse(const char *s, enum task_kind *k)
 			return 0;
 		}
 	return -1;
+}
+
+const char *const task_head_cols[TT_NHEAD + 1] = {
+	"cand", "first", "last", "kind", "axis", "ratio", "step", "device", NULL
+};
+
+const char *const task_pim_cols[TT_NPIM + 1] = {
+	"pim_channels", "pim_gwrite", "pim_hiding", NULL
+};
+
+const char *const task_cost_cols[TC_NNEED + 1] = {
+	"cand", "first", "last", "kind", "axis", "ratio", "pim_gwrite",
+	"pim_hiding", "gpu_ns", "pim_ns", "ns", NULL
+};
+
+const char *const task_cost_opt[TC_NCOL - TC_NNEED + 1] = {
+	"gpu_clock_mhz", "energy_nj", "gpu_static_w", "pim_static_w", NULL
+};
+
+const struct task_axis_def task_axes[TA_NAXIS] = {
+	{ 'h', split_ok_h, split_by_h },
+	{ 'n', split_ok_n, split_by_n },
+	{ 'm', split_ok_m, split_by_m },
+};
+
+int
+task_axis_parse(const char *s, enum task_axis *a)
+{
+	int i;
+
+	for (i = 0; i < TA_NAXIS; i++)
+		if (s[0] == task_axes[i].letter && s[1] == '\0') {
+			*a = (enum task_axis)i;
+			return 0;
+		}
+	return -1;
+}
+
+void
+task_cand_id(const struct task_cand *c, char *buf, size_t n)
+{
+	long long f = (long long)c->first, l = (long long)c->last;
+
+	switch (c->kind) {
+	case TK_SPLIT:
+		snprintf(buf, n, "%lld:split:%c:%d", f,
+		    task_axes[c->axis].letter, c->ratio);
+		break;
+	case TK_PIPE:
+		snprintf(buf, n, "%lld-%lld:pipe:%s:s%d", f, l, c->tag,
+		    c->stages);
+		break;
+	default:
+		snprintf(buf, n, "%lld:%s%s%s", f, task_kind_name(c->kind),
+		    c->tag[0] != '\0' ? ":" : "", c->tag);
+		break;
+	}
+}
+
+/* A decimal layer number at *p, advancing it. */
+static int
+layer_num(const char **p, int64_t *v)
+{
+	int64_t x = 0;
+
+	if (**p < '0' || **p > '9')
+		return -1;
+	for (; **p >= '0' && **p <= '9'; (*p)++) {
+		if (x > (INT64_MAX - 9) / 10)
+			return -1;
+		x = x * 10 + (**p - '0');
+	}
+	*v = x;
+	return 0;
+}
+
+/* A tag: letters and digits up to the next ':' or the end. */
+static int
+tag(const char **p, char *buf, size_t n)
+{
+	size_t k = 0;
+
+	for (; **p != '\0' && **p != ':'; (*p)++) {
+		if (k + 1 >= n || !((**p >= 'a' && **p <= 'z') ||
+		    (**p >= '0' && **p <= '9')))
+			return -1;
+		buf[k++] = **p;
+	}
+	buf[k] = '\0';
+	return k > 0 ? 0 : -1;
+}
+
+int
+task_cand_parse(const char *s, struct task_cand *c)
+{
+	const char *p = s, *colon;
+	char kind[8];
+	size_t len;
+	int64_t v;
+
+	memset(c, 0, sizeof(*c));
+	if (layer_num(&p, &c->first) < 0)
+		return -1;
+	c->last = c->first;
+	if (*p == '-') {
+		p++;
+		if (layer_num(&p, &c->last) < 0 || c->last <= c->first)
+			return -1;
+	}
+	if (*p++ != ':')
+		return -1;
+	colon = strchr(p, ':');
+	len = colon != NULL ? (size_t)(colon - p) : strlen(p);
+	if (len >= sizeof(kind))
+		return -1;
+	memcpy(kind, p, len);
+	kind[len] = '\0';
+	p += len;
+	if (task_kind_parse(kind, &c->kind) < 0 ||
+	    (c->kind == TK_PIPE) != (c->last != c->first))
+		return -1;
+	switch (c->kind) {
+	case TK_SPLIT:
+		if (p[0] != ':' || p[1] == '\0' || p[2] != ':')
+			return -1;
+		kind[0] = p[1];
+		kind[1] = '\0';
+		if (task_axis_parse(kind, &c->axis) < 0)
+			return -1;
+		p += 3;
+		if (layer_num(&p, &v) < 0 || v < 1 || v > 99 || *p != '\0')
+			return -1;
+		c->ratio = (int)v;
+		return 0;
+	case TK_PIPE:
+		if (*p++ != ':' || tag(&p, c->tag, sizeof(c->tag)) < 0 ||
+		    *p++ != ':' || *p++ != 's' || layer_num(&p, &v) < 0 ||
+		    v < 2 || v > 64 || *p != '\0')
+			return -1;
+		c->stages = (int)v;
+		return 0;
+	case TK_PIM:
+		if (*p == '\0')
+			return 0;
+		if (*p++ != ':' || tag(&p, c->tag, sizeof(c->tag)) < 0 ||
+		    *p != '\0')
+			return -1;
+		return 0;
+	default:
+		return *p == '\0' ? 0 : -1;
+	}
 }
 
 const char *

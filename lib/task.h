@@ -13,6 +13,7 @@
 #ifndef PF_TASK_H
 #define PF_TASK_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "csvio.h"
@@ -32,6 +33,59 @@ int task_kind_parse(const char *s, enum task_kind *k);
 const char *task_dev_name(enum task_dev d);
 
 /*
+ * The axes a layer may be split along (column axis), in this order: h, a
+ * conv's output rows (with halo); n, output channels (each device holds
+ * only its share of the weights); m, GEMM rows (tokens).  One table says,
+ * per axis, its letter, which layers it may divide and how
+ * (split_geom.h); pf-split's -a, the generator, candidate ids and
+ * pf-solve's reading of column axis all go through it.
+ */
+enum task_axis { TA_H, TA_N, TA_M, TA_NAXIS };
+
+struct layer;
+struct piece;
+struct split_rules;
+
+struct task_axis_def {
+	char	letter;
+	/* Whether layer l may be split along the axis under rules r. */
+	int	(*eligible)(const struct layer *l, const struct split_rules *r);
+	/*
+	 * The two pieces at GPU share ratio (1..99): 0, -1 when the axis
+	 * cannot divide l at that ratio, SPLIT_TOOBIG (split_geom.h);
+	 * *units gets the GPU's share in rows or channels.
+	 */
+	int	(*divide)(const struct layer *l, int ratio, struct piece *pc,
+		    int64_t *units);
+};
+
+extern const struct task_axis_def task_axes[TA_NAXIS];
+
+/* The axis lettered s ("h", "n", "m"): 0, or -1 when s names none. */
+int task_axis_parse(const char *s, enum task_axis *a);
+
+/*
+ * A candidate's id (column cand), made and read only here:
+ *   L:base  L:gpu  L:pim  L:pim:TAG          whole layer L (TAG: a variant)
+ *   L:split:A:R                              split along A at GPU share R
+ *   F-L:pipe:TAG:sS                          chain F..L, S stages
+ * Layers are decimal, F < L for a pipe.
+ */
+struct task_cand {
+	enum task_kind	kind;
+	int64_t		first, last;
+	enum task_axis	axis;		/* split */
+	int		ratio;		/* split, 1..99 */
+	int		stages;		/* pipe, >= 2 */
+	char		tag[16];	/* pim variant ("" for none), pipe type */
+};
+
+/* The id of c into buf (n bytes; 64 are always enough). */
+void task_cand_id(const struct task_cand *c, char *buf, size_t n);
+/* The candidate an id names: 0, or -1 when s is not one (no report). */
+int task_cand_parse(const char *s, struct task_cand *c);
+
+/*
  * The device of row r (column index col): reports "file:line: column
  * 'device': unknown device '...'" and returns -1 for anything else.
  */
@@ -43,6 +97,35 @@ int task_device(const struct table *t, size_t r, long col, enum task_dev *d);
  * the column, *n (may be NULL) the rows of each device.
  */
 int task_devices(const struct table *t, long *col, size_t n[TASK_NDEV]);
+
+/*
+ * The columns of tasks.csv that pf-split writes ahead of a piece's
+ * geometry (task_head_cols[]) and after it (task_pim_cols[]), in contract
+ * order, NULL-terminated; pf-merge reads them by these names.
+ */
+enum task_col {
+	TT_CAND, TT_FIRST, TT_LAST, TT_KIND, TT_AXIS, TT_RATIO, TT_STEP,
+	TT_DEVICE, TT_NHEAD
+};
+enum task_pim_col { TT_PIM_CHANNELS, TT_PIM_GWRITE, TT_PIM_HIDING, TT_NPIM };
+extern const char *const task_head_cols[TT_NHEAD + 1];
+extern const char *const task_pim_cols[TT_NPIM + 1];
+
+/*
+ * The columns of costs.csv, in contract order (pf-formats(7)): what
+ * pf-merge writes and pf-solve reads.  task_cost_cols[] names the first
+ * TC_NNEED, which pf-solve requires, task_cost_opt[] the rest (the GPU
+ * clock of the summary's cycles and the energy columns), each
+ * NULL-terminated; the column of TC_x is x in pf-merge's output.
+ */
+enum task_cost_col {
+	TC_CAND, TC_FIRST, TC_LAST, TC_KIND, TC_AXIS, TC_RATIO, TC_GWRITE,
+	TC_HIDING, TC_GPU_NS, TC_PIM_NS, TC_NS, TC_NNEED,
+	TC_GPU_CLOCK = TC_NNEED, TC_ENERGY, TC_GPU_STATIC, TC_PIM_STATIC,
+	TC_NCOL
+};
+extern const char *const task_cost_cols[TC_NNEED + 1];
+extern const char *const task_cost_opt[TC_NCOL - TC_NNEED + 1];
 
 /*
  * Times between stages are decimal ns with three fractional digits; the

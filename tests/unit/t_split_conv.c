@@ -16,6 +16,7 @@
 #include "diag.h"
 #include "layer.h"
 #include "split_pipe.h"
+#include "task.h"
 #include "split_geom.h"
 #include "check.h"
 
@@ -186,9 +187,9 @@ test_split(void)
 		conv(&l, &x, 0, 0, w, 0, &y, 0, 0);
 		for (axis = 0; axis < 2; axis++)
 		for (ratio = 1; ratio < 100; ratio += 7) {
-			char ax = axis == 0 ? 'h' : 'n';
+			enum task_axis ax = axis == 0 ? TA_H : TA_N;
 
-			if (split_layer(&l, ax, ratio, pc, &units) < 0)
+			if (task_axes[ax].divide(&l, ratio, pc, &units) < 0)
 				continue;
 			nsplit++;
 			memset(z.v, 0x55, (size_t)(z.b_ * z.c_ * z.h_ * z.w_) *
@@ -202,7 +203,7 @@ test_split(void)
 				conv(&q->l, &x, q->in_row0, q->ic0, w, q->oc0,
 				    &z, q->row0, q->oc0);
 			}
-			if (ax == 'h') {
+			if (ax == TA_H) {
 				CHECK_EQ_I(pc[0].l.out_h + pc[1].l.out_h, l.out_h);
 				CHECK_EQ_I(pc[1].row0, pc[0].l.out_h);
 				check_published(&l, ratio, pc);

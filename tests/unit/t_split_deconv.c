@@ -19,6 +19,7 @@
 #include "diag.h"
 #include "layer.h"
 #include "split_geom.h"
+#include "task.h"
 #include "check.h"
 
 /*
@@ -98,8 +99,8 @@ main(int argc, char **argv)
 		/* col2im: every input pixel meets every weight once. */
 		CHECK_EQ_I(l.macs, l.in_h * l.in_w * l.in_c * (l.out_c /
 		    l.groups) * l.kernel_h * l.kernel_w);
-		CHECK(!split_eligible(&l, 'h', &rules));
-		CHECK(split_eligible(&l, 'n', &rules));
+		CHECK(!task_axes[TA_H].eligible(&l, &rules));
+		CHECK(task_axes[TA_N].eligible(&l, &rules));
 		x = calloc((size_t)(l.in_c * l.in_h * l.in_w), sizeof(*x));
 		n = l.in_c * (l.out_c / l.groups) * l.kernel_h * l.kernel_w;
 		w = calloc((size_t)n, sizeof(*w));
@@ -116,7 +117,7 @@ main(int argc, char **argv)
 			int64_t units, macs = 0;
 
 			memset(y1, 0, (size_t)n * sizeof(*y1));
-			if (split_layer(&l, 'n', ratio, pc, &units) < 0)
+			if (task_axes[TA_N].divide(&l, ratio, pc, &units) < 0)
 				continue;
 			for (ax = 0; ax < 2; ax++) {
 				struct layer *p = &pc[ax].l;
@@ -158,9 +159,9 @@ main(int argc, char **argv)
 		CHECK_EQ_I(l.macs, (int64_t)8 * 16 * 16 * 64 * 32 * 27);
 		CHECK_EQ_I(l.in_bytes, (int64_t)32 * 8 * 16 * 16 * 2);
 		CHECK_EQ_I(l.weight_bytes, (int64_t)64 * 32 * 27 * 2);
-		CHECK(!split_eligible(&l, 'h', &rules));
-		CHECK(split_eligible(&l, 'n', &rules));
-		CHECK(split_layer(&l, 'n', 50, pc, &units) == 0);
+		CHECK(!task_axes[TA_H].eligible(&l, &rules));
+		CHECK(task_axes[TA_N].eligible(&l, &rules));
+		CHECK(task_axes[TA_N].divide(&l, 50, pc, &units) == 0);
 		CHECK_EQ_I(pc[0].l.macs + pc[1].l.macs, l.macs);
 		CHECK(pc[0].l.out_d == 8 && pc[1].l.kernel_d == 3);
 	}

@@ -14,6 +14,7 @@
 #include "layer.h"
 #include "split_pipe.h"
 #include "split_geom.h"
+#include "task.h"
 #include "check.h"
 
 /*
@@ -78,10 +79,10 @@ test_split(int matmul)
 		mm(gb, M, N, K, a, b, matmul ? K * N : 0, 0, M, 0, N, y);
 		for (ax = 0; ax < 2; ax++)
 		for (r = 5; r < 100; r += 11) {
-			char axis = ax ? 'n' : 'm';
+			enum task_axis axis = ax ? TA_N : TA_M;
 			int64_t per, rows;
 
-			if (split_layer(&l, axis, r, pc, &units) < 0)
+			if (task_axes[axis].divide(&l, r, pc, &units) < 0)
 				continue;
 			nchecked++;
 			memset(z, 0x55, (size_t)(gb * M * N) * sizeof(*z));
@@ -91,7 +92,7 @@ test_split(int matmul)
 
 				CHECK(p->batch >= 1 && p->in_h >= 1 &&
 				    p->out_c >= 1);
-				if (axis == 'n') {
+				if (axis == TA_N) {
 					CHECK_EQ_I(p->weight_bytes, matmul ? 0 :
 					    p->in_c * p->out_c * 2);
 					mm(gb, M, N, K, a, b, matmul ? K * N : 0,

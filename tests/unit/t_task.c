@@ -1,0 +1,178 @@
+/*
+ * Unit tests of the tasks/costs vocabulary (task.h): the axis table (h, n,
+ * m in that order, each letter read back by task_axis_parse), candidate
+ * ids made and read back exactly, malformed ids refused, every id pf-split
+ * writes for the chains and mbv2block fixtures read back into the
+ * candidate its own columns state, and the costs.csv column tables.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "csvio.h"
+#include "diag.h"
+#include "split_gen.h"
+#include "task.h"
+#include "check.h"
+
+static void
+roundtrip(const char *id)
+{
+	struct task_cand c;
+	char buf[64];
+
+	if (task_cand_parse(id, &c) < 0) {
+		fprintf(stderr, "id '%s' not read\n", id);
+		check_failures++;
+		return;
+	}
+	task_cand_id(&c, buf, sizeof(buf));
+	if (strcmp(buf, id) != 0) {
+		fprintf(stderr, "id '%s' made back as '%s'\n", id, buf);
+		check_failures++;
+	}
+}
+
+static void
+refused(const char *id)
+{
+	struct task_cand c;
+
+	if (task_cand_parse(id, &c) == 0) {
+		fprintf(stderr, "id '%s' read, want refused\n", id);
+		check_failures++;
+	}
+}
+
+/* pf-split on a fixture: every row's id names what its columns say. */
+static void
+generated(const char *fixture, const char *axes, const char *types)
+{
+	const char *top = getenv("TOP");
+	char path[4096], ax[2];
+	struct split_opts o;
+	struct table in, out;
+	struct task_cand c;
+	enum task_kind k;
+	long col[6];
+	static const char *const cols[] = { "cand", "first", "last", "kind",
+	    "axis", "ratio", NULL };
+	size_t r;
+	int64_t v;
+
+	snprintf(path, sizeof(path), "%s/tests/pf-split/%s/in",
+	    top != NULL ? top : ".", fixture);
+	split_opts_init(&o);
+	CHECK(split_opt_axes(&o, axes) == 0);
+	CHECK(split_opt_types(&o, types) == 0);
+	CHECK(split_opt_stages(&o, "2,3") == 0);
+	CHECK(table_load(path, &in) == 0);
+	CHECK(split_tasks(&in, &o, &out) == 0);
+	CHECK(table_need(&out, cols, col) == 0);
+	CHECK(out.nrows > 10);
+	for (r = 0; r < out.nrows; r++) {
+		const char *id = table_get(&out, r, (size_t)col[0]);
+
+		roundtrip(id);
+		if (task_cand_parse(id, &c) < 0)
+			continue;
+		CHECK(table_int(&out, r, (size_t)col[1], &v) == 0 &&
+		    v == c.first);
+		CHECK(table_int(&out, r, (size_t)col[2], &v) == 0 &&
+		    v == c.last);
+		CHECK(task_kind_parse(table_get(&out, r, (size_t)col[3]),
+		    &k) == 0 && k == c.kind);
+		if (c.kind == TK_SPLIT) {
+			ax[0] = task_axes[c.axis].letter;
+			ax[1] = '\0';
+			CHECK(strcmp(table_get(&out, r, (size_t)col[4]), ax) ==
+			    0);
+			CHECK(table_int(&out, r, (size_t)col[5], &v) == 0 &&
+			    v == c.ratio);
+		}
+	}
+	table_free(&in);
+	table_free(&out);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct task_cand c;
+	enum task_axis a;
+	int i;
+
+	(void)argc;
+	pf_setprogname(argv[0]);
+
+	/* The axes, in column order, each letter read back. */
+	CHECK(task_axes[TA_H].letter == 'h' && task_axes[TA_N].letter == 'n' &&
+	    task_axes[TA_M].letter == 'm');
+	for (i = 0; i < TA_NAXIS; i++) {
+		char s[2] = { task_axes[i].letter, '\0' };
+
+		CHECK(task_axis_parse(s, &a) == 0 && a == (enum task_axis)i);
+		CHECK(task_axes[i].eligible != NULL &&
+		    task_axes[i].divide != NULL);
+	}
+	CHECK(task_axis_parse("", &a) < 0 && task_axis_parse("hn", &a) < 0 &&
+	    task_axis_parse("x", &a) < 0);
+
+	/* Ids: every form made back exactly. */
+	roundtrip("0:base");
+	roundtrip("12:gpu");
+	roundtrip("7:pim");
+	roundtrip("7:pim:g1");
+	roundtrip("3:split:h:40");
+	roundtrip("3:split:n:5");
+	roundtrip("3:split:m:99");
+	roundtrip("2-4:pipe:t1:s2");
+	roundtrip("10-12:pipe:c3g:s3");
+	CHECK(task_cand_parse("3:split:m:40", &c) == 0 && c.kind == TK_SPLIT &&
+	    c.first == 3 && c.last == 3 && c.axis == TA_M && c.ratio == 40);
+	CHECK(task_cand_parse("2-4:pipe:t2:s3", &c) == 0 &&
+	    c.kind == TK_PIPE && c.first == 2 && c.last == 4 &&
+	    c.stages == 3 && strcmp(c.tag, "t2") == 0);
+	CHECK(task_cand_parse("5:pim:g1", &c) == 0 && c.kind == TK_PIM &&
+	    strcmp(c.tag, "g1") == 0);
+	/* ... and what is not an id refused. */
+	refused("");
+	refused("x:base");
+	refused("3");
+	refused("3:");
+	refused("-3:base");
+	refused("3:bogus");
+	refused("3:base:x");
+	refused("3:gpu:");
+	refused("3:pim:");
+	refused("3:pim:G1");
+	refused("3:split:q:40");
+	refused("3:split:h:0");
+	refused("3:split:h:100");
+	refused("3:split:h:40x");
+	refused("3:split:h");
+	refused("3:pipe:t1:s2");
+	refused("4-4:pipe:t1:s2");
+	refused("4-3:pipe:t1:s2");
+	refused("3-4:split:h:40");
+	refused("3-4:pipe:t1:s1");
+	refused("3-4:pipe:t1:2");
+	refused("3-4:pipe::s2");
+	refused("99999999999999999999:base");
+
+	/* What the generator writes is what the ids say. */
+	generated("chains", "h", "1,2,3,c2,c3");
+	generated("mbv2block", "h,n,m", "1,2,3,c2");
+
+	/* costs.csv: the columns pf-solve needs, then the optional ones. */
+	CHECK_EQ_I(TC_NNEED, 11);
+	CHECK(task_cost_cols[TC_NNEED] == NULL);
+	CHECK(task_cost_opt[TC_NCOL - TC_NNEED] == NULL);
+	CHECK(strcmp(task_cost_cols[TC_CAND], "cand") == 0);
+	CHECK(strcmp(task_cost_cols[TC_NS], "ns") == 0);
+	CHECK(strcmp(task_cost_opt[TC_GPU_CLOCK - TC_NNEED],
+	    "gpu_clock_mhz") == 0);
+	CHECK(strcmp(task_cost_opt[TC_PIM_STATIC - TC_NNEED],
+	    "pim_static_w") == 0);
+	return CHECK_DONE();
+}
