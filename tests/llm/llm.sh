@@ -137,8 +137,8 @@ paste -d'|' "$tmp/newton.csv" "$tmp/seqc.csv" | awk -F'|' '
     fail "gpu-cycles | pim-cycles | pf-merge"
 "$BIN/pf-solve" -F -P all -l "$tmp/l512.csv" -j "$tmp/s.json" "$tmp/costs.csv" >/dev/null ||
     fail "pf-solve"
-jq -e '(.policies | map(.policy) | .[6]) == "attn-pim" and
-    (.policies[6].layers.pim == 2) and (.policies[6].layers.split == 0) and
+jq -e '[.policies[] | select(.policy == "attn-pim")] as $a |
+    ($a | length) == 1 and $a[0].layers.pim == 2 and $a[0].layers.split == 0 and
     all(.policies[]; .decode.tokens == 4 and
 	(.decode.tokens_per_s - 4e9 / .ns | fabs) < 1 and
 	((.decode.attn_share + .decode.fc_share + .decode.rest_share) - 1 | fabs) < 1e-5)' \

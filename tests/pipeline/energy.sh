@@ -31,7 +31,7 @@ for f in "$MODELS"/*.onnx; do
 		pf-solve -O $o -l "$W/l.csv" -j "$W/s.json" "$W/c.csv" >"$W/p.csv" ||
 		    fail "$m: pf-solve -O $o"
 		jq -e --arg o $o '.objective == $o and
-		    (.policies[0] | [.ns, .energy_nj, .ns * .energy_nj]) as $g |
+		    (.policies[] | select(.policy == "none") | [.ns, .energy_nj, .ns * .energy_nj]) as $g |
 		    all(.policies[]; .energy_nj >= 0 and .static_nj >= 0 and .static_nj <= .energy_nj and
 		        (if .policy == "attn-pim" then true
 		         elif $o == "time" then .ns <= $g[0]
@@ -45,12 +45,12 @@ for f in "$MODELS"/*.onnx; do
 		colsum=$(csvcol "$W/p.csv" energy_nj | awk '{ s += $1 } END { printf "%.3f", s }')
 		jq -e --arg d "$dyn" --arg c "$colsum" '
 		    ($d | split(" ") | map(tonumber)) as [$dyn, $n] |
-		    .policies[5] as $p |
+		    (.policies[] | select(.policy == "pimflow")) as $p |
 		    (if $p.chose_none then .machine.gpu_only_static_w else .machine.partitioned_static_w end) as $w |
 		    (($dyn + $p.static_nj - $p.energy_nj) | fabs) <= 0.001 * $n + 1e-9 * $p.energy_nj and
 		    (($w * $p.ns - $p.static_nj) | fabs) <= 0.001 * $n + 1e-9 * $p.static_nj and
 		    ((($c | tonumber) - $p.energy_nj) | fabs) <= 0.001 * $n' "$W/s.json" >/dev/null ||
-		    fail "$m -O $o: plan energy is not its pieces plus static power x time (candidates $dyn, column $colsum): $(jq -c '.machine, .policies[5]' "$W/s.json")"
+		    fail "$m -O $o: plan energy is not its pieces plus static power x time (candidates $dyn, column $colsum): $(jq -c '.machine, (.policies[] | select(.policy == "pimflow"))' "$W/s.json")"
 	done
 	echo "$m: $(jq -r '[.policies[] | "\(.policy) \(.energy_ratio)"] | join(", ")' "$W/s.json") (-O edp energy ratios)"
 	done=$((done + 1))

@@ -30,7 +30,7 @@ clk=$(sed -n 's/^clock_mhz *= *\([0-9.]*\).*/\1/p' "$PIMFLOW_SHARE/gpu/t4.conf")
 jq -e --argjson c "$clk" '.machine.gpu_clock_mhz == $c' "$W/t4/summary.json" >/dev/null ||
     fail "-G t4: summary clock $(jq .machine.gpu_clock_mhz "$W/t4/summary.json"), want $clk"
 
-# -b: the build reaches gpu-cycles; default tvm-cudnn for rtx2060-sim.
+# -b: the build reaches gpu-cycles; t4 runs its default_build, library.
 [ "$(vals "$W/t4/pieces.csv" gpu_build device gpu)" = "library " ] ||
     fail "-G t4: build $(vals "$W/t4/pieces.csv" gpu_build device gpu), want library"
 pimflow -q -x -b fused "$m" "$W/fused" || fail "-b fused: exit $?"

@@ -26,6 +26,7 @@ share(const char *rel)
 int
 main(int argc, char **argv)
 {
+	const struct conf_key *k;
 	struct pim_model a, b;
 	char tmp[] = "/tmp/t_pim_modelXXXXXX", line[512];
 	FILE *in, *out;
@@ -36,6 +37,17 @@ main(int argc, char **argv)
 	pim_model_newton(&b);
 	CHECK(pim_model_load(share("newton-gddr6.conf"), &a) == 0);
 	CHECK(strcmp(a.name, "newton-gddr6") == 0);
+	/* every key of the binding table, value for value */
+	for (k = pim_model_keys; k->name != NULL; k++) {
+		size_t sz = k->type == CONF_I64 ? sizeof(int64_t) :
+		    k->type == CONF_INT ? sizeof(int) : sizeof(double);
+
+		if (memcmp((char *)&a + k->off, (char *)&b + k->off, sz) != 0) {
+			fprintf(stderr, "newton-gddr6.conf: key '%s' is not "
+			    "pim_model_newton()'s\n", k->name);
+			check_failures++;
+		}
+	}
 	CHECK(a.clock_mhz == b.clock_mhz);
 	CHECK_EQ_I(a.t_gwrite_hide, b.t_gwrite_hide);
 	CHECK_EQ_I(pim_model_c(&a, 0), 64);
