@@ -225,6 +225,7 @@ engine_open(const char *path, struct pim_row *def)
 	def->channels = st->m.channels;
 	def->max_gwrite = 1;	/* no GWRITE groups: the columns are ignored */
 	def->hiding = 0;
+	def->dispatch_ns = st->m.dispatch_ns;
 	return st;
 }
 

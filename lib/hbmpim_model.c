@@ -53,6 +53,9 @@ const struct conf_key hbmpim_model_keys[] = {
 	CONF_KEY("channels", CONF_I64, struct hbmpim_model, channels, 1,
 	    1 << 20, "count", "PIM pseudo-channels of rows that leave "
 	    "pim_channels empty"),
+	CONF_KEY("dispatch_ns", CONF_REAL, struct hbmpim_model, dispatch_ns,
+	    0, 1e9, "ns",
+	    "the host starting one piece's command stream (Dispatch)"),
 	{ NULL, 0, 0, 0, 0, NULL, NULL }
 };
 

@@ -18,6 +18,7 @@ struct hbmpim_model {
 	double			clock_mhz;	/* memory command clock */
 	struct hbmpim_dram	dram;
 	int64_t			channels;	/* PIM pseudo-channels (default) */
+	double			dispatch_ns;	/* the host issuing a piece */
 };
 
 /* The keys of an hbm-pim config (conf.h), NULL-terminated; arch apart. */

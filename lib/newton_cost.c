@@ -292,6 +292,7 @@ engine_open(const char *path, struct pim_row *def)
 	def->channels = m->channels;
 	def->max_gwrite = m->max_gwrite;
 	def->hiding = m->hiding;
+	def->dispatch_ns = m->dispatch_ns;
 	return m;
 }
 

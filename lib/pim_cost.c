@@ -142,7 +142,7 @@ pim_cost_table(const struct pim_engine *e, void *state, struct table *t,
 	struct pim_row p;
 	struct pim_out *cost = NULL;
 	long dev, cch, cgw, chd;
-	size_t r, k, ncol, cyc, nsc, col[PIM_MAXCOLS];
+	size_t r, k, ncol, cyc, nsc, dsc, col[PIM_MAXCOLS];
 	int64_t hid, nrows = 0, ncmd = 0;
 	char *ispim = NULL, where[256];
 	int rc = -1;
@@ -174,6 +174,8 @@ pim_cost_table(const struct pim_engine *e, void *state, struct table *t,
 		    table_line(t, r));
 		if (e->cost(state, &l, &p, o, where, &cost[r]) < 0)
 			goto out;
+		/* the host starts the stream before the engine's first clock */
+		cost[r].ns += def->dispatch_ns;
 		nrows++;
 		ncmd += cost[r].cmds;
 	}
@@ -181,6 +183,7 @@ pim_cost_table(const struct pim_engine *e, void *state, struct table *t,
 	nsc = table_addcol(t, "ns");
 	for (ncol = 0; e->cols[ncol].name != NULL; ncol++)
 		col[ncol] = table_addcol(t, e->cols[ncol].name);
+	dsc = table_addcol(t, "dispatch_ns");
 	for (r = 0; r < t->nrows; r++) {
 		if (!ispim[r])
 			continue;
@@ -188,6 +191,7 @@ pim_cost_table(const struct pim_engine *e, void *state, struct table *t,
 		table_setns(t, r, nsc, cost[r].ns);
 		for (k = 0; k < ncol; k++)
 			put(t, r, col[k], &e->cols[k], &cost[r], k);
+		table_setns(t, r, dsc, def->dispatch_ns);
 	}
 	if (rows != NULL)
 		*rows = nrows;

@@ -23,11 +23,16 @@
 #include "csvio.h"
 #include "layer.h"
 
-/* One piece's PIM parameters: its columns, or the defaults when empty. */
+/*
+ * One piece's PIM parameters: its columns, or the defaults when empty;
+ * and the host's side of running it, from the config (engine open) or
+ * an option, the same on every row.
+ */
 struct pim_row {
 	int64_t	channels;	/* pim_channels: PIM channels N */
 	int64_t	max_gwrite;	/* pim_gwrite (engines without GWRITE ignore it) */
 	int	hiding;		/* pim_hiding 1/0 */
+	double	dispatch_ns;	/* the host issuing the piece's command stream */
 };
 
 /*
@@ -124,7 +129,8 @@ const struct pim_engine *pim_engine_of(const char *path);
 
 /*
  * Fill every device=pim row of t with engine e (state from e->open):
- * cycles, ns and e's columns; other rows untouched.  def fills empty
+ * cycles, ns and e's columns, then dispatch_ns (def->dispatch_ns, part
+ * of ns: ns = the engine's time + dispatch_ns); other rows untouched.  def fills empty
  * row parameters.  On a fault reports "file:line: ..." and returns -1
  * with t's cells unchanged.  *rows and *cmds (may be NULL) count the PIM
  * rows and the timed commands.

@@ -65,6 +65,8 @@ const struct conf_key pim_model_keys[] = {
 	    "a piece's input and output crossing the DRAM I/O"),
 	D(static_mw_per_channel, 0, 1e9, "mW",
 	    "static power of the PIM logic of one channel"),
+	D(dispatch_ns, 0, 1e9, "ns",
+	    "the host starting one piece's command stream (Dispatch)"),
 	{ NULL, 0, 0, 0, 0, NULL, NULL }
 };
 
@@ -123,6 +125,7 @@ pim_model_newton(struct pim_model *m)
 	m->mac_lanes = 16;
 	m->e_io_pj_per_bit = 7.5;
 	m->static_mw_per_channel = 16.8;
+	m->dispatch_ns = 3663.004;
 }
 
 int64_t

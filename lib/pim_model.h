@@ -52,6 +52,8 @@ struct pim_model {
 	/* Whole-machine energy (share/doc/energy.md). */
 	double	e_io_pj_per_bit;	/* GPU<->PIM hand-off over the DRAM I/O */
 	double	static_mw_per_channel;	/* PIM logic while the plan runs */
+	/* The host's side (pim_cost.h struct pim_row). */
+	double	dispatch_ns;		/* issuing one piece's command stream */
 };
 
 /* The keys of a Newton config (conf.h), NULL-terminated; arch apart. */

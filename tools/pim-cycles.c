@@ -21,7 +21,8 @@ static void
 usage(int rc)
 {
 	fprintf(rc == PF_EXIT_OK ? stdout : stderr, "usage: pim-cycles [-abEGrsx] [-c config] "
-	    "[-g max_gwrite] [-n pim_channels] [-T tracefile] [file ...]\n");
+	    "[-d dispatch_ns] [-g max_gwrite] [-n pim_channels] [-T tracefile] "
+	    "[file ...]\n");
 	exit(rc);
 }
 
@@ -89,12 +90,13 @@ main(int argc, char **argv)
 	int engine_opt = 0;
 	FILE *trace = NULL;
 	int64_t n = 0, g = 0, rows, cmds, trows = 0, tcmds = 0;
+	double dispatch = -1;
 	int ch, i, nohide = 0, stats = 0, rc = PF_EXIT_DATA, first = 1;
 	double t0;
 
 	pf_setprogname(argv[0]);
 	memset(&o, 0, sizeof(o));
-	while ((ch = getopt(argc, argv, "abEGT:c:g:hn:rsx")) != -1) {
+	while ((ch = getopt(argc, argv, "abEGT:c:d:g:hn:rsx")) != -1) {
 		if (strchr("abEGTgrx", ch) != NULL)
 			engine_opt = ch;
 		switch (ch) {
@@ -105,6 +107,14 @@ main(int argc, char **argv)
 		case 'G': op->per_group = 1; break;
 		case 'T': tracef = optarg; break;
 		case 'c': config = optarg; break;
+		case 'd':
+			if (parse_double(optarg, &dispatch) < 0 || dispatch < 0 ||
+			    dispatch > 1e9) {
+				pf_err(NULL, "-d: want nanoseconds from 0 to 1e9, "
+				    "not '%s'", optarg);
+				usage(PF_EXIT_USAGE);
+			}
+			break;
 		case 'g': g = posarg(optarg, ch); break;
 		case 'n': n = posarg(optarg, ch); break;
 		case 'r': op->reduce = 1; break;
@@ -139,6 +149,8 @@ main(int argc, char **argv)
 		def.max_gwrite = g;
 	if (nohide)
 		def.hiding = 0;
+	if (dispatch >= 0)
+		def.dispatch_ns = dispatch;
 	/*
 	 * The trace goes to an anonymous file first and is copied to -T's
 	 * file only once every row is costed: a failure never truncates or
