@@ -226,6 +226,10 @@ engine_open(const char *path, struct pim_row *def)
 	def->max_gwrite = 1;	/* no GWRITE groups: the columns are ignored */
 	def->hiding = 0;
 	def->dispatch_ns = st->m.dispatch_ns;
+	def->sync_ns = st->m.handoff_sync_ns;
+	/* a column access (burst_bytes) every bl/2 clocks on one channel */
+	def->link_bpns = (double)st->m.dram.burst_bytes /
+	    ((double)st->m.dram.bl / 2.0) * st->m.clock_mhz / 1000.0;
 	return st;
 }
 

@@ -56,6 +56,9 @@ const struct conf_key hbmpim_model_keys[] = {
 	CONF_KEY("dispatch_ns", CONF_REAL, struct hbmpim_model, dispatch_ns,
 	    0, 1e9, "ns",
 	    "the host starting one piece's command stream (Dispatch)"),
+	CONF_KEY("handoff_sync_ns", CONF_REAL, struct hbmpim_model,
+	    handoff_sync_ns, 0, 1e9, "ns",
+	    "the synchronisation of one GPU<->PIM hand-off (Hand-off)"),
 	{ NULL, 0, 0, 0, 0, NULL, NULL }
 };
 

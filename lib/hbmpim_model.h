@@ -19,6 +19,7 @@ struct hbmpim_model {
 	struct hbmpim_dram	dram;
 	int64_t			channels;	/* PIM pseudo-channels (default) */
 	double			dispatch_ns;	/* the host issuing a piece */
+	double			handoff_sync_ns; /* one GPU<->PIM hand-off */
 };
 
 /* The keys of an hbm-pim config (conf.h), NULL-terminated; arch apart. */

@@ -293,6 +293,9 @@ engine_open(const char *path, struct pim_row *def)
 	def->max_gwrite = m->max_gwrite;
 	def->hiding = m->hiding;
 	def->dispatch_ns = m->dispatch_ns;
+	def->sync_ns = m->handoff_sync_ns;
+	/* the external bus of one channel, bytes per ns */
+	def->link_bpns = m->bus_bytes_per_clk * m->clock_mhz / 1000.0;
 	return m;
 }
 

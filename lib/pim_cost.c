@@ -92,6 +92,12 @@ pim_gemv_map(const struct layer *l, int per_group, const char *where,
 	}
 }
 
+double
+pim_handoff_ns(const struct pim_row *p, int64_t nch, double bytes)
+{
+	return p->sync_ns + bytes / ((double)nch * p->link_bpns);
+}
+
 /* Row parameters: empty or absent columns take the defaults. */
 static int
 rowparam(const struct table *t, size_t row, long col, int64_t def,
@@ -142,7 +148,8 @@ pim_cost_table(const struct pim_engine *e, void *state, struct table *t,
 	struct pim_row p;
 	struct pim_out *cost = NULL;
 	long dev, cch, cgw, chd;
-	size_t r, k, ncol, cyc, nsc, dsc, col[PIM_MAXCOLS];
+	size_t r, k, ncol, cyc, nsc, dsc, hic, hoc, col[PIM_MAXCOLS];
+	double *hin = NULL, *hout = NULL;
 	int64_t hid, nrows = 0, ncmd = 0;
 	char *ispim = NULL, where[256];
 	int rc = -1;
@@ -154,6 +161,8 @@ pim_cost_table(const struct pim_engine *e, void *state, struct table *t,
 	chd = table_col(t, "pim_hiding");
 	ispim = xcalloc(t->nrows + 1, 1);
 	cost = xcalloc(t->nrows + 1, sizeof(*cost));
+	hin = xcalloc(t->nrows + 1, sizeof(*hin));
+	hout = xcalloc(t->nrows + 1, sizeof(*hout));
 	for (r = 0; r < t->nrows; r++)
 		ispim[r] = strcmp(table_get(t, r, (size_t)dev),
 		    task_dev_name(TASK_PIM)) == 0;
@@ -176,6 +185,18 @@ pim_cost_table(const struct pim_engine *e, void *state, struct table *t,
 			goto out;
 		/* the host starts the stream before the engine's first clock */
 		cost[r].ns += def->dispatch_ns;
+		if (!o->no_handoff) {
+			hin[r] = pim_handoff_ns(def, p.channels,
+			    (double)l.in_bytes);
+			hout[r] = pim_handoff_ns(def, p.channels,
+			    (double)l.out_bytes);
+			if (!(hin[r] <= 9e12 && hout[r] <= 9e12)) {
+				pf_err(where, "hand-off time %g ns does not fit "
+				    "(the limit is 9e12 ns)", hin[r] > hout[r] ?
+				    hin[r] : hout[r]);
+				goto out;
+			}
+		}
 		nrows++;
 		ncmd += cost[r].cmds;
 	}
@@ -184,6 +205,8 @@ pim_cost_table(const struct pim_engine *e, void *state, struct table *t,
 	for (ncol = 0; e->cols[ncol].name != NULL; ncol++)
 		col[ncol] = table_addcol(t, e->cols[ncol].name);
 	dsc = table_addcol(t, "dispatch_ns");
+	hic = table_addcol(t, "handoff_in_ns");
+	hoc = table_addcol(t, "handoff_out_ns");
 	for (r = 0; r < t->nrows; r++) {
 		if (!ispim[r])
 			continue;
@@ -192,6 +215,8 @@ pim_cost_table(const struct pim_engine *e, void *state, struct table *t,
 		for (k = 0; k < ncol; k++)
 			put(t, r, col[k], &e->cols[k], &cost[r], k);
 		table_setns(t, r, dsc, def->dispatch_ns);
+		table_setns(t, r, hic, hin[r]);
+		table_setns(t, r, hoc, hout[r]);
 	}
 	if (rows != NULL)
 		*rows = nrows;
@@ -201,5 +226,7 @@ pim_cost_table(const struct pim_engine *e, void *state, struct table *t,
 out:
 	free(ispim);
 	free(cost);
+	free(hin);
+	free(hout);
 	return rc;
 }

@@ -33,6 +33,8 @@ struct pim_row {
 	int64_t	max_gwrite;	/* pim_gwrite (engines without GWRITE ignore it) */
 	int	hiding;		/* pim_hiding 1/0 */
 	double	dispatch_ns;	/* the host issuing the piece's command stream */
+	double	sync_ns;	/* one GPU<->PIM hand-off's synchronisation */
+	double	link_bpns;	/* bytes/ns of one PIM channel's external bus */
 };
 
 /*
@@ -45,6 +47,7 @@ struct pim_opts {
 	int	reduce;		/* -r: add partial-sum reduction and activation */
 	int	best;		/* -b: n_gwrite by fewest cycles */
 	int	exact;		/* -E: issue every command */
+	int	no_handoff;	/* -H: hand-off columns 0 */
 	FILE	*trace;		/* -T: command streams, or NULL */
 };
 
@@ -120,6 +123,9 @@ struct pim_engine {
 /* The engines, NULL-terminated; the first is the default of a config. */
 extern const struct pim_engine *const pim_engines[];
 
+/* The hand-off of bytes over nch channels (pim_cost_table). */
+double pim_handoff_ns(const struct pim_row *p, int64_t nch, double bytes);
+
 /*
  * The engine a PIM config names in its arch key ("newton" when absent).
  * Reports "path: key 'arch': unknown engine '...'" (or a load error) and
@@ -130,7 +136,11 @@ const struct pim_engine *pim_engine_of(const char *path);
 /*
  * Fill every device=pim row of t with engine e (state from e->open):
  * cycles, ns and e's columns, then dispatch_ns (def->dispatch_ns, part
- * of ns: ns = the engine's time + dispatch_ns); other rows untouched.  def fills empty
+ * of ns: ns = the engine's time + dispatch_ns) and the piece's hand-off
+ * times, not part of ns (pf-merge and pf-solve charge them where the
+ * data crosses between the devices): handoff_in_ns = sync_ns + in_bytes
+ * / (channels x link_bpns), handoff_out_ns the same with out_bytes (0
+ * with o->no_handoff); other rows untouched.  def fills empty
  * row parameters.  On a fault reports "file:line: ..." and returns -1
  * with t's cells unchanged.  *rows and *cmds (may be NULL) count the PIM
  * rows and the timed commands.

@@ -67,6 +67,8 @@ const struct conf_key pim_model_keys[] = {
 	    "static power of the PIM logic of one channel"),
 	D(dispatch_ns, 0, 1e9, "ns",
 	    "the host starting one piece's command stream (Dispatch)"),
+	D(handoff_sync_ns, 0, 1e9, "ns",
+	    "the synchronisation of one GPU<->PIM hand-off (Hand-off)"),
 	{ NULL, 0, 0, 0, 0, NULL, NULL }
 };
 
@@ -126,6 +128,7 @@ pim_model_newton(struct pim_model *m)
 	m->e_io_pj_per_bit = 7.5;
 	m->static_mw_per_channel = 16.8;
 	m->dispatch_ns = 3663.004;
+	m->handoff_sync_ns = 226.374;
 }
 
 int64_t

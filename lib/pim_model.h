@@ -54,6 +54,7 @@ struct pim_model {
 	double	static_mw_per_channel;	/* PIM logic while the plan runs */
 	/* The host's side (pim_cost.h struct pim_row). */
 	double	dispatch_ns;		/* issuing one piece's command stream */
+	double	handoff_sync_ns;	/* one GPU<->PIM hand-off's synchronisation */
 };
 
 /* The keys of a Newton config (conf.h), NULL-terminated; arch apart. */

@@ -87,6 +87,8 @@ void
 plan_free(struct plan *pl)
 {
 	free(pl->seg);
+	free(pl->hps);
+	free(pl->hpj);
 	memset(pl, 0, sizeof(*pl));
 }
 
@@ -174,7 +176,21 @@ add_ll(long long a, long long b, long long *r)
 struct pt {
 	long long	t, e, x;
 	size_t		cand, prev, seq;
+	long long	hps, hpj;	/* hand-offs charged with cand */
+	int		pst;		/* state of the prefix before cand */
 };
+
+/*
+ * Prefix states: its output on the GPU; on PIM, next read on PIM; on PIM
+ * with the hand-off to the GPU already paid (the next reads on the GPU).
+ */
+enum { ST_G, ST_P, ST_PG, NST };
+
+static int
+din_of(const struct cand *x)
+{
+	return x->din != 0 ? x->din : SD_GPU;
+}
 
 struct front {
 	struct pt	*p;
@@ -210,19 +226,31 @@ pareto(struct front *f)
 	f->n = k;
 }
 
+/* 1000 pj - cap ps (fJ), or -1 on overflow. */
+static int
+capdx(long long pj, long long ps, long long cap, long long *dx)
+{
+	if (pj > LLONG_MAX / 1000 || (ps > 0 && cap > LLONG_MAX / ps))
+		return -1;
+	*dx = pj * 1000 - cap * ps;
+	return 0;
+}
+
+#define FR(j, s)	fr[(size_t)(j) * NST + (size_t)(s)]
+
 int
 solve_dp(const struct cand *c, size_t nc, int64_t n, enum policy p,
     const struct objective *o, struct plan *pl, int64_t *bad,
     int64_t *stuck)
 {
 	static const struct objective deftime = { O_TIME, 0 };
-	struct front *fr = xcalloc((size_t)n + 1, sizeof(*fr));
+	struct front *fr = xcalloc(((size_t)n + 1) * NST, sizeof(*fr));
 	size_t (*ord)[2] = xcalloc(nc + 1, sizeof(*ord));
 	unsigned char *cov = xcalloc((size_t)n + 1, 1);
 	long long *dxs = NULL, *suf = NULL;
 	size_t i, k, m = 0, q, seq = 0, best;
 	int64_t j, l;
-	int rc = -1, front;
+	int rc = -1, front, si, bst;
 
 	if (o == NULL)
 		o = &deftime;
@@ -258,13 +286,20 @@ solve_dp(const struct cand *c, size_t nc, int64_t n, enum policy p,
 		suf = xcalloc((size_t)n + 1, sizeof(*suf));
 		for (k = 0; k < m; k++) {
 			const struct cand *x = &c[ord[k][1]];
+			long long hi, ho;
 
-			if (x->pj > LLONG_MAX / 1000 ||
-			    (x->ps > 0 && o->cap_mw > LLONG_MAX / x->ps)) {
+			if (capdx(x->pj, x->ps, o->cap_mw, &dxs[k]) < 0 ||
+			    capdx(x->hin_pj, x->hin_ps, o->cap_mw, &hi) < 0 ||
+			    capdx(x->hout_pj, x->hout_ps, o->cap_mw, &ho) < 0) {
 				rc = -3;
 				goto done;
 			}
-			dxs[k] = x->pj * 1000 - o->cap_mw * x->ps;
+			/* a lower bound: the hand-offs may or may not come */
+			if (add_ll(dxs[k], hi < 0 ? hi : 0, &dxs[k]) < 0 ||
+			    add_ll(dxs[k], ho < 0 ? ho : 0, &dxs[k]) < 0) {
+				rc = -3;
+				goto done;
+			}
 		}
 		for (j = 0; j < n; j++)
 			suf[j] = LLONG_MAX;
@@ -291,101 +326,166 @@ solve_dp(const struct cand *c, size_t nc, int64_t n, enum policy p,
 			goto done;
 		}
 	}
-	fr[0].p = xcalloc(1, sizeof(*fr[0].p));
-	fr[0].n = fr[0].cap = 1;
-	fr[0].done = 1;
+	FR(0, ST_G).p = xcalloc(1, sizeof(*fr[0].p));
+	FR(0, ST_G).n = FR(0, ST_G).cap = 1;
+	for (j = 0; j <= n; j++)
+		for (si = 0; si < NST; si++)
+			FR(j, si).done = j == 0;
 	for (k = 0; k < m; k++) {
 		const struct cand *x = &c[ord[k][1]];
-		struct front *f = &fr[x->first], *g = &fr[x->last + 1];
-		long long dx = x->pj;
+		long long dx = x->pj, dhi = 0, dho = 0;
+		int di = din_of(x), ti, tn;
 
-		/* every candidate ending before x->first came earlier */
-		if (front && !f->done)
-			pareto(f);
 		if (o->cap_mw > 0) {
 			dx = dxs[k];
 			/* no cover of the rest: nothing from here can finish */
 			if (suf != NULL && suf[x->last + 1] == LLONG_MAX)
 				continue;
+			dx = x->pj * 1000 - o->cap_mw * x->ps;
+			dhi = x->hin_pj * 1000 - o->cap_mw * x->hin_ps;
+			dho = x->hout_pj * 1000 - o->cap_mw * x->hout_ps;
+		} else {
+			dhi = x->hin_pj;
+			dho = x->hout_pj;
 		}
-		for (q = 0; q < f->n; q++) {
-			struct pt np;
+		for (si = 0; si < NST; si++) {
+			struct front *f = &FR(x->first, si);
+			int hin;
 
-			np.cand = ord[k][1];
-			np.prev = q;
-			np.seq = seq++;
-			if (add_ll(f->p[q].t, x->ps, &np.t) < 0 ||
-			    add_ll(f->p[q].e, x->pj, &np.e) < 0 ||
-			    add_ll(f->p[q].x, dx, &np.x) < 0) {
-				rc = -3;
-				goto done;
-			}
-			/* np.x + suf > 0: the cap is out of reach */
-			if (suf != NULL && np.x > -suf[x->last + 1])
+			/* who may follow whom, and what the edge costs */
+			if (si == ST_G)
+				hin = (di & SD_PIM) != 0;
+			else if (si == ST_P ? di == SD_PIM : (di & SD_GPU) != 0)
+				hin = 0;
+			else
 				continue;
-			if (!front) {
-				/* strict: among equal totals the earliest stays */
-				if (g->n == 0 || objective_less(o, np.t, np.e,
-				    g->p[0].t, g->p[0].e)) {
-					if (g->cap == 0) {
-						g->p = xcalloc(1, sizeof(*g->p));
-						g->cap = 1;
+			/* every candidate ending before x->first came earlier */
+			if (front && !f->done)
+				pareto(f);
+			tn = x->dout == SD_PIM ? 2 : 1;
+			for (ti = 0; ti < tn; ti++) {
+				int tst = x->dout != SD_PIM ? ST_G :
+				    ti == 0 ? ST_P : ST_PG, hout = tst == ST_PG;
+				struct front *g = &FR(x->last + 1, tst);
+
+				for (q = 0; q < f->n; q++) {
+					struct pt np;
+
+					np.cand = ord[k][1];
+					np.prev = q;
+					np.pst = si;
+					np.seq = seq++;
+					np.hps = (hin ? x->hin_ps : 0) +
+					    (hout ? x->hout_ps : 0);
+					np.hpj = (hin ? x->hin_pj : 0) +
+					    (hout ? x->hout_pj : 0);
+					if (add_ll(f->p[q].t, x->ps, &np.t) < 0 ||
+					    add_ll(np.t, np.hps, &np.t) < 0 ||
+					    add_ll(f->p[q].e, x->pj, &np.e) < 0 ||
+					    add_ll(np.e, np.hpj, &np.e) < 0 ||
+					    add_ll(f->p[q].x, dx, &np.x) < 0 ||
+					    add_ll(np.x, hin ? dhi : 0, &np.x) < 0 ||
+					    add_ll(np.x, hout ? dho : 0,
+					    &np.x) < 0) {
+						rc = -3;
+						goto done;
 					}
-					g->p[0] = np;
-					g->n = 1;
+					/* np.x + suf > 0: the cap is out of reach */
+					if (suf != NULL &&
+					    np.x > -suf[x->last + 1])
+						continue;
+					if (!front) {
+						/* strict: among equal totals the earliest stays */
+						if (g->n == 0 || objective_less(o,
+						    np.t, np.e, g->p[0].t,
+						    g->p[0].e)) {
+							if (g->cap == 0) {
+								g->p = xcalloc(1,
+								    sizeof(*g->p));
+								g->cap = 1;
+							}
+							g->p[0] = np;
+							g->n = 1;
+						}
+						continue;
+					}
+					if (g->n == g->cap) {
+						g->cap = g->cap ? 2 * g->cap : 4;
+						g->p = xreallocarray(g->p, g->cap,
+						    sizeof(*g->p));
+					}
+					g->p[g->n++] = np;
 				}
-				continue;
 			}
-			if (g->n == g->cap) {
-				g->cap = g->cap ? 2 * g->cap : 4;
-				g->p = xreallocarray(g->p, g->cap, sizeof(*g->p));
-			}
-			g->p[g->n++] = np;
 		}
 	}
-	if (front)
-		pareto(&fr[n]);
-	if (fr[n].n == 0) {
-		for (j = 1; j <= n && fr[j].n > 0; j++)
+	/* the model's output ends on the GPU */
+	bst = -1;
+	best = 0;
+	for (si = 0; si < NST; si += ST_PG - ST_G) {
+		struct front *f = &FR(n, si);
+
+		if (front)
+			pareto(f);
+		for (q = 0; q < f->n; q++) {
+			const struct pt *a = &f->p[q];
+
+			if (o->cap_mw > 0 && a->x > 0)
+				continue;
+			if (bst < 0 || objective_less(o, a->t, a->e,
+			    FR(n, bst).p[best].t, FR(n, bst).p[best].e)) {
+				bst = si;
+				best = q;
+			}
+		}
+	}
+	/*
+	 * Nothing reached the end: with the cap's pruning on, a cover exists
+	 * (suf[0] is finite), so none keeps the cap; otherwise no tiling.
+	 */
+	if (bst < 0 && suf != NULL) {
+		rc = -2;
+		goto done;
+	}
+	if (bst < 0 && FR(n, ST_G).n + FR(n, ST_PG).n == 0) {
+		for (j = 1; j <= n && FR(j, ST_G).n + FR(j, ST_P).n +
+		    FR(j, ST_PG).n > 0; j++)
 			;
 		*stuck = j - 1;
 		goto done;
 	}
-	best = fr[n].n;
-	for (q = 0; q < fr[n].n; q++) {
-		const struct pt *a = &fr[n].p[q];
-
-		if (o->cap_mw > 0 && a->x > 0)
-			continue;
-		if (best == fr[n].n || objective_less(o, a->t, a->e,
-		    fr[n].p[best].t, fr[n].p[best].e))
-			best = q;
-	}
-	if (best == fr[n].n) {
+	if (bst < 0) {
 		rc = -2;
 		goto done;
 	}
-	pl->ps = fr[n].p[best].t;
-	pl->pj = fr[n].p[best].e;
-	for (j = n, q = best; j > 0; ) {
-		const struct pt *a = &fr[j].p[q];
+	pl->ps = FR(n, bst).p[best].t;
+	pl->pj = FR(n, bst).p[best].e;
+	for (j = n, q = best, si = bst; j > 0; ) {
+		const struct pt *a = &FR(j, si).p[q];
 
 		pl->nseg++;
 		q = a->prev;
+		si = a->pst;
 		j = c[a->cand].first;
 	}
 	pl->seg = xcalloc(pl->nseg, sizeof(*pl->seg));
+	pl->hps = xcalloc(pl->nseg, sizeof(*pl->hps));
+	pl->hpj = xcalloc(pl->nseg, sizeof(*pl->hpj));
 	k = pl->nseg;
-	for (j = n, q = best; j > 0; ) {
-		const struct pt *a = &fr[j].p[q];
+	for (j = n, q = best, si = bst; j > 0; ) {
+		const struct pt *a = &FR(j, si).p[q];
 
-		pl->seg[--k] = a->cand;
+		--k;
+		pl->seg[k] = a->cand;
+		pl->hps[k] = a->hps;
+		pl->hpj[k] = a->hpj;
 		q = a->prev;
+		si = a->pst;
 		j = c[a->cand].first;
 	}
 	rc = 0;
 done:
-	for (j = 0; j <= n; j++)
+	for (j = 0; j < (n + 1) * NST; j++)
 		free(fr[j].p);
 	free(fr);
 	free(ord);
@@ -419,7 +519,7 @@ singles(const struct cand *c, size_t nc, int64_t n, long long *g,
 		g[j] = pm[j] = -1;
 	for (i = 0; i < nc; i++) {
 		const struct cand *x = &c[i];
-		long long *t, *e;
+		long long *t, *e, v;
 
 		if (x->first != x->last || x->first < 0 || x->first >= n)
 			continue;
@@ -431,8 +531,10 @@ singles(const struct cand *c, size_t nc, int64_t n, long long *g,
 			e = &pe[x->first];
 		} else
 			continue;
-		if (*t < 0 || x->ps < *t) {
-			*t = x->ps;
+		/* a PIM layer of a window hands its input and output over */
+		v = x->kind == K_PIM ? x->ps + x->hin_ps + x->hout_ps : x->ps;
+		if (*t < 0 || v < *t) {
+			*t = v;
 			*e = x->pj - x->static_pj;
 		}
 	}

@@ -42,7 +42,18 @@ struct cand {
 	long		 line;		/* input line, for diagnostics */
 	unsigned char	*dev;		/* K_DAG: device of each layer (0 gpu, 1 pim) */
 	int		 kv;		/* covers an attention matmul over a KV cache */
+	/*
+	 * Its edges (pf-merge's dev_in, dev_out): who reads its input
+	 * (SD_GPU, SD_PIM or both), where its output is (SD_GPU or SD_PIM);
+	 * 0 is SD_GPU.  hin_ps is charged when the plan's output so far is
+	 * on the GPU and it reads on PIM, hout_ps when its output is on PIM
+	 * and what comes next reads on the GPU; *_pj their energy.
+	 */
+	unsigned char	 din, dout;
+	long long	 hin_ps, hout_ps, hin_pj, hout_pj;
 };
+
+enum { SD_GPU = 1, SD_PIM = 2 };
 
 /* What a plan minimises, and an optional power cap. */
 enum obj_kind { O_TIME, O_ENERGY, O_EDP, O_NOBJ };
@@ -57,6 +68,8 @@ struct plan {
 	long long	 pj;		/* total energy */
 	size_t		 nseg;
 	size_t		*seg;		/* candidate indices in layer order (owned) */
+	long long	*hps, *hpj;	/* per segment: the hand-offs charged at its
+					   edges, included in ps and pj (owned) */
 };
 
 const char *kind_name(enum cand_kind k);
@@ -87,6 +100,13 @@ int policy_allows(enum policy p, const struct cand *c);
 
 /*
  * Solve policy p over layers 0..nlayers-1 under objective o (NULL: time).
+ * A plan's time is its candidates' plus the hand-offs at their edges: the
+ * model's input is on the GPU and its output must end there; a candidate
+ * that reads on PIM (din) after one whose output is on the GPU pays its
+ * hin_ps, one whose output is on PIM (dout) followed by one that reads on
+ * the GPU (or the end) pays its hout_ps.  The program keeps three states
+ * per prefix (output on the GPU; on PIM for a PIM reader; on PIM, its
+ * hand-off to the GPU paid), so it stays exact.
  * Returns 0 with *pl filled (free with plan_free), or -1 when no exact
  * cover exists: then *bad is the first layer no allowed candidate covers,
  * or -1 when every layer is covered but the ranges do not tile (*stuck =
@@ -105,7 +125,8 @@ void plan_free(struct plan *pl);
  * consecutive layers whose dependence graph inside the window (preds[i],
  * npreds[i]) falls apart into independent parts, the best assignment of
  * whole parts to the GPU (each layer at its single-layer gpu time) and
- * to PIM (at its pim time, hiding on) running at the same time: the
+ * to PIM (at its pim time, hiding on, plus its hand-offs in and out: a
+ * window reads and leaves its data on the GPU) running at the same time: the
  * window takes max(GPU sum, PIM sum).  Windows with more than 16 parts
  * are skipped.  A window's energy is its layers' candidates' own (pj less
  * static_pj) plus static_w (the partitioned machine's static power, W)

@@ -15,7 +15,7 @@
 
 static const char *const plancols[] = {
 	"layer", "name", "op", "kind", "axis", "ratio", "segment", "gpu_ns",
-	"pim_ns", "ns", "base_ns", "energy_nj", "objective", NULL
+	"pim_ns", "ns", "base_ns", "energy_nj", "objective", "handoff_ns", NULL
 };
 
 void
@@ -197,6 +197,39 @@ check_cover(const struct table *t, const struct solve_in *in)
 	return rc;
 }
 
+/*
+ * The edges of a candidate (pf-merge's hand-off columns, each optional:
+ * absent or empty, the candidate reads and leaves its data on the GPU
+ * and pays nothing there).
+ */
+static int
+parse_edges(const struct table *t, size_t r, const long *hc, struct cand *x)
+{
+	static const char *const din[] = { "gpu", "pim", "both" };
+	const char *s;
+	int k, j;
+
+	for (k = 0; k < 2; k++) {
+		if (hc[k] < 0 || *(s = table_get(t, r, (size_t)hc[k])) == '\0')
+			continue;
+		for (j = 0; j < (k == 0 ? 3 : 2); j++)
+			if (strcmp(s, din[j]) == 0)
+				break;
+		if (j == (k == 0 ? 3 : 2)) {
+			pf_errl(t->fname, x->line, "column '%s': unknown "
+			    "device '%s'", t->cols[hc[k]], s);
+			return -1;
+		}
+		*(k == 0 ? &x->din : &x->dout) = (unsigned char)(j + 1);
+	}
+	if ((hc[2] >= 0 && *table_get(t, r, (size_t)hc[2]) != '\0' &&
+	    getps(t, r, hc[2], &x->hin_ps) < 0) ||
+	    (hc[3] >= 0 && *table_get(t, r, (size_t)hc[3]) != '\0' &&
+	    getps(t, r, hc[3], &x->hout_ps) < 0))
+		return -1;
+	return 0;
+}
+
 static int
 parse_row(const struct table *t, size_t r, const long *c, struct cand *x)
 {
@@ -356,6 +389,9 @@ read_energy(const struct table *t, struct solve_in *in)
 		x->static_pj = llround(in->static_w[x->kind != K_BASE] *
 		    (double)x->ps);
 		x->pj += x->static_pj;
+		/* a hand-off keeps the partitioned machine waiting */
+		x->hin_pj = llround(in->static_w[1] * (double)x->hin_ps);
+		x->hout_pj = llround(in->static_w[1] * (double)x->hout_ps);
 	}
 	return 0;
 }
@@ -363,7 +399,7 @@ read_energy(const struct table *t, struct solve_in *in)
 int
 solve_read_costs(const struct table *t, struct solve_in *in)
 {
-	long c[TC_NNEED], clk, clkline = 0;
+	long c[TC_NNEED], clk, clkline = 0, hc[4];
 	size_t i, *idx;
 	int64_t maxlast = -1;
 	int rc = 0;
@@ -372,12 +408,14 @@ solve_read_costs(const struct table *t, struct solve_in *in)
 	if (table_need(t, task_cost_cols, c) < 0)
 		return -1;
 	clk = table_col(t, task_cost_opt[TC_GPU_CLOCK - TC_NNEED]);
+	for (i = 0; i < 4; i++)
+		hc[i] = table_col(t, task_cost_opt[TC_DEV_IN - TC_NNEED + i]);
 	in->c = xcalloc(t->nrows + 1, sizeof(*in->c));
 	for (i = 0; i < t->nrows; i++) {
 		struct cand *x = &in->c[i];
 
 		in->nc = i + 1;
-		if (parse_row(t, i, c, x) < 0)
+		if (parse_row(t, i, c, x) < 0 || parse_edges(t, i, hc, x) < 0)
 			return -1;
 		if (in->nlayers >= 0 && x->last >= in->nlayers) {
 			pf_errl(t->fname, x->line, "candidate '%s' covers "
@@ -442,7 +480,8 @@ plan_static(const struct solve_in *in, const struct plan *pl)
 	size_t k;
 
 	for (k = 0; k < pl->nseg; k++)
-		s += in->c[pl->seg[k]].static_pj;
+		s += in->c[pl->seg[k]].static_pj + (pl->hpj != NULL ?
+		    pl->hpj[k] : 0);
 	return s;
 }
 
@@ -464,12 +503,14 @@ count_layers(const struct solve_in *in, const struct plan *pl,
 
 		for (j = x->first; fc && j <= x->last; j++)
 			fc = strcmp(in->ops[j], "gemm") == 0;
+		long long ps = x->ps + (pl->hps != NULL ? pl->hps[k] : 0);
+
 		if (x->kv)
-			r->attn_ps += x->ps;
+			r->attn_ps += ps;
 		else if (fc)
-			r->fc_ps += x->ps;
+			r->fc_ps += ps;
 		else
-			r->rest_ps += x->ps;
+			r->rest_ps += ps;
 
 		for (j = x->first; j <= x->last; j++)
 			r->layers[x->kind == K_DAG ?
@@ -581,6 +622,10 @@ solve_policies(const struct solve_in *in, const struct objective *o,
 		pl->nseg = plans[P_NONE].nseg;
 		pl->seg = xcalloc(pl->nseg + 1, sizeof(*pl->seg));
 		memcpy(pl->seg, plans[P_NONE].seg, pl->nseg * sizeof(*pl->seg));
+		pl->hps = xcalloc(pl->nseg + 1, sizeof(*pl->hps));
+		pl->hpj = xcalloc(pl->nseg + 1, sizeof(*pl->hpj));
+		memcpy(pl->hps, plans[P_NONE].hps, pl->nseg * sizeof(*pl->hps));
+		memcpy(pl->hpj, plans[P_NONE].hpj, pl->nseg * sizeof(*pl->hpj));
 		r->ps = pl->ps;
 		r->pj = pl->pj;
 		r->over_cap = res[P_NONE].over_cap;
@@ -639,12 +684,15 @@ solve_plan_table(const struct solve_in *in, const struct plan *pl,
 			/* a multi-layer segment's times stand on its first layer */
 			setps(out, r, 7, j == x->first ? x->gpu_ps : 0);
 			setps(out, r, 8, j == x->first ? x->pim_ps : 0);
-			setps(out, r, 9, j == x->first ? x->ps : 0);
+			/* with the hand-offs at its edges: ns adds up to the plan */
+			setps(out, r, 9, j == x->first ? x->ps + pl->hps[k] : 0);
 			if (in->base_ps[j] >= 0)
 				setps(out, r, 10, in->base_ps[j]);
 			if (in->have_energy)
-				setps(out, r, 11, j == x->first ? x->pj : 0);
+				setps(out, r, 11, j == x->first ? x->pj +
+				    pl->hpj[k] : 0);
 			table_set(out, r, 12, obj);
+			setps(out, r, 13, j == x->first ? pl->hps[k] : 0);
 		}
 	}
 }

@@ -32,6 +32,9 @@ ps_to_ns(long long ps, char *buf, size_t n)
 	task_ps_to_ns(ps, buf, n);
 }
 
+/* A devices bitmask (1 gpu, 2 pim) as dev_in / dev_out write it. */
+static const char *const devset[] = { "gpu", "gpu", "pim", "both" };
+
 static const struct table *sort_t;
 static size_t sort_col;
 
@@ -95,11 +98,122 @@ optnum(const struct table *t, size_t r, long col, double *v)
 	return 1;
 }
 
+/* A piece's hand-off time (column col, empty or absent: 0) in ps. */
+static int
+handoff_ps(const struct table *t, size_t r, long col, long long *ps)
+{
+	const char *s;
+
+	*ps = 0;
+	if (col < 0 || *(s = table_get(t, r, (size_t)col)) == '\0')
+		return 0;
+	if (ns_to_ps(s, ps) < 0) {
+		pf_errl(t->fname, table_line(t, r), "column '%s': bad time "
+		    "'%s'", t->cols[col], s);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The hand-offs of a candidate's PIM pieces (pf-merge(1)): inside it, a
+ * PIM piece whose input comes from a GPU piece of the layer before adds
+ * its handoff_in_ns to the PIM side of its step, one whose output a GPU
+ * piece reads (the next layer's, or the GPU part of its own split layer,
+ * the join) its handoff_out_ns; at its edges, dev_in (devices of the
+ * first layer's pieces), dev_out (pim when only PIM pieces make the last
+ * layer) and the hand-offs pf-solve charges there: *in_ps, the first
+ * layer's PIM pieces' handoff_in_ns, and *out_ps, with dev_out pim, the
+ * last layer's PIM pieces' handoff_out_ns.
+ */
+static int
+handoffs(const struct table *t, const long *c, long lc, const long *hc,
+    const size_t *idx, const struct group *g, int64_t *step,
+    int64_t *inner, int *din, int *dout, long long *in_ps,
+    long long *out_ps)
+{
+	int64_t first, last, n, l, st;
+	unsigned char *devs;
+	long long hin, hout;
+	size_t k, r;
+	int rc = -1;
+
+	r = idx[g->lo];
+	if (table_int(t, r, (size_t)c[N_FIRST], &first) < 0 ||
+	    table_int(t, r, (size_t)c[N_LAST], &last) < 0)
+		return -1;
+	if (first < 0 || last < first || last - first > 4096) {
+		pf_errl(t->fname, table_line(t, r), "candidate '%s': bad layer "
+		    "range", table_get(t, r, (size_t)c[N_CAND]));
+		return -1;
+	}
+	n = last - first + 1;
+	devs = xcalloc((size_t)n, 1);
+	/* which devices make each layer */
+	for (k = g->lo; k < g->hi; k++) {
+		enum task_dev td;
+
+		r = idx[k];
+		l = first;
+		if (lc >= 0 && (table_int(t, r, (size_t)lc, &l) < 0 ||
+		    l < first || l > last)) {
+			if (l < first || l > last)
+				pf_errl(t->fname, table_line(t, r), "column "
+				    "'layer': %lld is outside the candidate's "
+				    "layers", (long long)l);
+			goto out;
+		}
+		(void)task_device(t, r, c[N_DEV], &td);
+		devs[l - first] |= td == TASK_PIM ? 2 : 1;
+	}
+	*inner = *in_ps = *out_ps = 0;
+	*din = devs[0];
+	*dout = devs[n - 1] & 1 ? 1 : 2;
+	for (k = g->lo; k < g->hi; k++) {
+		enum task_dev td;
+		long long add = 0;
+
+		r = idx[k];
+		(void)task_device(t, r, c[N_DEV], &td);
+		if (td != TASK_PIM)
+			continue;
+		l = first;
+		if (lc >= 0)
+			(void)table_int(t, r, (size_t)lc, &l);
+		(void)table_int(t, r, (size_t)c[N_STEP], &st);
+		if (handoff_ps(t, r, hc[0], &hin) < 0 ||
+		    handoff_ps(t, r, hc[1], &hout) < 0)
+			goto out;
+		if (l > first && devs[l - first - 1] & 1)
+			add += hin;
+		if (devs[l - first] & 1 || (l < last && devs[l - first + 1] & 1))
+			add += hout;
+		if (l == first)
+			*in_ps += hin;
+		if (l == last && *dout == 2)
+			*out_ps += hout;
+		if (ck_add(step[st * 2 + 1], add, &step[st * 2 + 1]) < 0 ||
+		    ck_add(*inner, add, inner) < 0) {
+			pf_errl(t->fname, table_line(t, r), "candidate '%s': "
+			    "its hand-off passes %s ns", table_get(t, r,
+			    (size_t)c[N_CAND]), MERGE_MAX_NS);
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	free(devs);
+	return rc;
+}
+
 static int
 fold(const struct table *t, const long *c, long gwc, long hidec, long lc,
-    long clkc, long ec, long sc, const size_t *idx, const struct group *g,
-    double sync_ns, struct table *out)
+    long clkc, long ec, long sc, const long *hc, const size_t *idx,
+    const struct group *g, double sync_ns, struct table *out)
 {
+	int64_t inner = 0;
+	long long in_ps = 0, out_ps = 0;
+	int din = 1, dout = 1;
 	double energy = 0, sw[2] = { -1, -1 }, v;
 	int have_e = ec >= 0, k2;
 	const char *cand = table_get(t, idx[g->lo], (size_t)c[N_CAND]);
@@ -212,6 +326,9 @@ fold(const struct table *t, const long *c, long gwc, long hidec, long lc,
 			}
 		}
 	}
+	if (handoffs(t, c, lc, hc, idx, g, step, &inner, &din, &dout, &in_ps,
+	    &out_ps) < 0)
+		goto bad;
 	sync_ps = llround(sync_ns * 1000.0);
 	for (st = 0; st < nstep; st++) {
 		int64_t a = step[st * 2], b = step[st * 2 + 1];
@@ -245,6 +362,14 @@ fold(const struct table *t, const long *c, long gwc, long hidec, long lc,
 	for (j = 0; j < 2; j++)
 		if (sw[j] >= 0)
 			table_setf(out, r, TC_GPU_STATIC + j, "%.6f", sw[j]);
+	ps_to_ns(inner, buf, sizeof(buf));
+	table_set(out, r, TC_HANDOFF, buf);
+	table_set(out, r, TC_DEV_IN, devset[din]);
+	table_set(out, r, TC_DEV_OUT, devset[dout]);
+	ps_to_ns(in_ps, buf, sizeof(buf));
+	table_set(out, r, TC_HANDOFF_IN, buf);
+	ps_to_ns(out_ps, buf, sizeof(buf));
+	table_set(out, r, TC_HANDOFF_OUT, buf);
 	return 0;
 bad:
 	free(step);
@@ -254,7 +379,7 @@ bad:
 int
 merge_costs(const struct table *t, double sync_ns, struct table *out)
 {
-	long c[TT_NHEAD + 1], gwc, hidec;
+	long c[TT_NHEAD + 1], gwc, hidec, hc[2];
 	size_t *idx = NULL, i, ng = 0;
 	struct group *g = NULL;
 	int rc = -1;
@@ -275,6 +400,8 @@ merge_costs(const struct table *t, double sync_ns, struct table *out)
 		    task_pim_cols[gwc < 0 ? TT_PIM_GWRITE : TT_PIM_HIDING]);
 		return -1;
 	}
+	hc[0] = table_col(t, "handoff_in_ns");
+	hc[1] = table_col(t, "handoff_out_ns");
 	idx = xcalloc(t->nrows + 1, sizeof(*idx));
 	g = xcalloc(t->nrows + 1, sizeof(*g));
 	for (i = 0; i < t->nrows; i++) {
@@ -301,7 +428,7 @@ merge_costs(const struct table *t, double sync_ns, struct table *out)
 	for (i = 0; i < ng; i++)
 		if (fold(t, c, gwc, hidec, table_col(t, "layer"),
 		    table_col(t, "gpu_clock_mhz"), table_col(t, "energy_nj"),
-		    table_col(t, "static_w"), idx, &g[i], sync_ns, out) < 0)
+		    table_col(t, "static_w"), hc, idx, &g[i], sync_ns, out) < 0)
 			goto done;
 	rc = 0;
 done:

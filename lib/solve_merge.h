@@ -2,8 +2,9 @@
  * pf-merge: the costed pieces of tasks.csv folded into one row per
  * candidate (costs.csv).  A candidate's wall time is the sum over its
  * time steps of the busier device's work in that step (pieces of one
- * device in one step run one after another, the two devices overlap),
- * plus an optional synchronisation cost for every step of a candidate
+ * device in one step run one after another, the two devices overlap;
+ * the PIM side's work includes the hand-offs of data between its pieces
+ * and GPU pieces of the candidate), plus an optional synchronisation cost for every step of a candidate
  * that uses both devices.  Times are summed as integer picoseconds, so
  * the result does not depend on the order of the pieces.
  */

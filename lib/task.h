@@ -115,13 +115,16 @@ extern const char *const task_pim_cols[TT_NPIM + 1];
  * The columns of costs.csv, in contract order (pf-formats(7)): what
  * pf-merge writes and pf-solve reads.  task_cost_cols[] names the first
  * TC_NNEED, which pf-solve requires, task_cost_opt[] the rest (the GPU
- * clock of the summary's cycles and the energy columns), each
+ * clock of the summary's cycles, the energy columns and the hand-off
+ * columns of pf-merge(1): handoff_ns inside the candidate, its edges
+ * dev_in, dev_out and the hand-offs pf-solve charges there), each
  * NULL-terminated; the column of TC_x is x in pf-merge's output.
  */
 enum task_cost_col {
 	TC_CAND, TC_FIRST, TC_LAST, TC_KIND, TC_AXIS, TC_RATIO, TC_GWRITE,
 	TC_HIDING, TC_GPU_NS, TC_PIM_NS, TC_NS, TC_NNEED,
 	TC_GPU_CLOCK = TC_NNEED, TC_ENERGY, TC_GPU_STATIC, TC_PIM_STATIC,
+	TC_HANDOFF, TC_DEV_IN, TC_DEV_OUT, TC_HANDOFF_IN, TC_HANDOFF_OUT,
 	TC_NCOL
 };
 extern const char *const task_cost_cols[TC_NNEED + 1];

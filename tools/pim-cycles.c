@@ -20,7 +20,7 @@
 static void
 usage(int rc)
 {
-	fprintf(rc == PF_EXIT_OK ? stdout : stderr, "usage: pim-cycles [-abEGrsx] [-c config] "
+	fprintf(rc == PF_EXIT_OK ? stdout : stderr, "usage: pim-cycles [-abEGHrsx] [-c config] "
 	    "[-d dispatch_ns] [-g max_gwrite] [-n pim_channels] [-T tracefile] "
 	    "[file ...]\n");
 	exit(rc);
@@ -96,7 +96,7 @@ main(int argc, char **argv)
 
 	pf_setprogname(argv[0]);
 	memset(&o, 0, sizeof(o));
-	while ((ch = getopt(argc, argv, "abEGT:c:d:g:hn:rsx")) != -1) {
+	while ((ch = getopt(argc, argv, "abEGHT:c:d:g:hn:rsx")) != -1) {
 		if (strchr("abEGTgrx", ch) != NULL)
 			engine_opt = ch;
 		switch (ch) {
@@ -105,6 +105,7 @@ main(int argc, char **argv)
 		case 'b': op->best = 1; break;
 		case 'E': op->exact = 1; break;
 		case 'G': op->per_group = 1; break;
+		case 'H': op->no_handoff = 1; break;
 		case 'T': tracef = optarg; break;
 		case 'c': config = optarg; break;
 		case 'd':
