@@ -109,8 +109,12 @@ gpu_gemm_option(const struct gpu_mach *g, const struct gpu_gemm *p,
 	total = p->g * s * mt * nt;
 	slots = m->sms * occ;
 	waves = gpu_waves(total, slots);
-	/* K per split, whole k-steps of tile_k. */
-	ks = ceil(ceil(p->k / s) / m->tile_k) * m->tile_k;
+	/* K per split, whole k-steps of tile_k (per tap for a conv). */
+	if (p->taps > 1)
+		ks = ceil(p->taps * ceil(p->k / p->taps / m->tile_k) / s) *
+		    m->tile_k;
+	else
+		ks = ceil(ceil(p->k / s) / m->tile_k) * m->tile_k;
 	fits = (p->a_in_l2 ? 0 : p->a_bytes) + p->b_bytes <=
 	    m->l2_reuse_fraction * g->l2_bytes;
 	k->tile = *t;

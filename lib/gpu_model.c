@@ -343,7 +343,8 @@ gemm_layer(const struct gpu_mach *g, const struct layer *l, int esz,
 	p.n = (double)l->gemm_n;
 	p.k = (double)l->gemm_k;
 	p.esz = esz;
-	p.a_bytes = (double)l->in_bytes;
+	/* A strided conv reads only the input pixels it touches. */
+	p.a_bytes = gpu_conv_input_touched(l);
 	p.a_in_l2 = in_l2;
 	p.b_bytes = (double)l->weight_bytes;
 	p.c_bytes = (double)l->out_bytes;
@@ -357,11 +358,16 @@ gemm_layer(const struct gpu_mach *g, const struct layer *l, int esz,
 	if (tc > 0 && (aligned || gpu_tc_pads(m))) {
 		p.rate = tc;
 		c->path = GPU_TENSOR;
+		/*
+		 * NHWC implicit GEMM steps K filter tap by filter tap, each
+		 * tap's channels padded to the alignment and to tile_k.
+		 */
+		if (l->op == OP_CONV && !l->transposed)
+			p.taps = (double)l->kernel_d * (double)l->kernel_h *
+			    (double)l->kernel_w;
 		if (!aligned) {
 			p.n = roundup(p.n, a);
-			p.k = l->op == OP_CONV && !l->transposed ?
-			    roundup(cpg, a) * (double)l->kernel_d *
-			    (double)l->kernel_h * (double)l->kernel_w :
+			p.k = p.taps > 0 ? roundup(cpg, a) * p.taps :
 			    roundup(p.k, a);
 		}
 	} else {

@@ -174,6 +174,24 @@ gemm_by_hand(void)
 	CHECK_EQ_I(k.kernels, 2);
 	CHECK_EQ_I(k.splitk, 2);
 
+	/*
+	 * An NHWC conv with 8 channels and a 3x3 filter: K = 72 is 3 k-steps
+	 * as one GEMM, but stepped per tap each tap's 8 channels fill a whole
+	 * 32-wide k-step: 9 steps, K 288.  Per wave math 2*64*64*288/512 =
+	 * 4608 cycles; 4 tiles on 2 SMs, two waves.
+	 */
+	p.k = 72;
+	c = gpu_gemm_option(&g, &p, &t, 1, &k);
+	CHECK(NEAR(k.math, 2 * 2.0 * 64 * 64 * 96 / 512));
+	p.taps = 9;
+	c = gpu_gemm_option(&g, &p, &t, 1, &k);
+	CHECK(NEAR(k.math, 2 * 4608));
+	/* Split-K 2 halves the 9 k-steps: 5 per split. */
+	c = gpu_gemm_option(&g, &p, &t, 2, &k);
+	CHECK(NEAR(k.math, 4 * 2.0 * 64 * 64 * 160 / 512));
+	p.taps = 0;
+	p.k = 64;
+
 	/* The menu choice is the cheapest option: here no split. */
 	m.tiles[0] = t;
 	m.ntiles = 1;
@@ -298,6 +316,34 @@ layers(void)
 	m.build.library_major = 11;
 	CHECK(gpu_layer_cost(&m, &l, 1, &c) == 0);
 	CHECK(c.path == GPU_TENSOR);
+	/*
+	 * A strided conv reads the input it touches: a stride-2 1x1 conv of
+	 * 8x8 reads 4x4 of its pixels, a stride-2 3x3 every one (the
+	 * windows overlap), a dilated stride-1 3x3 every one too.
+	 */
+	layer_init(&l);
+	l.op = OP_CONV;
+	l.in_c = l.out_c = 16;
+	l.in_h = l.in_w = 8;
+	l.out_h = l.out_w = 4;
+	l.stride_h = l.stride_w = 2;
+	CHECK(layer_derive(&l) == 0);
+	CHECK(NEAR(gpu_conv_input_touched(&l), (double)l.in_bytes / 4));
+	m.build.conv_pre_kernels = m.build.conv_post_kernels = 0;
+	m.build.l2_warm_input = 0;
+	CHECK(gpu_layer_cost(&m, &l, 1, &c) == 0);
+	CHECK(c.path == GPU_TENSOR);
+	/* the 512 bytes touched, the weights and the output: 1536 */
+	CHECK(NEAR(c.dram_bytes, 512 + 512 + 512));
+	l.kernel_h = l.kernel_w = 3;
+	l.pad_top = l.pad_left = l.pad_bottom = l.pad_right = 1;
+	CHECK(layer_derive(&l) == 0);
+	CHECK(NEAR(gpu_conv_input_touched(&l), (double)l.in_bytes));
+	l.stride_h = l.stride_w = 1;
+	l.dil_h = l.dil_w = 2;
+	l.out_h = l.out_w = 6;
+	CHECK(layer_derive(&l) == 0);
+	CHECK(NEAR(gpu_conv_input_touched(&l), (double)l.in_bytes));
 	/* A memory-bound op is one kernel; fused act is free on a conv. */
 	layer_init(&l);
 	l.op = OP_ELTWISE;

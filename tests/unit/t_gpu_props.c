@@ -150,6 +150,13 @@ bound(const struct gpu_model *m, const struct layer *l, double ch,
 
 	if (l->op == OP_EMBED && w > (double)l->out_bytes)
 		w = (double)l->out_bytes;
+	/*
+	 * A conv whose kernel is narrower than its stride (1x1, stride 2
+	 * here) reads one input pixel per output pixel, no more.
+	 */
+	if (l->op == OP_CONV && l->kernel_h < l->stride_h)
+		in = in * (double)(l->out_h * l->out_w) /
+		    (double)(l->in_h * l->in_w);
 	bytes = w + (double)l->out_bytes;
 	if (with_input && !(m->build.l2_warm_input != 0 &&
 	    in <= m->l2_input_fraction * l2))
