@@ -13,6 +13,7 @@
 #include "gpu_gemm.h"
 #include "gpu_model.h"
 #include "gpu_ops.h"
+#include "gpu_wino.h"
 
 /* R: a decimal, W: a whole number (a count); N: the key is not the field. */
 #define RN(name, f, lo, hi, unit, doc) \
@@ -409,6 +410,51 @@ stream_main(const struct gpu_kern *k, struct gpu_cost *c)
 	return k->cycles;
 }
 
+/*
+ * A conv the build lets run as Winograd: keep the algorithm whose kernels
+ * cost the layer least (as cuDNN's heuristics pick the fastest), the
+ * implicit GEMM already in c (before: c as it was before the GEMM).
+ */
+static void
+winograd(const struct gpu_mach *g, const struct layer *l, int in_l2,
+    const struct gpu_cost *before, struct gpu_cost *c)
+{
+	const struct gpu_model *m = g->m;
+	static const enum gpu_wino algs[] = { GPU_WINO_FUSED,
+	    GPU_WINO_NONFUSED };
+	struct gpu_kern k;
+	double best;
+	size_t i;
+
+	best = gpu_compose(m->build.launch, c->main_cycles + c->aux_cycles -
+	    before->aux_cycles, (c->kernels - before->kernels) * g->launch);
+	for (i = 0; i < sizeof(algs) / sizeof(algs[0]); i++) {
+		if (!gpu_wino_ok(m, l, algs[i]))
+			continue;
+		gpu_wino_cost(g, l, algs[i], in_l2, &k);
+		if (gpu_compose(m->build.launch, k.cycles, k.kernels *
+		    g->launch) >= best)
+			continue;
+		best = gpu_compose(m->build.launch, k.cycles, k.kernels *
+		    g->launch);
+		*c = *before;
+		c->winograd = (int)algs[i];
+		c->path = GPU_CUDA;
+		c->main_cycles = k.cycles - k.aux_cycles;
+		c->aux_cycles += k.aux_cycles;
+		c->kernels += k.kernels;
+		c->dram_bytes += k.dram_bytes;
+		c->l2_bytes += k.l2_bytes;
+		c->tile = k.tile;
+		c->occupancy = k.occ;
+		c->splitk = k.splitk;
+		c->ctas = k.ctas;
+		c->waves = k.waves;
+		c->math_cycles = k.math;
+		c->mem_cycles = k.mem;
+	}
+}
+
 static double
 stream_layer(const struct gpu_mach *g, const struct gpu_stream *s,
     struct gpu_cost *c)
@@ -466,9 +512,13 @@ gpu_layer_cost(const struct gpu_model *m, const struct layer *l,
 		gpu_direct_conv_cost(&g, l, in_l2, &k);
 		c->main_cycles = stream_main(&k, c);
 	} else if (l->op == OP_CONV || l->op == OP_GEMM ||
-	    l->op == OP_MATMUL)
+	    l->op == OP_MATMUL) {
+		struct gpu_cost before = *c;
+
 		c->main_cycles = gemm_layer(&g, l, esz, in_l2, c);
-	else {
+		if (l->op == OP_CONV && m->build.winograd != 0)
+			winograd(&g, l, in_l2, &before, c);
+	} else {
 		gpu_memop_stream(m, l, in_l2, &s);
 		c->main_cycles = stream_layer(&g, &s, c);
 	}

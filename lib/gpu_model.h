@@ -134,6 +134,7 @@ struct gpu_cost {
 	double		flops;		/* useful FLOPs (2 x MACs) */
 	double		dram_bytes, l2_bytes;
 	int		input_l2;	/* layer input read from L2 */
+	int		winograd;	/* gpu_wino.h algorithm used, 0: none */
 };
 
 /*

@@ -13,6 +13,7 @@
 #include "gpu_measured.h"
 #include "gpu_model.h"
 #include "gpu_ops.h"
+#include "gpu_wino.h"
 #include "check.h"
 
 #define NEAR(a, b) (fabs((double)(a) - (double)(b)) < 1e-6 * (fabs((double)(b)) + 1))
@@ -357,6 +358,77 @@ layers(void)
 	CHECK(gpu_layer_cost(&m, &l, 1, &c) < 0);
 }
 
+/* Winograd convs: which layers may use it, and one costed by hand. */
+static void
+winograd(void)
+{
+	struct gpu_model m;
+	struct gpu_mach g;
+	struct gpu_kern k;
+	struct gpu_cost c, d;
+	struct layer l;
+
+	toy(&m);
+	m.eff_math_cuda = 1;
+	m.tiles[0] = (struct gpu_tile){ 64, 64, 128 };
+	m.ntiles = 1;
+	m.splitk_max = 1;
+	m.build.winograd = 1;
+	gpu_mach_init(&g, &m, 1);
+	layer_init(&l);
+	l.op = OP_CONV;
+	l.in_c = l.out_c = 16;
+	l.in_h = l.in_w = l.out_h = l.out_w = 8;
+	l.kernel_h = l.kernel_w = 3;
+	l.pad_top = l.pad_left = l.pad_bottom = l.pad_right = 1;
+	snprintf(l.dtype, sizeof(l.dtype), "fp32");
+	CHECK(layer_derive(&l) == 0);
+	CHECK(gpu_wino_ok(&m, &l, GPU_WINO_FUSED));
+	CHECK(gpu_wino_ok(&m, &l, GPU_WINO_NONFUSED));
+	/*
+	 * Fused F(2x2,3x3): 16 tiles of 2x2 outputs, 16 GEMMs of 16 x 16 x
+	 * 16, one 64x64 tile each (K 32): 16 CTAs on 2 SMs, 8 waves of
+	 * 2*64*64*32/64 = 4096 cycles of math.  Transforms: 16 tiles x 16
+	 * channels x 32 + 16 x 16 filters x 28 + 16 tiles x 16 x 24 = 21504
+	 * operations over 2 SMs x 64 = 168 cycles.
+	 */
+	gpu_wino_cost(&g, &l, GPU_WINO_FUSED, 0, &k);
+	CHECK(NEAR(k.math, 8 * 4096 + 168));
+	CHECK_EQ_I(k.kernels, 1);
+	CHECK(NEAR(k.aux_cycles, 0));
+	/* Non-fused F(4x4,3x3): filter and input transforms, GEMMs, output. */
+	gpu_wino_cost(&g, &l, GPU_WINO_NONFUSED, 0, &k);
+	CHECK_EQ_I(k.kernels, 4);
+	CHECK(k.aux_cycles > 0 && k.aux_cycles < k.cycles);
+	/* The layer keeps whichever is cheapest, never worse than the GEMM. */
+	CHECK(gpu_layer_cost(&m, &l, 1, &c) == 0);
+	m.build.winograd = 0;
+	CHECK(gpu_layer_cost(&m, &l, 1, &d) == 0);
+	CHECK_EQ_I(d.winograd, GPU_WINO_NONE);
+	CHECK(c.cycles <= d.cycles);
+	CHECK(!gpu_wino_ok(&m, &l, GPU_WINO_FUSED));
+	m.build.winograd = 1;
+	/* 5x5: non-fused only; strided, fp16 or TF32 layers: never. */
+	l.kernel_h = l.kernel_w = 5;
+	l.pad_top = l.pad_left = l.pad_bottom = l.pad_right = 2;
+	CHECK(layer_derive(&l) == 0);
+	CHECK(!gpu_wino_ok(&m, &l, GPU_WINO_FUSED));
+	CHECK(gpu_wino_ok(&m, &l, GPU_WINO_NONFUSED));
+	l.stride_h = l.stride_w = 2;
+	l.out_h = l.out_w = 4;
+	CHECK(layer_derive(&l) == 0);
+	CHECK(!gpu_wino_ok(&m, &l, GPU_WINO_NONFUSED));
+	l.stride_h = l.stride_w = 1;
+	l.out_h = l.out_w = 8;
+	snprintf(l.dtype, sizeof(l.dtype), "fp16");
+	CHECK(layer_derive(&l) == 0);
+	CHECK(!gpu_wino_ok(&m, &l, GPU_WINO_NONFUSED));
+	snprintf(l.dtype, sizeof(l.dtype), "fp32");
+	m.build.tf32 = 1;
+	m.tc_tf32 = 256;
+	CHECK(!gpu_wino_ok(&m, &l, GPU_WINO_NONFUSED));
+}
+
 static int
 readstr(const char *s, struct table *t)
 {
@@ -421,6 +493,7 @@ main(int argc, char **argv)
 	stream_by_hand();
 	tiles();
 	layers();
+	winograd();
 	measured();
 	return CHECK_DONE();
 }
