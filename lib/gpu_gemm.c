@@ -167,17 +167,20 @@ gpu_gemm_cost(const struct gpu_mach *g, const struct gpu_gemm *p,
     struct gpu_kern *k)
 {
 	const struct gpu_model *m = g->m;
+	int own = p->tiles != NULL && p->ntiles > 0;
+	const struct gpu_tile *menu = own ? p->tiles : m->tiles;
+	int n = own ? p->ntiles : m->ntiles;
 	struct gpu_kern cur;
 	double best = -1, c, tiles;
 	int i, s, smax;
 
 	memset(k, 0, sizeof(*k));
-	for (i = 0; i < m->ntiles; i++) {
-		tiles = p->g * ceil(p->m / m->tiles[i].tm) *
-		    ceil(p->n / m->tiles[i].tn);
+	for (i = 0; i < n; i++) {
+		tiles = p->g * ceil(p->m / menu[i].tm) *
+		    ceil(p->n / menu[i].tn);
 		smax = tiles < m->sms ? (int)m->splitk_max : 1;
 		for (s = 1; s <= smax; s *= 2) {
-			c = gpu_gemm_option(g, p, &m->tiles[i], s, &cur);
+			c = gpu_gemm_option(g, p, &menu[i], s, &cur);
 			if (c >= 0 && (best < 0 || c < best)) {
 				best = c;
 				*k = cur;

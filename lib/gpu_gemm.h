@@ -31,6 +31,9 @@ struct gpu_gemm {
 	int	a_in_l2;	/* a_bytes read from L2, not DRAM */
 	double	b_bytes;	/* constant operand (weights) */
 	double	c_bytes;	/* output */
+	/* The tile menu chosen from (NULL: the config's tile_menu). */
+	const struct gpu_tile *tiles;
+	int	ntiles;
 };
 
 /*

@@ -101,12 +101,19 @@ const struct conf_key gpu_model_keys[] = {
 int
 gpu_tiles_parse(const char *s, struct gpu_model *m, const char **why)
 {
+	return gpu_tiles_parse_into(s, m->tiles, &m->ntiles, why);
+}
+
+int
+gpu_tiles_parse_into(const char *s, struct gpu_tile *tiles, int *n,
+    const char **why)
+{
 	const char *p = s;
 	char *e;
 	long v[3];
 	int i;
 
-	m->ntiles = 0;
+	*n = 0;
 	for (;;) {
 		while (*p == ' ' || *p == '\t')
 			p++;
@@ -126,14 +133,14 @@ gpu_tiles_parse(const char *s, struct gpu_model *m, const char **why)
 				return -1;
 			}
 		}
-		if (m->ntiles == GPU_MAXTILES) {
+		if (*n == GPU_MAXTILES) {
 			*why = "too many tiles";
 			return -1;
 		}
-		m->tiles[m->ntiles].tm = (int)v[0];
-		m->tiles[m->ntiles].tn = (int)v[1];
-		m->tiles[m->ntiles].threads = (int)v[2];
-		m->ntiles++;
+		tiles[*n].tm = (int)v[0];
+		tiles[*n].tn = (int)v[1];
+		tiles[*n].threads = (int)v[2];
+		(*n)++;
 		while (*p == ' ' || *p == '\t')
 			p++;
 		if (*p == '\0')
@@ -145,7 +152,7 @@ gpu_tiles_parse(const char *s, struct gpu_model *m, const char **why)
 	}
 }
 
-/* The string keys tile_menu and default_build, and the tiles' fit. */
+/* The string keys tile_menu(_fp32) and default_build, and the tiles' fit. */
 static int
 load_strings(struct conf *c, const char *path, struct gpu_model *m)
 {
@@ -159,6 +166,21 @@ load_strings(struct conf *c, const char *path, struct gpu_model *m)
 		    "'%s'", why, menu);
 		return -1;
 	}
+	if ((menu = conf_str_req(c, "tile_menu_fp32")) == NULL)
+		return -1;
+	if (gpu_tiles_parse_into(menu, m->tiles32, &m->ntiles32, &why) < 0) {
+		pf_errl(path, conf_line(c, "tile_menu_fp32"), "key "
+		    "'tile_menu_fp32': %s: '%s'", why, menu);
+		return -1;
+	}
+	for (i = 0; i < m->ntiles32; i++)
+		if (gpu_occupancy(m, &m->tiles32[i], 4) < 1) {
+			pf_errl(path, conf_line(c, "tile_menu_fp32"), "key "
+			    "'tile_menu_fp32': tile %dx%d/%d cannot be resident "
+			    "on an SM with 4-byte elements", m->tiles32[i].tm,
+			    m->tiles32[i].tn, m->tiles32[i].threads);
+			return -1;
+		}
 	if ((menu = conf_str_req(c, "default_build")) == NULL)
 		return -1;
 	if (strlen(menu) >= sizeof(m->default_build) ||
@@ -377,6 +399,11 @@ gemm_layer(const struct gpu_mach *g, const struct layer *l, int esz,
 		    gpu_cuda_rate(m, l->dtype);
 		p.eff = m->eff_math_cuda;
 		c->path = GPU_CUDA;
+		/* An SGEMM chooses from the fp32 menu (narrow-N tiles). */
+		if (strcmp(l->dtype, "fp32") == 0) {
+			p.tiles = m->tiles32;
+			p.ntiles = m->ntiles32;
+		}
 	}
 	gpu_gemm_cost(g, &p, &k);
 	c->tile = k.tile;

@@ -90,6 +90,8 @@ gpu_wino_cost(const struct gpu_mach *g, const struct layer *l,
 	p.esz = (int)esz;
 	p.rate = rate;
 	p.eff = m->eff_math_cuda;
+	p.tiles = m->tiles32;
+	p.ntiles = m->ntiles32;
 	if (w == GPU_WINO_FUSED) {
 		p.a_bytes = gpu_conv_input_touched(l);
 		p.a_in_l2 = in_l2;

@@ -370,8 +370,8 @@ winograd(void)
 
 	toy(&m);
 	m.eff_math_cuda = 1;
-	m.tiles[0] = (struct gpu_tile){ 64, 64, 128 };
-	m.ntiles = 1;
+	m.tiles[0] = m.tiles32[0] = (struct gpu_tile){ 64, 64, 128 };
+	m.ntiles = m.ntiles32 = 1;
 	m.splitk_max = 1;
 	m.build.winograd = 1;
 	gpu_mach_init(&g, &m, 1);
@@ -408,6 +408,32 @@ winograd(void)
 	CHECK(c.cycles <= d.cycles);
 	CHECK(!gpu_wino_ok(&m, &l, GPU_WINO_FUSED));
 	m.build.winograd = 1;
+	/*
+	 * An fp32 GEMM on CUDA cores chooses from tile_menu_fp32: with a
+	 * narrow-N 64x32 tile there, 32 output columns fill it.
+	 */
+	m.tiles32[1] = (struct gpu_tile){ 64, 32, 64 };
+	m.ntiles32 = 2;
+	layer_init(&l);
+	l.op = OP_GEMM;
+	l.batch = 64; l.in_c = 64; l.out_c = 32;
+	snprintf(l.dtype, sizeof(l.dtype), "fp32");
+	CHECK(layer_derive(&l) == 0);
+	CHECK(gpu_layer_cost(&m, &l, 1, &c) == 0);
+	CHECK(c.path == GPU_CUDA);
+	CHECK_EQ_I(c.tile.tn, 32);
+	/* fp16 on tensor cores keeps tile_menu (64x64 only here) */
+	snprintf(l.dtype, sizeof(l.dtype), "fp16");
+	CHECK(gpu_layer_cost(&m, &l, 1, &c) == 0);
+	CHECK_EQ_I(c.tile.tn, 64);
+	m.ntiles32 = 1;
+	layer_init(&l);
+	l.op = OP_CONV;
+	l.in_c = l.out_c = 16;
+	l.in_h = l.in_w = l.out_h = l.out_w = 8;
+	l.kernel_h = l.kernel_w = 3;
+	l.pad_top = l.pad_left = l.pad_bottom = l.pad_right = 1;
+	snprintf(l.dtype, sizeof(l.dtype), "fp32");
 	/* 5x5: non-fused only; strided, fp16 or TF32 layers: never. */
 	l.kernel_h = l.kernel_w = 5;
 	l.pad_top = l.pad_left = l.pad_bottom = l.pad_right = 2;
