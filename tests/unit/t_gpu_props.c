@@ -29,8 +29,8 @@
 #define GROW_TOL 0.02
 
 static const char *const configs[] = {
-	"rtx2060-sim", "rtx2060-ideal", "rtx2080ti", "t4", "v100", "a100", "gtx1080ti",
-	"h100", "h200", NULL
+	"rtx2060-sim", "rtx2060-ideal", "rtx2080ti", "rtx2070", "t4", "v100",
+	"a100", "gtx1080ti", "h100", "h200", NULL
 };
 
 static void
