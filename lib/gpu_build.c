@@ -26,8 +26,10 @@ const struct conf_key gpu_build_keys[] = {
 	    "1: a layer's input is read from L2 when it fits (its producer "
 	    "ran just before); 0: every layer starts from a cold L2"),
 	W(winograd, 0, 1, "0/1",
-	    "1: fp32 3x3 and 5x5 stride-1 convs may run as Winograd "
-	    "F(2x2,3x3) when that is faster"),
+	    "1: fp32 3x3 and 5x5 stride-1 convs (one group, no dilation, on "
+	    "CUDA cores) may run as Winograd (fused F(2x2,3x3), non-fused "
+	    "F(4x4,3x3) or F(2x2,5x5)) when that costs less than the "
+	    "implicit GEMM"),
 	W(tf32, 0, 1, "0/1",
 	    "1: fp32 convs and GEMMs may run on TF32 tensor cores where the "
 	    "config has a rate for them; 0: fp32 stays on CUDA cores"),

@@ -109,8 +109,12 @@ gpu_gemm_option(const struct gpu_mach *g, const struct gpu_gemm *p,
 	total = p->g * s * mt * nt;
 	slots = m->sms * occ;
 	waves = gpu_waves(total, slots);
-	/* K per split, whole k-steps of tile_k. */
-	ks = ceil(ceil(p->k / s) / m->tile_k) * m->tile_k;
+	/* K per split, whole k-steps of tile_k (per tap for a conv). */
+	if (p->taps > 1)
+		ks = ceil(p->taps * ceil(p->k / p->taps / m->tile_k) / s) *
+		    m->tile_k;
+	else
+		ks = ceil(ceil(p->k / s) / m->tile_k) * m->tile_k;
 	fits = (p->a_in_l2 ? 0 : p->a_bytes) + p->b_bytes <=
 	    m->l2_reuse_fraction * g->l2_bytes;
 	k->tile = *t;
@@ -163,17 +167,20 @@ gpu_gemm_cost(const struct gpu_mach *g, const struct gpu_gemm *p,
     struct gpu_kern *k)
 {
 	const struct gpu_model *m = g->m;
+	int own = p->tiles != NULL && p->ntiles > 0;
+	const struct gpu_tile *menu = own ? p->tiles : m->tiles;
+	int n = own ? p->ntiles : m->ntiles;
 	struct gpu_kern cur;
 	double best = -1, c, tiles;
 	int i, s, smax;
 
 	memset(k, 0, sizeof(*k));
-	for (i = 0; i < m->ntiles; i++) {
-		tiles = p->g * ceil(p->m / m->tiles[i].tm) *
-		    ceil(p->n / m->tiles[i].tn);
+	for (i = 0; i < n; i++) {
+		tiles = p->g * ceil(p->m / menu[i].tm) *
+		    ceil(p->n / menu[i].tn);
 		smax = tiles < m->sms ? (int)m->splitk_max : 1;
 		for (s = 1; s <= smax; s *= 2) {
-			c = gpu_gemm_option(g, p, &m->tiles[i], s, &cur);
+			c = gpu_gemm_option(g, p, &menu[i], s, &cur);
 			if (c >= 0 && (best < 0 || c < best)) {
 				best = c;
 				*k = cur;

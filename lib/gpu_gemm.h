@@ -17,6 +17,13 @@
 /* One GEMM problem: g independent (m x k) * (k x n) products. */
 struct gpu_gemm {
 	double	g, m, n, k;	/* k already padded where tensor cores pad */
+	/*
+	 * Filter taps of an NHWC implicit-GEMM conv on tensor cores (0 or
+	 * 1: a plain GEMM).  The K loop then runs tap by tap over the
+	 * k / taps channels of each, so every tap's channel slice is padded
+	 * to whole tile_k steps (small C pays the padding once per tap).
+	 */
+	double	taps;
 	int	esz;		/* operand element bytes */
 	double	rate;		/* FLOP/cycle/SM of the unit used */
 	double	eff;		/* share of rate sustained (0: eff_math) */
@@ -24,6 +31,9 @@ struct gpu_gemm {
 	int	a_in_l2;	/* a_bytes read from L2, not DRAM */
 	double	b_bytes;	/* constant operand (weights) */
 	double	c_bytes;	/* output */
+	/* The tile menu chosen from (NULL: the config's tile_menu). */
+	const struct gpu_tile *tiles;
+	int	ntiles;
 };
 
 /*

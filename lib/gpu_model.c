@@ -13,6 +13,7 @@
 #include "gpu_gemm.h"
 #include "gpu_model.h"
 #include "gpu_ops.h"
+#include "gpu_wino.h"
 
 /* R: a decimal, W: a whole number (a count); N: the key is not the field. */
 #define RN(name, f, lo, hi, unit, doc) \
@@ -100,12 +101,19 @@ const struct conf_key gpu_model_keys[] = {
 int
 gpu_tiles_parse(const char *s, struct gpu_model *m, const char **why)
 {
+	return gpu_tiles_parse_into(s, m->tiles, &m->ntiles, why);
+}
+
+int
+gpu_tiles_parse_into(const char *s, struct gpu_tile *tiles, int *n,
+    const char **why)
+{
 	const char *p = s;
 	char *e;
 	long v[3];
 	int i;
 
-	m->ntiles = 0;
+	*n = 0;
 	for (;;) {
 		while (*p == ' ' || *p == '\t')
 			p++;
@@ -125,14 +133,14 @@ gpu_tiles_parse(const char *s, struct gpu_model *m, const char **why)
 				return -1;
 			}
 		}
-		if (m->ntiles == GPU_MAXTILES) {
+		if (*n == GPU_MAXTILES) {
 			*why = "too many tiles";
 			return -1;
 		}
-		m->tiles[m->ntiles].tm = (int)v[0];
-		m->tiles[m->ntiles].tn = (int)v[1];
-		m->tiles[m->ntiles].threads = (int)v[2];
-		m->ntiles++;
+		tiles[*n].tm = (int)v[0];
+		tiles[*n].tn = (int)v[1];
+		tiles[*n].threads = (int)v[2];
+		(*n)++;
 		while (*p == ' ' || *p == '\t')
 			p++;
 		if (*p == '\0')
@@ -144,7 +152,7 @@ gpu_tiles_parse(const char *s, struct gpu_model *m, const char **why)
 	}
 }
 
-/* The string keys tile_menu and default_build, and the tiles' fit. */
+/* The string keys tile_menu(_fp32) and default_build, and the tiles' fit. */
 static int
 load_strings(struct conf *c, const char *path, struct gpu_model *m)
 {
@@ -158,6 +166,21 @@ load_strings(struct conf *c, const char *path, struct gpu_model *m)
 		    "'%s'", why, menu);
 		return -1;
 	}
+	if ((menu = conf_str_req(c, "tile_menu_fp32")) == NULL)
+		return -1;
+	if (gpu_tiles_parse_into(menu, m->tiles32, &m->ntiles32, &why) < 0) {
+		pf_errl(path, conf_line(c, "tile_menu_fp32"), "key "
+		    "'tile_menu_fp32': %s: '%s'", why, menu);
+		return -1;
+	}
+	for (i = 0; i < m->ntiles32; i++)
+		if (gpu_occupancy(m, &m->tiles32[i], 4) < 1) {
+			pf_errl(path, conf_line(c, "tile_menu_fp32"), "key "
+			    "'tile_menu_fp32': tile %dx%d/%d cannot be resident "
+			    "on an SM with 4-byte elements", m->tiles32[i].tm,
+			    m->tiles32[i].tn, m->tiles32[i].threads);
+			return -1;
+		}
 	if ((menu = conf_str_req(c, "default_build")) == NULL)
 		return -1;
 	if (strlen(menu) >= sizeof(m->default_build) ||
@@ -343,7 +366,8 @@ gemm_layer(const struct gpu_mach *g, const struct layer *l, int esz,
 	p.n = (double)l->gemm_n;
 	p.k = (double)l->gemm_k;
 	p.esz = esz;
-	p.a_bytes = (double)l->in_bytes;
+	/* A strided conv reads only the input pixels it touches. */
+	p.a_bytes = gpu_conv_input_touched(l);
 	p.a_in_l2 = in_l2;
 	p.b_bytes = (double)l->weight_bytes;
 	p.c_bytes = (double)l->out_bytes;
@@ -357,11 +381,16 @@ gemm_layer(const struct gpu_mach *g, const struct layer *l, int esz,
 	if (tc > 0 && (aligned || gpu_tc_pads(m))) {
 		p.rate = tc;
 		c->path = GPU_TENSOR;
+		/*
+		 * NHWC implicit GEMM steps K filter tap by filter tap, each
+		 * tap's channels padded to the alignment and to tile_k.
+		 */
+		if (l->op == OP_CONV && !l->transposed)
+			p.taps = (double)l->kernel_d * (double)l->kernel_h *
+			    (double)l->kernel_w;
 		if (!aligned) {
 			p.n = roundup(p.n, a);
-			p.k = l->op == OP_CONV && !l->transposed ?
-			    roundup(cpg, a) * (double)l->kernel_d *
-			    (double)l->kernel_h * (double)l->kernel_w :
+			p.k = p.taps > 0 ? roundup(cpg, a) * p.taps :
 			    roundup(p.k, a);
 		}
 	} else {
@@ -370,6 +399,11 @@ gemm_layer(const struct gpu_mach *g, const struct layer *l, int esz,
 		    gpu_cuda_rate(m, l->dtype);
 		p.eff = m->eff_math_cuda;
 		c->path = GPU_CUDA;
+		/* An SGEMM chooses from the fp32 menu (narrow-N tiles). */
+		if (strcmp(l->dtype, "fp32") == 0) {
+			p.tiles = m->tiles32;
+			p.ntiles = m->ntiles32;
+		}
 	}
 	gpu_gemm_cost(g, &p, &k);
 	c->tile = k.tile;
@@ -401,6 +435,51 @@ stream_main(const struct gpu_kern *k, struct gpu_cost *c)
 	c->l2_bytes += k->l2_bytes;
 	c->kernels++;
 	return k->cycles;
+}
+
+/*
+ * A conv the build lets run as Winograd: keep the algorithm whose kernels
+ * cost the layer least (as cuDNN's heuristics pick the fastest), the
+ * implicit GEMM already in c (before: c as it was before the GEMM).
+ */
+static void
+winograd(const struct gpu_mach *g, const struct layer *l, int in_l2,
+    const struct gpu_cost *before, struct gpu_cost *c)
+{
+	const struct gpu_model *m = g->m;
+	static const enum gpu_wino algs[] = { GPU_WINO_FUSED,
+	    GPU_WINO_NONFUSED };
+	struct gpu_kern k;
+	double best;
+	size_t i;
+
+	best = gpu_compose(m->build.launch, c->main_cycles + c->aux_cycles -
+	    before->aux_cycles, (c->kernels - before->kernels) * g->launch);
+	for (i = 0; i < sizeof(algs) / sizeof(algs[0]); i++) {
+		if (!gpu_wino_ok(m, l, algs[i]))
+			continue;
+		gpu_wino_cost(g, l, algs[i], in_l2, &k);
+		if (gpu_compose(m->build.launch, k.cycles, k.kernels *
+		    g->launch) >= best)
+			continue;
+		best = gpu_compose(m->build.launch, k.cycles, k.kernels *
+		    g->launch);
+		*c = *before;
+		c->winograd = (int)algs[i];
+		c->path = GPU_CUDA;
+		c->main_cycles = k.cycles - k.aux_cycles;
+		c->aux_cycles += k.aux_cycles;
+		c->kernels += k.kernels;
+		c->dram_bytes += k.dram_bytes;
+		c->l2_bytes += k.l2_bytes;
+		c->tile = k.tile;
+		c->occupancy = k.occ;
+		c->splitk = k.splitk;
+		c->ctas = k.ctas;
+		c->waves = k.waves;
+		c->math_cycles = k.math;
+		c->mem_cycles = k.mem;
+	}
 }
 
 static double
@@ -460,9 +539,13 @@ gpu_layer_cost(const struct gpu_model *m, const struct layer *l,
 		gpu_direct_conv_cost(&g, l, in_l2, &k);
 		c->main_cycles = stream_main(&k, c);
 	} else if (l->op == OP_CONV || l->op == OP_GEMM ||
-	    l->op == OP_MATMUL)
+	    l->op == OP_MATMUL) {
+		struct gpu_cost before = *c;
+
 		c->main_cycles = gemm_layer(&g, l, esz, in_l2, c);
-	else {
+		if (l->op == OP_CONV && m->build.winograd != 0)
+			winograd(&g, l, in_l2, &before, c);
+	} else {
 		gpu_memop_stream(m, l, in_l2, &s);
 		c->main_cycles = stream_layer(&g, &s, c);
 	}

@@ -59,6 +59,9 @@ struct gpu_model {
 	double	stream_threads, stream_elems_per_thread;
 	struct gpu_tile	tiles[GPU_MAXTILES];
 	int	ntiles;
+	/* tile_menu_fp32: the tiles of fp32 GEMMs on CUDA cores (SGEMM) */
+	struct gpu_tile	tiles32[GPU_MAXTILES];
+	int	ntiles32;
 	char	default_build[64];	/* build used when none is named */
 	struct gpu_build build;		/* the software build costed */
 };
@@ -93,6 +96,10 @@ int gpu_tc_pads(const struct gpu_model *m);
  * into m->tiles.  Returns 0, or -1 with *why set to a static message.
  */
 int gpu_tiles_parse(const char *s, struct gpu_model *m, const char **why);
+
+/* The same into tiles[GPU_MAXTILES], *n set to their count. */
+int gpu_tiles_parse_into(const char *s, struct gpu_tile *tiles, int *n,
+    const char **why);
 
 /*
  * The machine at a channel count.  Its cycles are cycles of the sustained
@@ -134,6 +141,7 @@ struct gpu_cost {
 	double		flops;		/* useful FLOPs (2 x MACs) */
 	double		dram_bytes, l2_bytes;
 	int		input_l2;	/* layer input read from L2 */
+	int		winograd;	/* gpu_wino.h algorithm used, 0: none */
 };
 
 /*

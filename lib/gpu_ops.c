@@ -93,6 +93,41 @@ gpu_memop_stream(const struct gpu_model *m, const struct layer *l, int in_l2,
 	s->rate = gpu_cuda_rate(m, l->dtype);
 }
 
+/* Input positions of one axis that out outputs touch (gpu_ops.h). */
+static double
+touched(int64_t in, int64_t out, int64_t k, int64_t s, int64_t d)
+{
+	double t, ke = (double)((k - 1) * d + 1);
+
+	if (in <= 0 || out <= 0 || k <= 0 || s <= 0 || d <= 0)
+		return (double)in;
+	if (d == 1)
+		t = k >= s ? (double)(out - 1) * (double)s + (double)k :
+		    (double)out * (double)k;
+	else
+		t = s == 1 ? (double)(out - 1) + ke : (double)out * (double)k;
+	return fmin((double)in, t);
+}
+
+double
+gpu_conv_input_touched(const struct layer *l)
+{
+	double b = (double)l->in_bytes;
+
+	if (l->op != OP_CONV || l->transposed)
+		return b;
+	if (l->in_h > 0)
+		b *= touched(l->in_h, l->out_h, l->kernel_h, l->stride_h,
+		    l->dil_h) / (double)l->in_h;
+	if (l->in_w > 0)
+		b *= touched(l->in_w, l->out_w, l->kernel_w, l->stride_w,
+		    l->dil_w) / (double)l->in_w;
+	if (l->in_d > 1)
+		b *= touched(l->in_d, l->out_d, l->kernel_d, l->stride_d,
+		    l->dil_d) / (double)l->in_d;
+	return b;
+}
+
 /* Output block of one direct-conv CTA: pixels per side, channels. */
 #define DW_TILE	8
 #define DW_CH	32
@@ -131,7 +166,7 @@ gpu_direct_conv_cost(const struct gpu_mach *g, const struct layer *l,
 	/* Staged per CTA: input block with halo, filters, output block. */
 	stage = (th * tw * cin + ch * cpg_in * (double)(l->kernel_h *
 	    l->kernel_w) + DW_TILE * DW_TILE * ch) * esz;
-	in = (double)l->in_bytes;
+	in = gpu_conv_input_touched(l);
 	w = (double)l->weight_bytes;
 	out = (double)l->out_bytes;
 	dram = ((in_l2 ? 0 : in) + w + out) / (g->dram_bpc * m->eff_dram);

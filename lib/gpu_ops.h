@@ -71,6 +71,18 @@ void gpu_direct_conv_cost(const struct gpu_mach *g, const struct layer *l,
     int in_l2, struct gpu_kern *k);
 
 /*
+ * Bytes of a conv's input that its output touches: a strided conv whose
+ * filter is narrower than its stride (a stride-2 1x1, say) skips input
+ * rows and columns, which no kernel reads.  Per spatial axis, with
+ * dilation 1, (out - 1) x stride + kernel positions when the windows
+ * overlap or abut, out x kernel when they leave gaps; with dilation,
+ * out - 1 + the dilated extent at stride 1, else out x kernel (an upper
+ * bound); never more than the axis.  A transposed conv reads all of its
+ * input.  Returns in_bytes scaled by the touched share.
+ */
+double gpu_conv_input_touched(const struct layer *l);
+
+/*
  * A layout-transform or epilogue kernel moving a tensor of the given bytes
  * and element size once: read (from L2 when in_l2) and write.
  */

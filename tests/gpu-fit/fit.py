@@ -78,10 +78,16 @@ def tasks(rows, path):
                         k * n * e, m * n * oe, r["precision"]])
 
 
+# Keys counted in whole units (cycles): gpu-cycles refuses a fraction.
+WHOLE = {"kstep_cycles", "fill_cycles", "launch_cycles"}
+
+
 def config_text(name, over):
     with open(os.path.join(SHARE, "gpu", name + ".conf")) as f:
         s = f.read()
     for k, v in over.items():
+        if k in WHOLE:
+            v = round(v)
         s, c = re.subn(r"(?m)^%s = .*$" % k, "%s = %.6g" % (k, v), s)
         if c != 1:
             raise SystemExit("fit.py: %s.conf: no key %s" % (name, k))
@@ -166,7 +172,8 @@ def main(argv):
             for name in FIT:
                 cur, best, n = fit(name, rows, tmp)
                 print("%s: %d rows, MAE %.1f %%: %s" % (name, n, 100 * best,
-                      ", ".join("%s = %.4g" % kv for kv in cur.items())))
+                      ", ".join("%s = %.4g" % (k, round(v) if k in WHOLE else v)
+                                for k, v in cur.items())))
             return 0
         t = table(rows, tmp)
     if "--check" in argv:

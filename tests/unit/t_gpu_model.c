@@ -13,6 +13,7 @@
 #include "gpu_measured.h"
 #include "gpu_model.h"
 #include "gpu_ops.h"
+#include "gpu_wino.h"
 #include "check.h"
 
 #define NEAR(a, b) (fabs((double)(a) - (double)(b)) < 1e-6 * (fabs((double)(b)) + 1))
@@ -174,6 +175,24 @@ gemm_by_hand(void)
 	CHECK_EQ_I(k.kernels, 2);
 	CHECK_EQ_I(k.splitk, 2);
 
+	/*
+	 * An NHWC conv with 8 channels and a 3x3 filter: K = 72 is 3 k-steps
+	 * as one GEMM, but stepped per tap each tap's 8 channels fill a whole
+	 * 32-wide k-step: 9 steps, K 288.  Per wave math 2*64*64*288/512 =
+	 * 4608 cycles; 4 tiles on 2 SMs, two waves.
+	 */
+	p.k = 72;
+	c = gpu_gemm_option(&g, &p, &t, 1, &k);
+	CHECK(NEAR(k.math, 2 * 2.0 * 64 * 64 * 96 / 512));
+	p.taps = 9;
+	c = gpu_gemm_option(&g, &p, &t, 1, &k);
+	CHECK(NEAR(k.math, 2 * 4608));
+	/* Split-K 2 halves the 9 k-steps: 5 per split. */
+	c = gpu_gemm_option(&g, &p, &t, 2, &k);
+	CHECK(NEAR(k.math, 4 * 2.0 * 64 * 64 * 160 / 512));
+	p.taps = 0;
+	p.k = 64;
+
 	/* The menu choice is the cheapest option: here no split. */
 	m.tiles[0] = t;
 	m.ntiles = 1;
@@ -298,6 +317,34 @@ layers(void)
 	m.build.library_major = 11;
 	CHECK(gpu_layer_cost(&m, &l, 1, &c) == 0);
 	CHECK(c.path == GPU_TENSOR);
+	/*
+	 * A strided conv reads the input it touches: a stride-2 1x1 conv of
+	 * 8x8 reads 4x4 of its pixels, a stride-2 3x3 every one (the
+	 * windows overlap), a dilated stride-1 3x3 every one too.
+	 */
+	layer_init(&l);
+	l.op = OP_CONV;
+	l.in_c = l.out_c = 16;
+	l.in_h = l.in_w = 8;
+	l.out_h = l.out_w = 4;
+	l.stride_h = l.stride_w = 2;
+	CHECK(layer_derive(&l) == 0);
+	CHECK(NEAR(gpu_conv_input_touched(&l), (double)l.in_bytes / 4));
+	m.build.conv_pre_kernels = m.build.conv_post_kernels = 0;
+	m.build.l2_warm_input = 0;
+	CHECK(gpu_layer_cost(&m, &l, 1, &c) == 0);
+	CHECK(c.path == GPU_TENSOR);
+	/* the 512 bytes touched, the weights and the output: 1536 */
+	CHECK(NEAR(c.dram_bytes, 512 + 512 + 512));
+	l.kernel_h = l.kernel_w = 3;
+	l.pad_top = l.pad_left = l.pad_bottom = l.pad_right = 1;
+	CHECK(layer_derive(&l) == 0);
+	CHECK(NEAR(gpu_conv_input_touched(&l), (double)l.in_bytes));
+	l.stride_h = l.stride_w = 1;
+	l.dil_h = l.dil_w = 2;
+	l.out_h = l.out_w = 6;
+	CHECK(layer_derive(&l) == 0);
+	CHECK(NEAR(gpu_conv_input_touched(&l), (double)l.in_bytes));
 	/* A memory-bound op is one kernel; fused act is free on a conv. */
 	layer_init(&l);
 	l.op = OP_ELTWISE;
@@ -309,6 +356,103 @@ layers(void)
 	layer_init(&l);
 	l.op = OP_MATMUL;
 	CHECK(gpu_layer_cost(&m, &l, 1, &c) < 0);
+}
+
+/* Winograd convs: which layers may use it, and one costed by hand. */
+static void
+winograd(void)
+{
+	struct gpu_model m;
+	struct gpu_mach g;
+	struct gpu_kern k;
+	struct gpu_cost c, d;
+	struct layer l;
+
+	toy(&m);
+	m.eff_math_cuda = 1;
+	m.tiles[0] = m.tiles32[0] = (struct gpu_tile){ 64, 64, 128 };
+	m.ntiles = m.ntiles32 = 1;
+	m.splitk_max = 1;
+	m.build.winograd = 1;
+	gpu_mach_init(&g, &m, 1);
+	layer_init(&l);
+	l.op = OP_CONV;
+	l.in_c = l.out_c = 16;
+	l.in_h = l.in_w = l.out_h = l.out_w = 8;
+	l.kernel_h = l.kernel_w = 3;
+	l.pad_top = l.pad_left = l.pad_bottom = l.pad_right = 1;
+	snprintf(l.dtype, sizeof(l.dtype), "fp32");
+	CHECK(layer_derive(&l) == 0);
+	CHECK(gpu_wino_ok(&m, &l, GPU_WINO_FUSED));
+	CHECK(gpu_wino_ok(&m, &l, GPU_WINO_NONFUSED));
+	/*
+	 * Fused F(2x2,3x3): 16 tiles of 2x2 outputs, 16 GEMMs of 16 x 16 x
+	 * 16, one 64x64 tile each (K 32): 16 CTAs on 2 SMs, 8 waves of
+	 * 2*64*64*32/64 = 4096 cycles of math.  Transforms: 16 tiles x 16
+	 * channels x 32 + 16 x 16 filters x 28 + 16 tiles x 16 x 24 = 21504
+	 * operations over 2 SMs x 64 = 168 cycles.
+	 */
+	gpu_wino_cost(&g, &l, GPU_WINO_FUSED, 0, &k);
+	CHECK(NEAR(k.math, 8 * 4096 + 168));
+	CHECK_EQ_I(k.kernels, 1);
+	CHECK(NEAR(k.aux_cycles, 0));
+	/* Non-fused F(4x4,3x3): filter and input transforms, GEMMs, output. */
+	gpu_wino_cost(&g, &l, GPU_WINO_NONFUSED, 0, &k);
+	CHECK_EQ_I(k.kernels, 4);
+	CHECK(k.aux_cycles > 0 && k.aux_cycles < k.cycles);
+	/* The layer keeps whichever is cheapest, never worse than the GEMM. */
+	CHECK(gpu_layer_cost(&m, &l, 1, &c) == 0);
+	m.build.winograd = 0;
+	CHECK(gpu_layer_cost(&m, &l, 1, &d) == 0);
+	CHECK_EQ_I(d.winograd, GPU_WINO_NONE);
+	CHECK(c.cycles <= d.cycles);
+	CHECK(!gpu_wino_ok(&m, &l, GPU_WINO_FUSED));
+	m.build.winograd = 1;
+	/*
+	 * An fp32 GEMM on CUDA cores chooses from tile_menu_fp32: with a
+	 * narrow-N 64x32 tile there, 32 output columns fill it.
+	 */
+	m.tiles32[1] = (struct gpu_tile){ 64, 32, 64 };
+	m.ntiles32 = 2;
+	layer_init(&l);
+	l.op = OP_GEMM;
+	l.batch = 64; l.in_c = 64; l.out_c = 32;
+	snprintf(l.dtype, sizeof(l.dtype), "fp32");
+	CHECK(layer_derive(&l) == 0);
+	CHECK(gpu_layer_cost(&m, &l, 1, &c) == 0);
+	CHECK(c.path == GPU_CUDA);
+	CHECK_EQ_I(c.tile.tn, 32);
+	/* fp16 on tensor cores keeps tile_menu (64x64 only here) */
+	snprintf(l.dtype, sizeof(l.dtype), "fp16");
+	CHECK(gpu_layer_cost(&m, &l, 1, &c) == 0);
+	CHECK_EQ_I(c.tile.tn, 64);
+	m.ntiles32 = 1;
+	layer_init(&l);
+	l.op = OP_CONV;
+	l.in_c = l.out_c = 16;
+	l.in_h = l.in_w = l.out_h = l.out_w = 8;
+	l.kernel_h = l.kernel_w = 3;
+	l.pad_top = l.pad_left = l.pad_bottom = l.pad_right = 1;
+	snprintf(l.dtype, sizeof(l.dtype), "fp32");
+	/* 5x5: non-fused only; strided, fp16 or TF32 layers: never. */
+	l.kernel_h = l.kernel_w = 5;
+	l.pad_top = l.pad_left = l.pad_bottom = l.pad_right = 2;
+	CHECK(layer_derive(&l) == 0);
+	CHECK(!gpu_wino_ok(&m, &l, GPU_WINO_FUSED));
+	CHECK(gpu_wino_ok(&m, &l, GPU_WINO_NONFUSED));
+	l.stride_h = l.stride_w = 2;
+	l.out_h = l.out_w = 4;
+	CHECK(layer_derive(&l) == 0);
+	CHECK(!gpu_wino_ok(&m, &l, GPU_WINO_NONFUSED));
+	l.stride_h = l.stride_w = 1;
+	l.out_h = l.out_w = 8;
+	snprintf(l.dtype, sizeof(l.dtype), "fp16");
+	CHECK(layer_derive(&l) == 0);
+	CHECK(!gpu_wino_ok(&m, &l, GPU_WINO_NONFUSED));
+	snprintf(l.dtype, sizeof(l.dtype), "fp32");
+	m.build.tf32 = 1;
+	m.tc_tf32 = 256;
+	CHECK(!gpu_wino_ok(&m, &l, GPU_WINO_NONFUSED));
 }
 
 static int
@@ -375,6 +519,7 @@ main(int argc, char **argv)
 	stream_by_hand();
 	tiles();
 	layers();
+	winograd();
 	measured();
 	return CHECK_DONE();
 }

@@ -29,8 +29,8 @@
 #define GROW_TOL 0.02
 
 static const char *const configs[] = {
-	"rtx2060-sim", "rtx2060-ideal", "rtx2080ti", "t4", "v100", "a100", "gtx1080ti",
-	"h100", "h200", NULL
+	"rtx2060-sim", "rtx2060-ideal", "rtx2080ti", "rtx2070", "t4", "v100",
+	"a100", "gtx1080ti", "h100", "h200", NULL
 };
 
 static void
@@ -150,6 +150,13 @@ bound(const struct gpu_model *m, const struct layer *l, double ch,
 
 	if (l->op == OP_EMBED && w > (double)l->out_bytes)
 		w = (double)l->out_bytes;
+	/*
+	 * A conv whose kernel is narrower than its stride (1x1, stride 2
+	 * here) reads one input pixel per output pixel, no more.
+	 */
+	if (l->op == OP_CONV && l->kernel_h < l->stride_h)
+		in = in * (double)(l->out_h * l->out_w) /
+		    (double)(l->in_h * l->in_w);
 	bytes = w + (double)l->out_bytes;
 	if (with_input && !(m->build.l2_warm_input != 0 &&
 	    in <= m->l2_input_fraction * l2))

@@ -1,0 +1,157 @@
+/*
+ * Winograd convolutions of the GPU model; see gpu_wino.h.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "gpu_gemm.h"
+#include "gpu_ops.h"
+#include "gpu_wino.h"
+
+/*
+ * One F(m x m, r x r).  Transform costs in FP operations: for each
+ * alpha x alpha (or alpha x r) tile the 2-D transform is two passes of
+ * 1-D transforms, one per column then one per row, and a 1-D transform
+ * costs one addition (or FMA, a constant folded in) per non-zero of each
+ * row of its matrix beyond the first.  With the matrices of Lavin and
+ * Gray's F(2,3) this gives their 32 (data), 28 (filter) and 24
+ * (inverse) operations of F(2x2,3x3); F(4,3) and F(2,5) use the points
+ * 0, 1, -1, 2, -2 and infinity:
+ *   F(4,3)  B^T rows' non-zeros 3,4,4,4,4,3: 16 per 1-D, 2 x 6 x 16 = 192
+ *           G   rows 1,3,3,3,3,1: 8 per 1-D, 3 x 8 + 6 x 8 = 72
+ *           A^T rows 5,4,4,5: 14 per 1-D, 6 x 14 + 4 x 14 = 140
+ *   F(2,5)  B^T as F(4,3) (same points): 192
+ *           G   rows 1,5,5,5,5,1: 16 per 1-D, 5 x 16 + 6 x 16 = 176
+ *           A^T rows 5,5: 8 per 1-D, 6 x 8 + 2 x 8 = 64
+ */
+struct wino {
+	int	m, r;		/* output tile side, filter side */
+	double	data, filt, inv; /* ops per tile per channel / per filter */
+};
+
+static const struct wino f2x3 = { 2, 3, 32, 28, 24 };
+static const struct wino f4x3 = { 4, 3, 192, 72, 140 };
+static const struct wino f2x5 = { 2, 5, 192, 176, 64 };
+
+int
+gpu_wino_ok(const struct gpu_model *m, const struct layer *l, enum gpu_wino w)
+{
+	if (m->build.winograd == 0 || w == GPU_WINO_NONE ||
+	    l->op != OP_CONV || l->transposed || l->groups != 1 ||
+	    strcmp(l->dtype, "fp32") != 0 ||
+	    (m->build.tf32 != 0 && m->tc_tf32 > 0))
+		return 0;
+	if (l->kernel_d != 1 || l->in_d > 1 || l->stride_h != 1 ||
+	    l->stride_w != 1 || l->dil_h != 1 || l->dil_w != 1 ||
+	    l->kernel_h != l->kernel_w)
+		return 0;
+	return l->kernel_h == 3 || (l->kernel_h == 5 && w == GPU_WINO_NONFUSED);
+}
+
+/* Add a streaming kernel's parts to k; returns its cycles. */
+static double
+stream(const struct gpu_mach *g, const struct gpu_stream *s,
+    struct gpu_kern *k)
+{
+	struct gpu_kern sk;
+
+	gpu_stream_cost(g, s, &sk);
+	k->dram_bytes += sk.dram_bytes;
+	k->l2_bytes += sk.l2_bytes;
+	k->kernels++;
+	return sk.cycles;
+}
+
+double
+gpu_wino_cost(const struct gpu_mach *g, const struct layer *l,
+    enum gpu_wino w, int in_l2, struct gpu_kern *k)
+{
+	const struct gpu_model *m = g->m;
+	const struct wino *f = w == GPU_WINO_FUSED ? &f2x3 :
+	    l->kernel_h == 5 ? &f2x5 : &f4x3;
+	double a = (double)(f->m + f->r - 1), a2 = a * a, esz = 4;
+	double tiles = (double)l->batch * ceil((double)l->out_h / f->m) *
+	    ceil((double)l->out_w / f->m);
+	double c = (double)l->in_c, n = (double)l->out_c, rate = m->cuda_fp32;
+	double tin = a2 * tiles * c * esz, tfl = a2 * c * n * esz;
+	double tout = a2 * tiles * n * esz, xf, aux = 0, cyc;
+	/* aux: the transform kernels' cycles */
+	double fit = m->l2_input_fraction * g->l2_bytes;
+	struct gpu_gemm p;
+	struct gpu_kern gk;
+	struct gpu_stream s;
+
+	memset(k, 0, sizeof(*k));
+	memset(&p, 0, sizeof(p));
+	p.g = a2;
+	p.m = tiles;
+	p.n = n;
+	p.k = c;
+	p.esz = (int)esz;
+	p.rate = rate;
+	p.eff = m->eff_math_cuda;
+	p.tiles = m->tiles32;
+	p.ntiles = m->ntiles32;
+	if (w == GPU_WINO_FUSED) {
+		p.a_bytes = gpu_conv_input_touched(l);
+		p.a_in_l2 = in_l2;
+		p.b_bytes = (double)l->weight_bytes;
+		p.c_bytes = (double)l->out_bytes;
+	} else {
+		/* Filter transform, then input transform. */
+		memset(&s, 0, sizeof(s));
+		s.dram_rd = (double)l->weight_bytes;
+		s.dram_wr = tfl;
+		s.elems = tfl / esz;
+		s.flops = c * n * f->filt;
+		s.rate = rate;
+		aux += stream(g, &s, k);
+		memset(&s, 0, sizeof(s));
+		s.dram_rd = in_l2 ? 0 : (double)l->in_bytes;
+		s.l2_rd = in_l2 ? (double)l->in_bytes : 0;
+		s.dram_wr = tin;
+		s.elems = tin / esz;
+		s.flops = tiles * c * f->data;
+		s.rate = rate;
+		aux += stream(g, &s, k);
+		p.a_bytes = tin;
+		p.a_in_l2 = tin <= fit;
+		p.b_bytes = tfl;
+		p.c_bytes = tout;
+	}
+	gpu_gemm_cost(g, &p, &gk);
+	cyc = gk.cycles;
+	k->tile = gk.tile;
+	k->occ = gk.occ;
+	k->splitk = gk.splitk;
+	k->ctas = gk.ctas;
+	k->waves = gk.waves;
+	k->math = gk.math;
+	k->mem = gk.mem;
+	k->dram_bytes += gk.dram_bytes;
+	k->l2_bytes += gk.l2_bytes;
+	k->kernels += gk.kernels;
+	if (w == GPU_WINO_FUSED) {
+		/*
+		 * The transforms run on the same CUDA cores as the multiplies,
+		 * each tile and filter transformed once, spread over the SMs.
+		 */
+		xf = (tiles * c * f->data + c * n * f->filt + tiles * n *
+		    f->inv) / (m->sms * rate * m->eff_math_cuda);
+		cyc += xf;
+		k->math += xf;
+	} else {
+		memset(&s, 0, sizeof(s));
+		s.dram_rd = tout <= fit ? 0 : tout;
+		s.l2_rd = tout <= fit ? tout : 0;
+		s.dram_wr = (double)l->out_bytes;
+		s.elems = (double)l->out_bytes / esz;
+		s.flops = tiles * n * f->inv;
+		s.rate = rate;
+		aux += stream(g, &s, k);
+	}
+	/* gk.cycles holds a split-K reduction's cycles, its own aux */
+	k->aux_cycles = aux + gk.aux_cycles;
+	k->cycles = cyc + aux;
+	return k->cycles;
+}
