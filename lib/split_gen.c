@@ -388,6 +388,14 @@ setup(struct gen *g)
 	for (i = 0; task_head_cols[i] != NULL; i++)
 		g->head[i] = (long)table_addcol(g->out, task_head_cols[i]);
 	layer_cols_add(g->out, &g->olc);
+	/*
+	 * The optional geometry columns are the pieces' own (a depth piece
+	 * has its own in_d and pads), written from the piece, not copied.
+	 */
+	if (lc.in_d >= 0)
+		layer_cols_add_depth(g->out, &g->olc);
+	if (lc.transposed >= 0)
+		g->olc.transposed = (long)table_addcol(g->out, "transposed");
 	g->name_out = table_col(g->out, "name");
 	g->onnx_out = table_col(g->out, "onnx_op");
 	g->preds_out = table_col(g->out, "preds");
