@@ -189,8 +189,8 @@ cdiv(int64_t a, int64_t b)
 }
 
 /*
- * The same for a transposed window (pf-split(1), "Transposed
- * convolutions"): input row i scatters into output rows i*s - pb + j*d,
+ * The same for a transposed window (pf-split(1), axis h, its halo
+ * rule): input row i scatters into output rows i*s - pb + j*d,
  * j < k, so output rows [o0, o1) take input rows
  * i0 = max(0, min(ceil((o0 + pb - (k-1)*d) / s), floor((o0 + pb) / s)))
  * to i1 = min(in - 1, floor((o1 - 1 + pb) / s)); the piece is a
