@@ -299,7 +299,7 @@ emit_layers(struct model *m, const char *dtype, struct table *t)
 			setsrc(m, n, (int)before);
 	}
 	if (rc == 0) {
-		long cn = -1, co = -1, cp = -1;
+		long cn = -1, co = -1, cp = -1, cc = -1;
 
 		layer_cols_add(t, &lc);
 		/* The optional column, only in a table that has such a row. */
@@ -314,6 +314,15 @@ emit_layers(struct model *m, const char *dtype, struct table *t)
 				break;
 		if (i < e.nrows)
 			layer_cols_add_depth(t, &lc);
+		/*
+		 * An op the tool does not know (-k) is known by its bytes only:
+		 * the column says which rows are costed that way.
+		 */
+		for (i = 0; i < e.nrows; i++)
+			if (e.rows[i].l.op == OP_OTHER)
+				break;
+		if (i < e.nrows)
+			cc = (long)table_addcol(t, "costed");
 		cn = table_col(t, "name");
 		co = table_col(t, "onnx_op");
 		cp = table_col(t, "preds");
@@ -324,6 +333,9 @@ emit_layers(struct model *m, const char *dtype, struct table *t)
 			table_set(t, row, (size_t)cn, e.rows[i].name);
 			table_set(t, row, (size_t)co, e.rows[i].onnx_op);
 			table_set(t, row, (size_t)cp, e.rows[i].preds);
+			if (cc >= 0)
+				table_set(t, row, (size_t)cc, e.rows[i].l.op ==
+				    OP_OTHER ? "bytes" : "model");
 		}
 	}
 	for (i = 0; i < e.nrows; i++) {

@@ -47,6 +47,7 @@ solve_in_free(struct solve_in *in)
 	free(in->npreds);
 	free(in->base_ps);
 	free(in->kv);
+	free(in->bytes_only);
 	solve_in_init(in);
 }
 
@@ -56,6 +57,7 @@ solve_read_layers(const struct table *t, struct solve_in *in)
 	static const char *const cols[] = { "layer", "name", "op", "preds",
 	    NULL };
 	long c[4], rcol = table_col(t, "resident"), bcol = table_col(t, "batch");
+	long ccol = table_col(t, "costed");
 	size_t i, n = t->nrows;
 	int64_t v;
 
@@ -67,6 +69,13 @@ solve_read_layers(const struct table *t, struct solve_in *in)
 		if (strcmp(table_get(t, i, (size_t)rcol), "kv") == 0 &&
 		    strcmp(table_get(t, i, (size_t)c[2]), "matmul") == 0)
 			in->kv[i] = 1, in->have_kv = 1;
+	/* an op onnx2layers does not know, kept with -k (costed = bytes) */
+	if (ccol >= 0) {
+		in->bytes_only = xcalloc(n + 1, 1);
+		for (i = 0; i < n; i++)
+			if (strcmp(table_get(t, i, (size_t)ccol), "bytes") == 0)
+				in->bytes_only[i] = 1, in->nbytes_only++;
+	}
 	in->tokens = 1;
 	if (bcol >= 0 && n > 0 && (table_int(t, 0, (size_t)bcol, &v) < 0 ||
 	    v < 1))
@@ -662,6 +671,8 @@ solve_plan_table(const struct solve_in *in, const struct plan *pl,
 	table_init(out, "<stdout>");
 	for (i = 0; plancols[i] != NULL; i++)
 		table_addcol(out, plancols[i]);
+	if (in->bytes_only != NULL)
+		table_addcol(out, "costed");
 	for (k = 0; k < pl->nseg; k++) {
 		const struct cand *x = &in->c[pl->seg[k]];
 
@@ -693,6 +704,9 @@ solve_plan_table(const struct solve_in *in, const struct plan *pl,
 				    pl->hpj[k] : 0);
 			table_set(out, r, 12, obj);
 			setps(out, r, 13, j == x->first ? pl->hps[k] : 0);
+			if (in->bytes_only != NULL)
+				table_set(out, r, 14, in->bytes_only[j] ?
+				    "bytes" : "model");
 		}
 	}
 }
@@ -719,6 +733,8 @@ solve_summary(FILE *fp, const struct solve_in *in, const char *model,
 	if (o->cap_mw > 0)
 		jw_num(&w, "power_cap_w", (double)o->cap_mw / 1000.0, 3);
 	jw_bool(&w, "fixed_partition", fixed);
+	if (in->bytes_only != NULL)
+		jw_int(&w, "bytes_only_layers", in->nbytes_only);
 	jw_arr(&w, "policies");
 	for (p = 0; p < P_NPOL; p++) {
 		double ns = (double)res[p].ps / 1000.0;

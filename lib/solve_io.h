@@ -30,6 +30,9 @@ struct solve_in {
 	unsigned char	 *kv;		/* per layer: resident = kv (layers.csv) */
 	int		  have_kv;	/* some layer reads a KV cache */
 	int64_t		  tokens;	/* batch of layer 0: tokens per decode step */
+	unsigned char	 *bytes_only;	/* per layer: costed = bytes, or NULL
+					   (layers.csv has no such column) */
+	int64_t		  nbytes_only;	/* layers costed by bytes only */
 };
 
 /* Per-policy outcome for the summary. */

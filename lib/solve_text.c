@@ -163,5 +163,10 @@ solve_text_table(FILE *fp, const struct solve_in *in, const char *model,
 		    "every channel; it runs the none plan (pimflow -F keeps "
 		    "its own)\n", objective_name(o->kind));
 	}
+	if (in->bytes_only != NULL && in->nbytes_only > 0)
+		fprintf(fp, "note: %" PRId64 " layer%s of op other (data "
+		    "movement, ops kept with onnx2layers -k) costed by bytes "
+		    "only (costed = bytes in plan.csv)\n", in->nbytes_only,
+		    in->nbytes_only > 1 ? "s" : "");
 	return fflush(fp) != 0 || ferror(fp) ? -1 : 0;
 }

@@ -20,8 +20,12 @@ split_opts_init(struct split_opts *o)
 	o->r_to = 90;
 	o->r_step = 10;
 	o->axes = (1 << TA_NAXIS) - 1;
-	/* §4: chain types 1, 2, 3 with 2 stages */
-	o->types = 1 << 1 | 1 << 2 | 1 << 3;
+	/*
+	 * §4: chain types 1, 2, 3 with 2 stages; and the MLP's two gemms,
+	 * which the published flow (conv chains only) never pipelines, so
+	 * that Transformer blocks have chains by default.
+	 */
+	o->types = 1 << 1 | 1 << 2 | 1 << 3 | 1 << PIPE_FC;
 	o->stages = 1 << 2;
 	/* §0 glossary: 16 of 32 channels for PIM, n_gwrite 4 with hiding */
 	o->pim_channels = TASK_PIM_SHARE;
@@ -85,6 +89,8 @@ type_tok(struct split_opts *o, const char *t)
 
 	if (t[0] >= '1' && t[0] <= '3' && t[1] == '\0')
 		o->types |= 1 << (t[0] - '0');
+	else if (strcmp(t, "fc") == 0)
+		o->types |= 1 << PIPE_FC;
 	else if (t[0] == 'c' && parse_int64(t + 1, &n) == 0 && n >= 2 &&
 	    n <= PIPE_MAXLEN)
 		o->chains |= 1 << n;
@@ -335,19 +341,25 @@ pipes(struct gen *g, size_t i)
 		if (!ok)
 			break;
 		t = pipe_type(&g->l[i], L);
-		if (t != 0 && (g->o->types & 1 << t)) {
+		if (t == PIPE_FC && (g->o->types & 1 << t)) {
+			/* the MLP pair, both device orders */
+			if (chain(g, i, L, DEV_GPU, "fcg") < 0 ||
+			    chain(g, i, L, DEV_PIM, "fcp") < 0)
+				return -1;
+		} else if (t != 0 && (g->o->types & 1 << t)) {
 			snprintf(tag, sizeof(tag), "t%d", t);
 			if (chain(g, i, L, t == 2 ? DEV_GPU : DEV_PIM, tag) < 0)
 				return -1;
 		}
 		if (g->o->chains & 1 << L) {
-			/* generic chains, both device orders (a published type is not repeated) */
+			/* generic chains, both device orders (a typed one is not repeated) */
 			snprintf(tag, sizeof(tag), "c%dg", L);
-			if (!(t == 2 && (g->o->types & 1 << t)) &&
+			if (!((t == 2 || t == PIPE_FC) && (g->o->types & 1 << t)) &&
 			    chain(g, i, L, DEV_GPU, tag) < 0)
 				return -1;
 			snprintf(tag, sizeof(tag), "c%dp", L);
-			if (!((t == 1 || t == 3) && (g->o->types & 1 << t)) &&
+			if (!((t == 1 || t == 3 || t == PIPE_FC) &&
+			    (g->o->types & 1 << t)) &&
 			    chain(g, i, L, DEV_PIM, tag) < 0)
 				return -1;
 		}
@@ -388,6 +400,14 @@ setup(struct gen *g)
 	for (i = 0; task_head_cols[i] != NULL; i++)
 		g->head[i] = (long)table_addcol(g->out, task_head_cols[i]);
 	layer_cols_add(g->out, &g->olc);
+	/*
+	 * The optional geometry columns are the pieces' own (a depth piece
+	 * has its own in_d and pads), written from the piece, not copied.
+	 */
+	if (lc.in_d >= 0)
+		layer_cols_add_depth(g->out, &g->olc);
+	if (lc.transposed >= 0)
+		g->olc.transposed = (long)table_addcol(g->out, "transposed");
 	g->name_out = table_col(g->out, "name");
 	g->onnx_out = table_col(g->out, "onnx_op");
 	g->preds_out = table_col(g->out, "preds");

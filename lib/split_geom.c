@@ -100,22 +100,31 @@ split_ok_h(const struct layer *l, const struct split_rules *r)
 	if (!divisible(l, r) || l->op != OP_CONV)
 		return 0;
 	/*
-	 * A transposed conv's output rows have another halo rule, not
-	 * implemented: output channels only.
-	 */
-	if (l->transposed)
-		return 0;
-	/*
-	 * A 3-D conv or pool is divided along output channels only (depth
-	 * pieces are not implemented).
+	 * A 3-D conv or pool is divided along depth (axis d) or output
+	 * channels, not rows.
 	 */
 	if (l->in_d > 1 || l->out_d > 1 || l->kernel_d > 1)
 		return 0;
 	if (l->dil_h > 1 && !r->split_dil)
 		return 0;
-	if (l->stride_h > 2 && !r->split_stride3)
+	/* a transposed conv's stride spreads, never skips */
+	if (l->stride_h > 2 && !r->split_stride3 && !l->transposed)
 		return 0;
 	return l->out_h > 1;
+}
+
+int
+split_ok_d(const struct layer *l, const struct split_rules *r)
+{
+	/* depth slices of a forward 3-D conv, the rows' rule */
+	if (!divisible(l, r) || l->op != OP_CONV || l->transposed ||
+	    l->out_d <= 1)
+		return 0;
+	if (l->dil_d > 1 && !r->split_dil)
+		return 0;
+	if (l->stride_d > 2 && !r->split_stride3)
+		return 0;
+	return 1;
 }
 
 int
@@ -134,11 +143,103 @@ split_ok_m(const struct layer *l, const struct split_rules *r)
 	return divisible(l, r) && l->op != OP_CONV && split_nrows(l) > 1;
 }
 
+/*
+ * Input rows [*r0, *r0 + *n) and the piece's own pads of output rows
+ * [o0, o1) of a forward window along one axis: input length in, kernel
+ * k, stride s, dilation d, leading pad pb.  Output row o reads unpadded
+ * input rows o*s - pb + j*d, j < k; the piece reads [a, b] clipped to the
+ * input, and what it loses at either end is its own padding, so its
+ * output length is exactly o1 - o0.  Returns 0, -1 when it reads no
+ * input row, SPLIT_TOOBIG on overflow.
+ */
+static int
+fwd_rows(int64_t in, int64_t k, int64_t s, int64_t d, int64_t pb,
+    int64_t o0, int64_t o1, int64_t *r0, int64_t *n, int64_t *pt,
+    int64_t *pe)
+{
+	int64_t a, b, t, lo, hi;
+
+	if (ck_mul(o0, s, &a) < 0 || ck_mul(o1 - 1, s, &b) < 0 ||
+	    ck_mul(k - 1, d, &t) < 0 || ck_add(b, t, &b) < 0)
+		return SPLIT_TOOBIG;
+	a -= pb;
+	b -= pb;
+	lo = a > 0 ? a : 0;
+	hi = b < in - 1 ? b : in - 1;
+	if (hi < lo)
+		return -1;
+	*r0 = lo;
+	*n = hi - lo + 1;
+	*pt = lo - a;
+	*pe = b - hi;
+	return 0;
+}
+
+/* Floor and ceiling of a / b for b > 0 and any sign of a. */
+static int64_t
+fdiv(int64_t a, int64_t b)
+{
+	return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
+static int64_t
+cdiv(int64_t a, int64_t b)
+{
+	return a >= 0 ? (a + b - 1) / b : -(-a / b);
+}
+
+/*
+ * The same for a transposed window (pf-split(1), axis h, its halo
+ * rule): input row i scatters into output rows i*s - pb + j*d,
+ * j < k, so output rows [o0, o1) take input rows
+ * i0 = max(0, min(ceil((o0 + pb - (k-1)*d) / s), floor((o0 + pb) / s)))
+ * to i1 = min(in - 1, floor((o1 - 1 + pb) / s)); the piece is a
+ * transposed conv of its own over them whose leading pad
+ * o0 + pb - i0*s crops the rows before o0, and whose trailing pad crops
+ * the rows past o1 - 1 (when the last row i1 reaches no further than
+ * o1 - 1, its output_padding, implied by its out_h, adds the rows no
+ * input reaches).  Returns 0, -1 when no input row reaches the piece,
+ * SPLIT_TOOBIG on overflow.
+ */
+static int
+tr_rows(int64_t in, int64_t k, int64_t s, int64_t d, int64_t pb,
+    int64_t o0, int64_t o1, int64_t *r0, int64_t *n, int64_t *pt,
+    int64_t *pe)
+{
+	int64_t span, lo, hi, a, last;
+
+	if (ck_mul(k - 1, d, &span) < 0 || o1 > INT64_MAX - pb ||
+	    o0 + pb < span - INT64_MAX)
+		return SPLIT_TOOBIG;
+	lo = cdiv(o0 + pb - span, s);
+	a = fdiv(o0 + pb, s);
+	if (a < lo)
+		lo = a;
+	if (lo < 0)
+		lo = 0;
+	hi = fdiv(o1 - 1 + pb, s);
+	if (hi > in - 1)
+		hi = in - 1;
+	/* no input row reaches [o0, o1) */
+	if (hi < lo || hi * s - pb + span < o0)
+		return -1;
+	if (ck_mul(lo, s, &a) < 0 || ck_mul(hi, s, &last) < 0 ||
+	    ck_add(last, span, &last) < 0)
+		return SPLIT_TOOBIG;
+	*r0 = lo;
+	*n = hi - lo + 1;
+	*pt = o0 + pb - a;
+	last -= pb;
+	*pe = last > o1 - 1 ? last - (o1 - 1) : 0;
+	return 0;
+}
+
 int
 split_rows(const struct layer *l, int64_t o0, int64_t o1, struct layer *p,
     int64_t *in0)
 {
-	int64_t a, b, r0, r1, t;
+	int64_t n;
+	int e;
 
 	*p = *l;
 	if (o0 < 0 || o1 <= o0 || o1 > split_nrows(l))
@@ -158,27 +259,33 @@ split_rows(const struct layer *l, int64_t o0, int64_t o1, struct layer *p,
 		}
 		return layer_derive(p) < 0 ? SPLIT_TOOBIG : 0;
 	}
-	/*
-	 * Output row o reads unpadded input rows o*s - pt + j*d, j < k.  The
-	 * piece reads [a, b] clipped to the input; what it loses at either end
-	 * is its own padding, so its output height is exactly o1 - o0.
-	 */
-	if (ck_mul(o0, l->stride_h, &a) < 0 ||
-	    ck_mul(o1 - 1, l->stride_h, &b) < 0 ||
-	    ck_mul(l->kernel_h - 1, l->dil_h, &t) < 0 ||
-	    ck_add(b, t, &b) < 0)
-		return SPLIT_TOOBIG;
-	a -= l->pad_top;
-	b -= l->pad_top;
-	r0 = a > 0 ? a : 0;
-	r1 = b < l->in_h - 1 ? b : l->in_h - 1;
-	if (r1 < r0)
-		return -1;
-	p->in_h = r1 - r0 + 1;
-	p->pad_top = r0 - a;
-	p->pad_bottom = b - r1;
+	e = (l->transposed ? tr_rows : fwd_rows)(l->in_h, l->kernel_h,
+	    l->stride_h, l->dil_h, l->pad_top, o0, o1, in0, &n, &p->pad_top,
+	    &p->pad_bottom);
+	if (e < 0)
+		return e;
+	p->in_h = n;
 	p->out_h = o1 - o0;
-	*in0 = r0;
+	return layer_derive(p) < 0 ? SPLIT_TOOBIG : 0;
+}
+
+int
+split_depth(const struct layer *l, int64_t o0, int64_t o1, struct layer *p,
+    int64_t *in0)
+{
+	int64_t n;
+	int e;
+
+	*p = *l;
+	if (l->op != OP_CONV || l->transposed || o0 < 0 || o1 <= o0 ||
+	    o1 > l->out_d)
+		return -1;
+	e = fwd_rows(l->in_d, l->kernel_d, l->stride_d, l->dil_d,
+	    l->pad_front, o0, o1, in0, &n, &p->pad_front, &p->pad_back);
+	if (e < 0)
+		return e;
+	p->in_d = n;
+	p->out_d = o1 - o0;
 	return layer_derive(p) < 0 ? SPLIT_TOOBIG : 0;
 }
 
@@ -193,22 +300,41 @@ share(int64_t x, int ratio)
 	return ceil_div(v, 100);
 }
 
-/* The published h_gpu input rows, as the output rows centred in them. */
+/*
+ * The published h_gpu = ceil(in * ratio / 100) input rows, as the output
+ * rows whose receptive-field centre lies in them (one forward axis:
+ * input length in, leading pad pb, kernel k, dilation d, stride s).
+ */
+static int64_t
+centred(int64_t in, int64_t out, int64_t pb, int64_t k, int64_t d,
+    int64_t s, int ratio)
+{
+	int64_t h = share(in, ratio), q;
+
+	/* keeps the doubled centre arithmetic below far from overflow */
+	if (h < 0 || in > INT32_MAX || pb > INT32_MAX || k > INT32_MAX ||
+	    d > INT32_MAX)
+		return SPLIT_TOOBIG;
+	/* centre of output o: o*s - pb + (k-1)*d/2 < h, doubled to stay integral */
+	q = 2 * h + 2 * pb - (k - 1) * d;
+	if (q <= 0)
+		return 0;
+	q = ceil_div(q, 2 * s);
+	return q < out ? q : out;
+}
+
+/*
+ * Output rows of the GPU's piece: for a forward conv the rows centred in
+ * the published h_gpu input rows; a transposed conv's rows are its
+ * output's own, ceil(out_h * ratio / 100) of them.
+ */
 static int64_t
 hrows(const struct layer *l, int ratio)
 {
-	int64_t h = share(l->in_h, ratio), q;
-
-	/* keeps the doubled centre arithmetic below far from overflow */
-	if (h < 0 || l->in_h > INT32_MAX || l->pad_top > INT32_MAX ||
-	    l->kernel_h > INT32_MAX || l->dil_h > INT32_MAX)
-		return SPLIT_TOOBIG;
-	/* centre of output o: o*s - pt + (k-1)*d/2 < h, doubled to stay integral */
-	q = 2 * h + 2 * l->pad_top - (l->kernel_h - 1) * l->dil_h;
-	if (q <= 0)
-		return 0;
-	q = ceil_div(q, 2 * l->stride_h);
-	return q < l->out_h ? q : l->out_h;
+	if (l->transposed)
+		return share(l->out_h, ratio);
+	return centred(l->in_h, l->out_h, l->pad_top, l->kernel_h, l->dil_h,
+	    l->stride_h, ratio);
 }
 
 static int
@@ -311,4 +437,27 @@ split_by_m(const struct layer *l, int ratio, struct piece pc[2],
 	if (pieces(l, ratio, pc) < 0 || l->op == OP_CONV)
 		return -1;
 	return by_rows(l, share(split_nrows(l), ratio), pc, units);
+}
+
+int
+split_by_d(const struct layer *l, int ratio, struct piece pc[2],
+    int64_t *units)
+{
+	int64_t n;
+	int e;
+
+	if (pieces(l, ratio, pc) < 0 || l->op != OP_CONV || l->transposed)
+		return -1;
+	n = centred(l->in_d, l->out_d, l->pad_front, l->kernel_d, l->dil_d,
+	    l->stride_d, ratio);
+	if (n == SPLIT_TOOBIG)
+		return SPLIT_TOOBIG;
+	if (n <= 0 || n >= l->out_d)
+		return -1;
+	*units = n;
+	if ((e = split_depth(l, 0, n, &pc[0].l, &pc[0].in_row0)) < 0 ||
+	    (e = split_depth(l, n, l->out_d, &pc[1].l, &pc[1].in_row0)) < 0)
+		return e;
+	pc[1].row0 = n;
+	return 0;
 }

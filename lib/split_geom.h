@@ -1,7 +1,8 @@
 /*
  * Exact piece geometry for the candidates of pf-split: how one layer is
  * divided between GPU and PIM along the conv's rows (axis h, with halo
- * rows and per-piece padding), along output channels or GEMM columns
+ * rows and per-piece padding; a transposed conv by its own halo rule),
+ * along a 3-D conv's depth (axis d, the same rule as rows), along output channels or GEMM columns
  * (axis n, each device holding only its share of the weights) or along
  * GEMM rows (axis m, tokens), and which layers may be divided at all.
  *
@@ -82,18 +83,31 @@ int pim_eligible(const struct layer *l, const struct split_rules *r);
 int split_ok_h(const struct layer *l, const struct split_rules *r);
 int split_ok_n(const struct layer *l, const struct split_rules *r);
 int split_ok_m(const struct layer *l, const struct split_rules *r);
+/* ... or along axis d (a forward 3-D conv's depth slices). */
+int split_ok_d(const struct layer *l, const struct split_rules *r);
 
 /*
  * Geometry of the piece of a conv computing output rows [o0, o1) (0 <=
  * o0 < o1 <= out_h): the input rows it reads, halo included, and its own
  * top and bottom padding (the part of the layer's padding it touches);
- * stride, dilation, kernel and the width are unchanged.  For a gemm or
+ * stride, dilation, kernel and the width are unchanged.  A transposed
+ * conv (transposed = 1) has its own halo rule (split_geom.c, tr_rows):
+ * the input rows that scatter into the piece's rows, its pads cropping
+ * what they reach outside them.  For a gemm or
  * matmul, rows are tokens (in_h, or the batch when in_h is 1) and there is
  * no halo.  Stores the piece in *p and its first input row in *in0;
  * returns 0, -1 when the piece would read no input row at all (rows
  * lying wholly in padding), or SPLIT_TOOBIG when a count overflows.
  */
 int split_rows(const struct layer *l, int64_t o0, int64_t o1,
+    struct layer *p, int64_t *in0);
+
+/*
+ * The same along depth for a forward 3-D conv (axis d): output slices
+ * [o0, o1) of out_d, their input slices from *in0 with the halo, and the
+ * piece's own pad_front and pad_back.  Returns 0, -1, or SPLIT_TOOBIG.
+ */
+int split_depth(const struct layer *l, int64_t o0, int64_t o1,
     struct layer *p, int64_t *in0);
 
 /* Number of output rows along axis h/m (out_h, or batch for 1-row gemm). */
@@ -105,7 +119,10 @@ int64_t split_nrows(const struct layer *l);
  * Axis h: the GPU gets h_gpu = ceil(in_h * ratio / 100) input rows as
  * published and computes the output rows whose receptive-field centre
  * lies in them, so the rows equal the published InputSplit wherever that
- * one is exact.  Axis n: ceil(out_c * ratio / 100) output channels, or
+ * one is exact; a transposed conv's GPU gets ceil(out_h * ratio / 100)
+ * output rows.  Axis d (a forward 3-D conv): the rule of axis h along
+ * depth (in_d, out_d, pad_front, kernel_d, dil_d, stride_d); row0 and
+ * in_row0 then count depth slices.  Axis n: ceil(out_c * ratio / 100) output channels, or
  * whole groups of a grouped conv.  Axis m: ceil(rows * ratio / 100) rows.
  * *units is the GPU's share in rows/channels/groups (to drop ratios that
  * give the same pieces).  Returns 0, -1 if a piece would be empty, or
@@ -117,6 +134,8 @@ int split_by_h(const struct layer *l, int ratio, struct piece pc[2],
 int split_by_n(const struct layer *l, int ratio, struct piece pc[2],
     int64_t *units);
 int split_by_m(const struct layer *l, int ratio, struct piece pc[2],
+    int64_t *units);
+int split_by_d(const struct layer *l, int ratio, struct piece pc[2],
     int64_t *units);
 
 #endif

@@ -67,6 +67,8 @@ pipe_type(const struct layer *c, int n)
 		return 2;
 	if (n == 3 && pipe_type(c, 2) == 1 && pipe_type(c + 1, 2) == 2)
 		return 3;
+	if (n == 2 && c[0].op == OP_GEMM && c[1].op == OP_GEMM)
+		return PIPE_FC;
 	return 0;
 }
 

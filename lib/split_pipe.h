@@ -33,10 +33,13 @@ int pipe_link_ok(const struct layer *a, const struct layer *b,
     const int64_t *b_preds, int nb_preds, const struct split_rules *r);
 
 /*
- * Published chain type of chain[0..n-1]: 1 (1x1 conv -> depthwise, PIM
- * first), 2 (non-1x1 conv -> 1x1, GPU first), 3 (1x1 -> depthwise -> 1x1,
- * PIM first), or 0 for none.  The links must be checked separately.
+ * Chain type of chain[0..n-1]: the published 1 (1x1 conv -> depthwise,
+ * PIM first), 2 (non-1x1 conv -> 1x1, GPU first), 3 (1x1 -> depthwise ->
+ * 1x1, PIM first); PIPE_FC (a weight gemm feeding a weight gemm, as a
+ * Transformer's MLP, either device first; not published, see pf-split(1)
+ * -p fc); or 0 for none.  The links must be checked separately.
  */
+#define PIPE_FC	4
 int pipe_type(const struct layer *chain, int n);
 
 /*

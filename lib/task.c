@@ -56,6 +56,7 @@ const struct task_axis_def task_axes[TA_NAXIS] = {
 	{ 'h', split_ok_h, split_by_h },
 	{ 'n', split_ok_n, split_by_n },
 	{ 'm', split_ok_m, split_by_m },
+	{ 'd', split_ok_d, split_by_d },
 };
 
 int

@@ -35,12 +35,13 @@ const char *task_dev_name(enum task_dev d);
 /*
  * The axes a layer may be split along (column axis), in this order: h, a
  * conv's output rows (with halo); n, output channels (each device holds
- * only its share of the weights); m, GEMM rows (tokens).  One table says,
+ * only its share of the weights); m, GEMM rows (tokens); d, a 3-D conv's
+ * depth slices (with halo).  One table says,
  * per axis, its letter, which layers it may divide and how
  * (split_geom.h); pf-split's -a, the generator, candidate ids and
  * pf-solve's reading of column axis all go through it.
  */
-enum task_axis { TA_H, TA_N, TA_M, TA_NAXIS };
+enum task_axis { TA_H, TA_N, TA_M, TA_D, TA_NAXIS };
 
 struct layer;
 struct piece;
@@ -61,7 +62,7 @@ struct task_axis_def {
 
 extern const struct task_axis_def task_axes[TA_NAXIS];
 
-/* The axis lettered s ("h", "n", "m"): 0, or -1 when s names none. */
+/* The axis lettered s ("h", "n", "m", "d"): 0, or -1 when s names none. */
 int task_axis_parse(const char *s, enum task_axis *a);
 
 /*

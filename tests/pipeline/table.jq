@@ -3,7 +3,8 @@
 # the GPU-only plan, and where the layers went (with energy: the plan's
 # energy in microjoules, its ratio to the GPU-only plan's and the average
 # power); then a note for each policy whose own (partitioned) plan lost to
-# the GPU alone, so that it runs none's.  Run with jq -r; fails (exit 5) when the summary lacks a field check asks for (pf.jq).  Needs
+# the GPU alone, so that it runs none's, and one for layers costed by
+# bytes only (summary field bytes_only_layers).  Run with jq -r; fails (exit 5) when the summary lacks a field check asks for (pf.jq).  Needs
 # jq -L share/pimflow/jq.
 include "pf";
 def lpad($n): tostring | if length >= $n then . else (" " * ($n - length)) + . end;
@@ -35,4 +36,7 @@ if check | not then error("summary.json lacks the fields of pf-formats(7)") else
 (.policies[] | select(.over_cap == true) |
 	"note: \(.policy): no plan keeps the power cap; its best plan without it is shown"),
 (.policies[] | select(.chose_none == true) |
-	"note: \(.policy): its own plan (speedup \(.fixed_speedup | fix(3))\(if .fixed_energy_ratio == null then "" else ", energy ratio \(.fixed_energy_ratio | fix(3))" end)) is worse under -O \($obj) than the GPU alone with every channel; it runs the none plan (pimflow -F keeps its own)")
+	"note: \(.policy): its own plan (speedup \(.fixed_speedup | fix(3))\(if .fixed_energy_ratio == null then "" else ", energy ratio \(.fixed_energy_ratio | fix(3))" end)) is worse under -O \($obj) than the GPU alone with every channel; it runs the none plan (pimflow -F keeps its own)"),
+(if (.bytes_only_layers // 0) > 0 then
+	"note: \(.bytes_only_layers) layer\(if .bytes_only_layers > 1 then "s" else "" end) of op other (data movement, ops kept with onnx2layers -k) costed by bytes only (costed = bytes in plan.csv)"
+	else empty end)

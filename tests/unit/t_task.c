@@ -107,7 +107,7 @@ main(int argc, char **argv)
 
 	/* The axes, in column order, each letter read back. */
 	CHECK(task_axes[TA_H].letter == 'h' && task_axes[TA_N].letter == 'n' &&
-	    task_axes[TA_M].letter == 'm');
+	    task_axes[TA_M].letter == 'm' && task_axes[TA_D].letter == 'd');
 	for (i = 0; i < TA_NAXIS; i++) {
 		char s[2] = { task_axes[i].letter, '\0' };
 

@@ -4,7 +4,9 @@
 # goes through onnx2layers with no option, and every module torch's
 # forward hooks saw (NAME.torch.csv: its node-name prefix and its output
 # as layers.csv columns) must be a row of that table with those columns:
-# the k-th call of a module is the k-th conv/gemm row under its prefix;
+# the k-th call of a module is the k-th conv/gemm row under its prefix
+# (swin's window attention, whose qkv and proj products torchvision
+# computes with F.linear, records each such call as one of its own);
 # an LSTM or GRU module (a "steps" count) must have exactly that many
 # recurrent step rows (named .../t<step>) under its prefix, each with
 # that batch and gemm_k (the hidden size).  Then the whole flow: pipelines/pimflow with no option beyond

@@ -282,6 +282,44 @@ def main():
         h.make_node("FooBar", ["x", "x2"], ["y"], name="foo2"),
     ], [vi("x", [1, 4, 3, 3]), vi("x2", [1, 4, 3, 3])], [vi("y", None)],
         check=False)
+    # -k without value_info: what the consumers fix.  The Conv's weights
+    # fix the channels (6), the other dims are the input's.
+    save("keep_conv", [
+        h.make_node("FooBar", ["x"], ["f"], name="foo1"),
+        N("Conv", ["f", "w1"], ["y"], name="conv1", kernel_shape=[3, 3]),
+    ], [vi("x", [1, 4, 8, 8])], [vi("y", None)], [w("w1", [8, 6, 3, 3])],
+        check=False)
+    # A MatMul's weight fixes the last dim (K = 32); two outputs in use.
+    save("keep_matmul", [
+        h.make_node("FooBar", ["x"], ["f", "g"], name="foo1"),
+        N("MatMul", ["f", "w1"], ["y"], name="fc1"),
+        N("MatMul", ["g", "w2"], ["z"], name="fc2"),
+    ], [vi("x", [1, 5, 16])], [vi("y", None), vi("z", None)],
+        [w("w1", [32, 10]), w("w2", [16, 10])], check=False)
+    # A Reshape to a constant shape (a Constant node after the op) fixes
+    # the element count: 72 (taken as the Reshape's shape) and 36 (the
+    # input's count: the input's shape).
+    save("keep_reshape", [
+        h.make_node("FooBar", ["x"], ["f", "g"], name="foo1"),
+        h.make_node("Constant", [], ["s72"], name="c72",
+                    value=numpy_helper.from_array(np.array([1, 72],
+                                                           np.int64))),
+        h.make_node("Constant", [], ["s36"], name="c36",
+                    value=numpy_helper.from_array(np.array([1, 36],
+                                                           np.int64))),
+        N("Reshape", ["f", "s72"], ["rf"], name="r72"),
+        N("Reshape", ["g", "s36"], ["rg"], name="r36"),
+        N("Gemm", ["rf", "wf"], ["y"], name="fc", transB=1),
+        N("Relu", ["rg"], ["z"]),
+    ], [vi("x", [1, 4, 3, 3])], [vi("y", None), vi("z", None)],
+        [w("wf", [10, 72])], check=False)
+    # The Conv fixes rank and channels, but two data inputs leave the
+    # other dims open: the error names what is missing.
+    save("keep_conv_two", [
+        h.make_node("FooBar", ["x", "x2"], ["f"], name="foo2"),
+        N("Conv", ["f", "w1"], ["y"], name="conv1", kernel_shape=[3, 3]),
+    ], [vi("x", [1, 4, 8, 8]), vi("x2", [1, 4, 8, 8])], [vi("y", None)],
+        [w("w1", [8, 6, 3, 3])], check=False)
     save("overflow", [N("Relu", ["x"], ["y"])],
          [vi("x", [1 << 31, 1 << 31, 1 << 31])], [vi("y", None)])
     save("overflow_weight", [N("MatMul", ["x", "big"], ["y"])],
