@@ -158,8 +158,9 @@ newton_cost_layer(const struct pim_model *m, const struct layer *l,
 	struct ngen_layer gl;
 	struct ngen_plan plan;
 	struct pim_gemv g;
+	struct ngen_pack pk;
 	FILE *trace = o->trace;
-	int64_t repeat = 1, inst, jnch = nch, ch;
+	int64_t repeat = 1, inst, jnch = nch, ch, len;
 	double comp, rr, gw, bytes, outs;
 	int i, esz;
 
@@ -174,6 +175,21 @@ newton_cost_layer(const struct pim_model *m, const struct layer *l,
 	gl.h = g.h;
 	gl.p = g.p;
 	inst = g.inst;
+	if (layer_is_kv(l)) {
+		/*
+		 * A KV cache's layout is ours: the row's segments hold
+		 * distinct keys (value dims), and heads share a row when
+		 * segments are left over (ngen_kv_pack, pim-cycles(1)).
+		 */
+		gl.packed = 1;
+		gl.hpr = 1;
+		len = ceil_div(g.ci, m->comp_elems) * m->comp_elems;
+		if (len <= m->gbuf_elems) {
+			ngen_kv_pack(m, len, g.p, g.co, &pk);
+			gl.hpr = pk.hpr < inst ? pk.hpr : inst;
+			inst = ceil_div(inst, gl.hpr);
+		}
+	}
 	/*
 	 * matmul heads one after another; but a KV cache is laid out by us:
 	 * each instance's keys (values) in its own channels, like groups
@@ -255,7 +271,7 @@ newton_cost_layer(const struct pim_model *m, const struct layer *l,
 	 */
 	if (o->reduce) {
 		esz = dtype_bytes(l->dtype);
-		outs = (double)gl.p * (double)gl.co * (double)inst;
+		outs = (double)gl.p * (double)gl.co * (double)g.inst;
 		if (c->partials > 1) {
 			bytes = (double)(c->partials + 1) * outs * esz;
 			c->extra = (int64_t)ceil(bytes /

@@ -131,6 +131,16 @@ paste -d'|' "$tmp/newton.csv" "$tmp/seqc.csv" | awk -F'|' '
       if (a[c["device"]] == "pim" && a[c["resident"]] == "kv") { k++; x += a[c["cycles"]]; y += b[c["cycles"]] } }
     END { if (k == 0 || x >= y) { print "FAIL kv packing: " x " cycles vs " y " one head after another"; exit 1 } }' || exit 1
 
+# KV packing (pim-cycles(1)): gpt2's q.K^T (one query row, head_dim 64,
+# 12 heads on 16 channels: one channel each) issues only the COMPs of its
+# keys, 2048 x 64 / (16 banks x 16 lanes) = 512, with 8 keys per row (the
+# weights layout would issue 8 times that)
+"$BIN/pf-split" "$tmp/gpt2_decode.csv" | "$BIN/pim-cycles" >"$tmp/g2p.csv" || fail "pim-cycles gpt2_decode"
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    $c["device"] == "pim" && $c["resident"] == "kv" && $c["gemm_n"] == 2048 && $c["gemm_k"] == 64 {
+	n++; if ($c["comp"] != 512) { print "FAIL kv packing: " $c["cand"] " comp " $c["comp"] ", want 512"; bad = 1 } }
+    END { if (n == 0) { print "FAIL no gpt2 q.K^T pim row"; bad = 1 } exit bad }' "$tmp/g2p.csv" || exit 1
+
 # 5. the attn-pim reference and the per-token figures (pf-solve -F: its
 # own plan): the kv layers on PIM, nothing else; tokens = the batch
 "$BIN/gpu-cycles" "$tmp/tasks.csv" | "$BIN/pim-cycles" | "$BIN/pf-merge" >"$tmp/costs.csv" ||
