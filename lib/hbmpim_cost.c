@@ -46,6 +46,8 @@ static const struct pim_col cols[] = {
 	    NULL },
 	{ "pim_exact", "1: every clock simulated; 0: extrapolated past the budget",
 	    PC_INT, NULL },
+	{ "pim_append_cycles", "clocks of writing the new token's key or "
+	    "value into the cache (kv pieces; in cycles)", PC_INT, NULL },
 	{ NULL, NULL, PC_INT, NULL }
 };
 
@@ -133,7 +135,7 @@ hbmpim_cost_layer(const struct hbmpim_model *m, const struct layer *l,
     struct hbmpim_cost *c)
 {
 	struct pim_gemv g;
-	int64_t out, in, rows, inst, n, v[4];
+	int64_t out, in, rows, inst, n, d, v[4];
 	int esz;
 
 	memset(c, 0, sizeof(*c));
@@ -200,6 +202,24 @@ hbmpim_cost_layer(const struct hbmpim_model *m, const struct layer *l,
 	if (c->run.cycles > INT64_MAX / c->rounds)
 		goto toolarge;
 	c->cycles = c->rounds * c->run.cycles;
+	/*
+	 * The KV append (pim-cycles(1)): a new key is one output, its d
+	 * elements in consecutive bursts of the one channel that holds it;
+	 * a new value adds one input position to each of the d outputs, one
+	 * burst each, spread over the instance's channels.  Plain writes
+	 * through the simulated controller, rounds one after another.
+	 */
+	if ((d = pim_kv_append(l)) > 0) {
+		struct hbmpim_run w;
+
+		esz = dtype_bytes(l->dtype);
+		n = l->kv_seq == 'n' ? ceil_div(d * esz, m->dram.burst_bytes) :
+		    ceil_div(d, c->chans);
+		if (hbmpim_write(&m->dram, n, &w) < 0)
+			goto toolarge;
+		c->append = c->rounds * w.cycles;
+		c->cycles += c->append;
+	}
 	c->ns = (double)c->cycles * 1000.0 / m->clock_mhz;
 	return 0;
 toolarge:
@@ -239,7 +259,7 @@ engine_cost(void *state, const struct layer *l, const struct pim_row *p,
 {
 	struct state *st = state;
 	struct hbmpim_cost c;
-	int64_t iv[12];
+	int64_t iv[13];
 	size_t k;
 
 	(void)o;
@@ -251,8 +271,8 @@ engine_cost(void *state, const struct layer *l, const struct pim_row *p,
 	iv[0] = c.kernel; iv[1] = c.n_ot; iv[2] = c.n_it; iv[3] = c.iters;
 	iv[4] = c.chans; iv[5] = c.rounds; iv[6] = c.run.rd;
 	iv[7] = c.run.wr; iv[8] = c.run.act; iv[9] = c.run.pre;
-	iv[10] = c.run.ref; iv[11] = c.exact;
-	for (k = 0; k < 12; k++)
+	iv[10] = c.run.ref; iv[11] = c.exact; iv[12] = c.append;
+	for (k = 0; k < 13; k++)
 		out->v[k].i = iv[k];
 	return 0;
 }

@@ -28,6 +28,7 @@ struct hbmpim_cost {
 	int64_t			chans;		/* channels of one instance */
 	int64_t			rounds;		/* instances one after another */
 	int			exact;		/* 0: extrapolated (see above) */
+	int64_t			append;		/* KV append clocks (in cycles) */
 	struct hbmpim_run	run;		/* one instance, channel 0 */
 };
 
