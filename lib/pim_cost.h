@@ -97,7 +97,7 @@ struct pim_col {
 	const char *const	*names;		/* PC_NAME only */
 };
 
-#define PIM_MAXCOLS	16
+#define PIM_MAXCOLS	24
 
 /* The cost of one piece, as the loop stores it until every row is done. */
 struct pim_out {
