@@ -46,6 +46,15 @@ static const struct pim_col cols[] = {
 	    NULL },
 	{ "pim_exact", "1: every clock simulated; 0: extrapolated past the budget",
 	    PC_INT, NULL },
+	{ "pim_append_cycles", "clocks of writing the new token's key or "
+	    "value into the cache (kv pieces; in cycles)", PC_INT, NULL },
+	{ "energy_nj", "energy of all the piece's PIM channels (per-command "
+	    "model of share/doc/energy.md) plus the hand-off", PC_F3, NULL },
+	{ "pim_handoff_nj", "the piece's input and output bytes (and a KV "
+	    "append's) over the stack's I/O, at e_io_pj_per_bit", PC_F3, NULL },
+	{ "static_w", "static power of the piece's PIM channels "
+	    "(static_mw_per_channel each), charged by pf-solve over the plan",
+	    PC_F6, NULL },
 	{ NULL, NULL, PC_INT, NULL }
 };
 
@@ -92,6 +101,12 @@ kernel_time(const struct hbmpim_dram *d, enum hbmpim_kernel k, int64_t n_it,
 	*r = a;
 	r->cycles = a.cycles + ((iters - n1) * (a.cycles - b.cycles) +
 	    (n1 - n2) - 1) / (n1 - n2);
+	/* the command counts (energy) continue the same slope */
+	r->rd = a.rd + (iters - n1) * (a.rd - b.rd) / (n1 - n2);
+	r->wr = a.wr + (iters - n1) * (a.wr - b.wr) / (n1 - n2);
+	r->act = a.act + (iters - n1) * (a.act - b.act) / (n1 - n2);
+	r->pre = a.pre + (iters - n1) * (a.pre - b.pre) / (n1 - n2);
+	r->ref = a.ref + (iters - n1) * (a.ref - b.ref) / (n1 - n2);
 	return 0;
 }
 
@@ -127,13 +142,41 @@ memo_time(const struct hbmpim_dram *d, struct hbmpim_memo *mo,
 	return 0;
 }
 
+/*
+ * Energy (share/doc/energy.md): runs channel runs of the stream counted
+ * in c->run, every ACT, RD and WR a HAB-mode command reaching pim_blocks
+ * banks (an RD also their lanes' multiply-add), every REF the refresh
+ * energy; abursts single-bank writes of a KV append; the hand-off of the
+ * piece's input and output (and the append's data) over the I/O.
+ */
+static void
+energy(const struct hbmpim_model *m, const struct layer *l,
+    struct hbmpim_cost *c, double runs, double abursts, int64_t nch)
+{
+	const struct hbmpim_energy *e = &m->e;
+	double ch, bits;
+
+	ch = (double)c->run.act * e->pim_blocks * e->e_act_pj +
+	    (double)c->run.rd * e->pim_blocks * (e->e_rd_pj +
+	    e->pim_lanes * (e->e_mul_pj + e->e_add_pj)) +
+	    (double)c->run.wr * e->pim_blocks * e->e_wr_pj +
+	    (double)c->run.ref * e->e_ref_pj;
+	bits = ((double)l->in_bytes + (double)l->out_bytes +
+	    abursts * (double)m->dram.burst_bytes) * 8.0;
+	c->handoff_nj = bits * e->e_io_pj_per_bit / 1000.0;
+	c->energy_nj = (runs * ch + abursts * e->e_wr_pj) / 1000.0 +
+	    c->handoff_nj;
+	c->static_w = (double)nch * e->static_mw_per_channel / 1000.0;
+}
+
 int
 hbmpim_cost_layer(const struct hbmpim_model *m, const struct layer *l,
     int64_t nch, struct hbmpim_memo *memo, const char *where,
     struct hbmpim_cost *c)
 {
 	struct pim_gemv g;
-	int64_t out, in, rows, inst, n, v[4];
+	int64_t out, in, rows, inst, n, d, v[4];
+	double abursts = 0;
 	int esz;
 
 	memset(c, 0, sizeof(*c));
@@ -200,6 +243,28 @@ hbmpim_cost_layer(const struct hbmpim_model *m, const struct layer *l,
 	if (c->run.cycles > INT64_MAX / c->rounds)
 		goto toolarge;
 	c->cycles = c->rounds * c->run.cycles;
+	/*
+	 * The KV append (pim-cycles(1)): a new key is one output, its d
+	 * elements in consecutive bursts of the one channel that holds it;
+	 * a new value adds one input position to each of the d outputs, one
+	 * burst each, spread over the instance's channels.  Plain writes
+	 * through the simulated controller, rounds one after another.
+	 */
+	if ((d = pim_kv_append(l)) > 0) {
+		struct hbmpim_run w;
+
+		esz = dtype_bytes(l->dtype);
+		n = l->kv_seq == 'n' ? ceil_div(d * esz, m->dram.burst_bytes) :
+		    ceil_div(d, c->chans);
+		if (hbmpim_write(&m->dram, n, &w) < 0)
+			goto toolarge;
+		c->append = c->rounds * w.cycles;
+		c->cycles += c->append;
+		/* every write is one bank's column, its data over the I/O */
+		abursts = (double)inst * (double)n *
+		    (double)(l->kv_seq == 'n' ? 1 : c->chans);
+	}
+	energy(m, l, c, (double)inst * (double)c->chans, abursts, nch);
 	c->ns = (double)c->cycles * 1000.0 / m->clock_mhz;
 	return 0;
 toolarge:
@@ -239,8 +304,9 @@ engine_cost(void *state, const struct layer *l, const struct pim_row *p,
 {
 	struct state *st = state;
 	struct hbmpim_cost c;
-	int64_t iv[12];
+	int64_t iv[13];
 	size_t k;
+
 
 	(void)o;
 	if (hbmpim_cost_layer(&st->m, l, p->channels, &st->memo, where,
@@ -251,9 +317,12 @@ engine_cost(void *state, const struct layer *l, const struct pim_row *p,
 	iv[0] = c.kernel; iv[1] = c.n_ot; iv[2] = c.n_it; iv[3] = c.iters;
 	iv[4] = c.chans; iv[5] = c.rounds; iv[6] = c.run.rd;
 	iv[7] = c.run.wr; iv[8] = c.run.act; iv[9] = c.run.pre;
-	iv[10] = c.run.ref; iv[11] = c.exact;
-	for (k = 0; k < 12; k++)
+	iv[10] = c.run.ref; iv[11] = c.exact; iv[12] = c.append;
+	for (k = 0; k < 13; k++)
 		out->v[k].i = iv[k];
+	out->v[13].d = c.energy_nj;
+	out->v[14].d = c.handoff_nj;
+	out->v[15].d = c.static_w;
 	return 0;
 }
 

@@ -28,6 +28,10 @@ struct hbmpim_cost {
 	int64_t			chans;		/* channels of one instance */
 	int64_t			rounds;		/* instances one after another */
 	int			exact;		/* 0: extrapolated (see above) */
+	int64_t			append;		/* KV append clocks (in cycles) */
+	double			energy_nj;	/* all channels, hand-off included */
+	double			handoff_nj;	/* of which the I/O hand-off */
+	double			static_w;	/* static power of the channels */
 	struct hbmpim_run	run;		/* one instance, channel 0 */
 };
 

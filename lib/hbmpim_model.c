@@ -16,6 +16,10 @@
 #define T(f, lo, hi, unit, doc) \
 	CONF_KEY(#f, CONF_I64, struct hbmpim_model, dram.f, lo, hi, unit, doc)
 
+/* E: an energy constant (share/doc/energy.md). */
+#define E(f, lo, hi, unit, doc) \
+	CONF_KEY(#f, CONF_REAL, struct hbmpim_model, e.f, lo, hi, unit, doc)
+
 /* Every numeric key; times are in memory clocks of clock_mhz. */
 const struct conf_key hbmpim_model_keys[] = {
 	T(bl, 2, 64, "count", "burst length"),
@@ -59,6 +63,22 @@ const struct conf_key hbmpim_model_keys[] = {
 	CONF_KEY("handoff_sync_ns", CONF_REAL, struct hbmpim_model,
 	    handoff_sync_ns, 0, 1e9, "ns",
 	    "the synchronisation of one GPU<->PIM hand-off (Hand-off)"),
+	E(e_act_pj, 0, 1e6, "pJ", "one bank's row activation with its "
+	    "precharge"),
+	E(e_rd_pj, 0, 1e6, "pJ", "one column read in the array"),
+	E(e_wr_pj, 0, 1e6, "pJ", "one column write in the array"),
+	E(e_ref_pj, 0, 1e9, "pJ", "one refresh"),
+	E(e_mul_pj, 0, 1e3, "pJ", "one FP16 multiply of a PIM lane"),
+	E(e_add_pj, 0, 1e3, "pJ", "one FP16 add of a PIM lane"),
+	CONF_KEY("pim_blocks", CONF_WHOLE, struct hbmpim_model, e.pim_blocks,
+	    1, 64, "count", "banks a HAB-mode command reaches (the PIM "
+	    "blocks of a pseudo-channel)"),
+	CONF_KEY("pim_lanes", CONF_WHOLE, struct hbmpim_model, e.pim_lanes, 1,
+	    1024, "count", "FP16 lanes of a PIM block"),
+	E(e_io_pj_per_bit, 0, 1e3, "pJ/bit", "the hand-off over the stack's "
+	    "I/O"),
+	E(static_mw_per_channel, 0, 1e5, "mW", "static power of one "
+	    "pseudo-channel's PIM logic"),
 	{ NULL, 0, 0, 0, 0, NULL, NULL }
 };
 

@@ -13,6 +13,20 @@
 #include "conf.h"
 #include "hbmpim_time.h"
 
+/*
+ * Per-command energies of one pseudo-channel (share/doc/energy.md): a
+ * bank's row activation with its precharge, one column read or write of
+ * burst_bytes in the array, one refresh, one FP16 multiply and add of a
+ * PIM lane, the I/O and the PIM logic's static power.
+ */
+struct hbmpim_energy {
+	double	e_act_pj, e_rd_pj, e_wr_pj, e_ref_pj;
+	double	e_mul_pj, e_add_pj;
+	double	pim_blocks, pim_lanes;	/* banks a HAB command reaches; lanes */
+	double	e_io_pj_per_bit;
+	double	static_mw_per_channel;
+};
+
 struct hbmpim_model {
 	char			name[64];	/* config name, for reports */
 	double			clock_mhz;	/* memory command clock */
@@ -20,6 +34,7 @@ struct hbmpim_model {
 	int64_t			channels;	/* PIM pseudo-channels (default) */
 	double			dispatch_ns;	/* the host issuing a piece */
 	double			handoff_sync_ns; /* one GPU<->PIM hand-off */
+	struct hbmpim_energy	e;
 };
 
 /* The keys of an hbm-pim config (conf.h), NULL-terminated; arch apart. */

@@ -585,6 +585,32 @@ hbmpim_pim(const struct hbmpim_dram *d, enum hbmpim_kernel k, int64_t out,
 	return 0;
 }
 
+int
+hbmpim_write(const struct hbmpim_dram *d, int64_t bursts, struct hbmpim_run *r)
+{
+	struct stream s;
+	struct chan *c;
+
+	memset(r, 0, sizeof(*r));
+	if (!dram_ok(d) || bursts < 1 || bursts > d->ranks * d->rows *
+	    d->columns * d->bankgroups * d->banks_per_group)
+		return -1;
+	memset(&s, 0, sizeof(s));
+	s.d = d;
+	s.base = 1;
+	s.wr = 1;
+	s.count = bursts;
+	c = xmalloc(sizeof(*c));
+	chan_init(c, d);
+	phase_start(c, &s);
+	run_phase(c);
+	*r = c->st;
+	r->cycles = c->t;
+	free(c);
+	free(s.b.v);
+	return 0;
+}
+
 /* The bursts of region [a0, a0 + n) that channel ch of C gets: first, count. */
 static void
 share(int64_t a0, int64_t n, int64_t ch, int64_t C, int64_t *first,

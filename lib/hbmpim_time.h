@@ -70,4 +70,13 @@ int hbmpim_base(const struct hbmpim_dram *d, enum hbmpim_kernel k,
     int64_t out, int64_t in, int64_t batch, int64_t channels,
     struct hbmpim_run *r);
 
+/*
+ * Plain writes of `bursts` consecutive bursts on one channel (the
+ * baseline's address mapping: consecutive bursts in consecutive banks),
+ * clocked to completion; the KV append (pim-cycles(1)).  Returns -1 (no
+ * report) for a count outside 1 .. the channel's capacity.
+ */
+int hbmpim_write(const struct hbmpim_dram *d, int64_t bursts,
+    struct hbmpim_run *r);
+
 #endif

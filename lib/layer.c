@@ -129,6 +129,7 @@ layer_cols_find(const struct table *t, struct layer_cols *lc)
 	}
 	lc->resident = table_col(t, "resident");
 	lc->transposed = table_col(t, "transposed");
+	lc->kv_seq = table_col(t, "kv_seq");
 	for (i = 0; i < NDCOL; i++)
 		*CFIELD(lc, &dcols[i]) = table_col(t, dcols[i].name);
 	for (i = 0; i < NDCOL; i++)
@@ -226,6 +227,16 @@ layer_get(const struct table *t, const struct layer_cols *lc, size_t row,
 			return -1;
 		}
 	}
+	if (lc->kv_seq >= 0) {
+		const char *s = table_get(t, row, (size_t)lc->kv_seq);
+
+		if (*s != '\0' && strcmp(s, "k") != 0 && strcmp(s, "n") != 0) {
+			pf_errl(t->fname, line, "column 'kv_seq': must be "
+			    "empty, 'k' or 'n', not '%s'", s);
+			return -1;
+		}
+		l->kv_seq = *s;
+	}
 	if (lc->transposed >= 0) {
 		const char *s = table_get(t, row, (size_t)lc->transposed);
 
@@ -270,6 +281,9 @@ layer_put(struct table *t, const struct layer_cols *lc, size_t row,
 	table_set(t, row, (size_t)lc->dtype, l->dtype);
 	if (lc->resident >= 0)
 		table_set(t, row, (size_t)lc->resident, l->resident);
+	if (lc->kv_seq >= 0)
+		table_set(t, row, (size_t)lc->kv_seq, l->kv_seq == 'k' ? "k" :
+		    l->kv_seq == 'n' ? "n" : "");
 	if (lc->transposed >= 0)
 		table_set(t, row, (size_t)lc->transposed, l->op == OP_CONV ?
 		    (l->transposed ? "1" : "0") : "");

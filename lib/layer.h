@@ -35,6 +35,11 @@ struct layer {
 	 */
 	char		resident[12];
 	/*
+	 * Optional "kv_seq" column of a kv matmul: which GEMM dimension runs
+	 * along the context, 'n' (q.K^T) or 'k' (p.V); 0 when empty.
+	 */
+	char		kv_seq;
+	/*
 	 * Optional "transposed" column: 1 on the conv row of a ConvTranspose,
 	 * whose GEMM view is col2im's (onnx2layers(1)); 0 or absent else.
 	 */
@@ -58,6 +63,7 @@ struct layer_cols {
 	long	gemm_m, gemm_n, gemm_k, gemm_batch;
 	long	act, macs, in_bytes, weight_bytes, out_bytes, dtype;
 	long	resident;	/* optional: -1 when the table has none */
+	long	kv_seq;		/* optional: -1 when the table has none */
 	long	transposed;	/* optional: -1 when the table has none */
 	/* optional depth columns, all or none: -1 when absent */
 	long	in_d, out_d, kernel_d, stride_d, pad_front, pad_back, dil_d;

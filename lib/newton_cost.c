@@ -42,6 +42,9 @@ static const struct pim_col cols[] = {
 	{ "static_w", "static power of the piece's PIM channels "
 	    "(static_mw_per_channel each), charged by pf-solve over the plan",
 	    PC_F6, NULL },
+	{ "pim_append_cycles", "clocks of writing the new token's key or "
+	    "value into the cache's packed layout (kv pieces; in cycles)",
+	    PC_INT, NULL },
 	{ NULL, NULL, PC_INT, NULL }
 };
 
@@ -150,6 +153,52 @@ eval_plan(const struct pim_model *m, const struct ngen_plan *plan,
 	return 0;
 }
 
+/*
+ * The append of the new token to a resident KV cache (pim-cycles(1)):
+ * its key (value) of d elements per instance written into the packed
+ * layout with the model's row and column timings: on a channel each
+ * row set opened as a G_ACT set (3 tFAW + tRCD), one column write per
+ * comp_elems elements at tCCD_S, then a precharge (tRP); an instance's
+ * channels work in parallel, rounds of instances one after another.
+ * A key is one output, so its d elements and their qpb copies go into
+ * one row of one bank; a value adds one context position to each of
+ * the d value dims, one column per dim and copy, spread over the banks'
+ * rows and the instance's channels.  *bytes: the columns' data.
+ */
+static int64_t
+append_cycles(const struct pim_model *m, const struct layer *l,
+    const struct ngen_layer *gl, int64_t jnch, int64_t repeat,
+    double *bytes)
+{
+	int64_t d = pim_kv_append(l), e = m->comp_elems, gb = m->gbuf_elems;
+	int64_t len, seg, sets, cols, kpr = 1, copies = 1;
+	int64_t hpr = gl->hpr > 1 ? gl->hpr : 1;
+	struct ngen_pack k;
+
+	*bytes = 0;
+	if (d == 0)
+		return 0;
+	len = ceil_div(gl->ci, e) * e;
+	/* the segment the new position lands in: the last one */
+	seg = len <= gb ? len : len % gb;
+	if (seg > 0) {
+		ngen_kv_pack(m, seg, gl->p, gl->co, &k);
+		kpr = k.kpr;
+		copies = k.qpb;
+	}
+	if (l->kv_seq == 'n') {
+		sets = 1;
+		cols = ceil_div(d, e) * copies * hpr;
+	} else {
+		sets = ceil_div(ceil_div(ceil_div(d, m->banks), kpr), jnch);
+		cols = ceil_div(d * copies * hpr, jnch);
+	}
+	*bytes = (double)d * (double)copies * (double)l->gemm_batch *
+	    (double)dtype_bytes(l->dtype);
+	return repeat * (sets * (3 * m->t_faw + m->t_rcd) + cols * m->t_ccd_s +
+	    m->t_rp);
+}
+
 int
 newton_cost_layer(const struct pim_model *m, const struct layer *l,
     int64_t nch, int64_t max_gw, int hiding, const struct pim_opts *o,
@@ -158,9 +207,10 @@ newton_cost_layer(const struct pim_model *m, const struct layer *l,
 	struct ngen_layer gl;
 	struct ngen_plan plan;
 	struct pim_gemv g;
+	struct ngen_pack pk;
 	FILE *trace = o->trace;
-	int64_t repeat = 1, inst, jnch = nch, ch;
-	double comp, rr, gw, bytes, outs;
+	int64_t repeat = 1, inst, jnch = nch, ch, len;
+	double comp, rr, gw, bytes, outs, abytes;
 	int i, esz;
 
 	memset(c, 0, sizeof(*c));
@@ -174,6 +224,21 @@ newton_cost_layer(const struct pim_model *m, const struct layer *l,
 	gl.h = g.h;
 	gl.p = g.p;
 	inst = g.inst;
+	if (layer_is_kv(l)) {
+		/*
+		 * A KV cache's layout is ours: the row's segments hold
+		 * distinct keys (value dims), and heads share a row when
+		 * segments are left over (ngen_kv_pack, pim-cycles(1)).
+		 */
+		gl.packed = 1;
+		gl.hpr = 1;
+		len = ceil_div(g.ci, m->comp_elems) * m->comp_elems;
+		if (len <= m->gbuf_elems) {
+			ngen_kv_pack(m, len, g.p, g.co, &pk);
+			gl.hpr = pk.hpr < inst ? pk.hpr : inst;
+			inst = ceil_div(inst, gl.hpr);
+		}
+	}
 	/*
 	 * matmul heads one after another; but a KV cache is laid out by us:
 	 * each instance's keys (values) in its own channels, like groups
@@ -239,11 +304,12 @@ newton_cost_layer(const struct pim_model *m, const struct layer *l,
 	    (double)c->st.ref * m->e_pre_nj * (double)m->banks * (double)nch;
 	/*
 	 * The hand-off: the piece's input crosses the DRAM I/O from the
-	 * GPU's side into the PIM channels and its output back, once each
-	 * (share/doc/energy.md).
+	 * GPU's side into the PIM channels and its output back, once each,
+	 * and so does a KV append (share/doc/energy.md).
 	 */
-	c->handoff_nj = ((double)l->in_bytes + (double)l->out_bytes) * 8.0 *
-	    m->e_io_pj_per_bit / 1000.0;
+	c->append = append_cycles(m, l, &gl, jnch, repeat, &abytes);
+	c->handoff_nj = ((double)l->in_bytes + (double)l->out_bytes + abytes) *
+	    8.0 * m->e_io_pj_per_bit / 1000.0;
 	c->energy_nj += c->handoff_nj;
 	c->static_w = (double)nch * m->static_mw_per_channel / 1000.0;
 
@@ -255,7 +321,7 @@ newton_cost_layer(const struct pim_model *m, const struct layer *l,
 	 */
 	if (o->reduce) {
 		esz = dtype_bytes(l->dtype);
-		outs = (double)gl.p * (double)gl.co * (double)inst;
+		outs = (double)gl.p * (double)gl.co * (double)g.inst;
 		if (c->partials > 1) {
 			bytes = (double)(c->partials + 1) * outs * esz;
 			c->extra = (int64_t)ceil(bytes /
@@ -265,7 +331,7 @@ newton_cost_layer(const struct pim_model *m, const struct layer *l,
 			    m->t_act16;
 		}
 	}
-	c->cycles = c->st.cycles + c->extra;
+	c->cycles = c->st.cycles + c->extra + c->append;
 	c->ns = (double)c->cycles * 1000.0 / m->clock_mhz;
 	ngen_free(&plan);
 	return 0;
@@ -324,6 +390,7 @@ engine_cost(void *state, const struct layer *l, const struct pim_row *p,
 	out->v[10].i = c.channel;
 	out->v[11].d = c.handoff_nj;
 	out->v[12].d = c.static_w;
+	out->v[13].i = c.append;
 	return 0;
 }
 

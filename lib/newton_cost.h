@@ -33,6 +33,7 @@ struct newton_cost {
 	int64_t		n_gwrite_rem;	/* of the remainder part, 0 if none */
 	int64_t		partials;	/* partial sums per output */
 	int64_t		extra;		/* reduction + activation clocks (-r) */
+	int64_t		append;		/* KV append clocks (in cycles) */
 	double		energy_nj;	/* all channels, hand-off included */
 	double		handoff_nj;	/* of which the GPU<->PIM hand-off */
 	double		static_w;	/* static power of the piece's channels */

@@ -198,6 +198,19 @@ out:
 	return rc;
 }
 
+void
+ngen_kv_pack(const struct pim_model *m, int64_t seg, int64_t p, int64_t co,
+    struct ngen_pack *k)
+{
+	int64_t fl = m->gbuf_elems / seg, og = ceil_div(co, m->banks);
+
+	k->qpb = p < fl ? p : fl;
+	k->kpr = fl / k->qpb;
+	if (k->kpr > og)
+		k->kpr = og;
+	k->hpr = fl / (k->qpb * k->kpr);
+}
+
 int
 ngen_build(const struct pim_model *m, const struct ngen_layer *l,
     int64_t nch, int64_t max_gw, struct ngen_plan *p)
@@ -211,6 +224,7 @@ ngen_build_pick(const struct pim_model *m, const struct ngen_layer *l,
     struct ngen_plan *p)
 {
 	int64_t red, len, fl, full, rem, gb = m->gbuf_elems, e = m->comp_elems;
+	struct ngen_pack k;
 	struct ngen_part *pt;
 	int i;
 
@@ -223,7 +237,17 @@ ngen_build_pick(const struct pim_model *m, const struct ngen_layer *l,
 	len = ceil_div(red, e) * e;		/* L */
 	pt = &p->part[0];
 	pt->r = ceil_div(l->co, m->banks);
-	if (len <= gb) {
+	if (len <= gb && l->packed) {
+		ngen_kv_pack(m, len, l->p, l->co, &k);
+		if (k.hpr > l->hpr)
+			k.hpr = l->hpr > 1 ? l->hpr : 1;
+		pt->blocks = ceil_div(l->p, k.qpb);
+		pt->r = ceil_div(l->co, m->banks * k.kpr);
+		pt->q = len / e;
+		pt->rho = k.qpb * k.kpr * k.hpr;
+		pt->chunks = 1;
+		p->nparts = 1;
+	} else if (len <= gb) {
 		fl = gb / len;
 		pt->blocks = ceil_div(l->p, fl);
 		pt->q = len / e;
@@ -254,6 +278,13 @@ ngen_build_pick(const struct pim_model *m, const struct ngen_layer *l,
 			pt->rho = fl;
 			pt->chunks = 1;
 			p->nparts = 2;
+			if (l->packed) {
+				/* the remainder segment packs too, heads do not */
+				ngen_kv_pack(m, rem, l->p, l->co, &k);
+				pt->blocks = ceil_div(l->p, k.qpb);
+				pt->r = ceil_div(l->co, m->banks * k.kpr);
+				pt->rho = k.qpb * k.kpr;
+			}
 		}
 	}
 	for (i = 0; i < p->nparts; i++)

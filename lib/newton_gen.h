@@ -24,7 +24,35 @@ struct ngen_layer {
 	int64_t	ci, co, kh, kw;	/* C_i, C_o, kernel */
 	int64_t	p;		/* GEMV instances (output pixels, or GEMM rows) */
 	int64_t	h;		/* input rows, only for the GWRITE stride text */
+	/*
+	 * A KV cache (pim-cycles(1)): its layout is ours, so the row's
+	 * segments hold distinct outputs (ngen_kv_pack) instead of copies
+	 * of one; hpr instances (heads) share a row when that rule leaves
+	 * segments spare (0 or 1: one).
+	 */
+	int	packed;
+	int64_t	hpr;
 };
+
+/* The KV packing of one reduction segment (ngen_kv_pack). */
+struct ngen_pack {
+	int64_t	qpb;		/* streamed rows (queries) per buffer load */
+	int64_t	kpr;		/* distinct outputs per bank row segment set */
+	int64_t	hpr;		/* instances (heads) sharing the row */
+};
+
+/*
+ * The packing rule of a KV-cache GEMV (pim-cycles(1)): a row of
+ * gbuf_elems per bank read against one buffer load holds fl =
+ * floor(gbuf_elems / seg) segments of seg elements (the reduction,
+ * padded to comp_elems); qpb = min(p, fl) streamed rows (the query heads
+ * sharing the key/value head) fill the buffer, each segment pairs one of
+ * them with one of kpr = min(floor(fl / qpb), ceil(co / banks)) outputs
+ * (keys of q.K^T, value dims of p.V) per bank, and hpr = floor(fl /
+ * (qpb kpr)) instances share what is left.  seg must be <= gbuf_elems.
+ */
+void ngen_kv_pack(const struct pim_model *m, int64_t seg, int64_t p,
+    int64_t co, struct ngen_pack *k);
 
 /* One part of a layer after scheduling with its chosen n_gwrite. */
 struct ngen_part {

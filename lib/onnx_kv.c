@@ -74,18 +74,101 @@ row_of(const struct model *m, const struct table *t, int ti)
 	return l >= 0 && (size_t)l < t->nrows ? l : -1;
 }
 
+/*
+ * The context length of a cache update n: its output's size along the
+ * axis where it differs from the past input's (0 when unknown).
+ */
+static int64_t
+seq_len(const struct model *m, const struct node *n, int *axis)
+{
+	const struct tensor *o = &m->t[n->out[0]], *p;
+	size_t j;
+	int k;
+
+	*axis = -1;
+	for (j = 0; j < n->nin; j++) {
+		if (n->in[j] < 0 || !is_cache_input(m, n->in[j]))
+			continue;
+		p = &m->t[n->in[j]];
+		if (!p->known || !o->known || p->rank != o->rank)
+			return 0;
+		for (k = 0; k < o->rank; k++)
+			if (p->dims[k] != o->dims[k]) {
+				*axis = k;
+				return o->dims[k];
+			}
+	}
+	return 0;
+}
+
+/*
+ * The axis of tensor ti that is the context: follow the view ops from
+ * the cache (root, context along axis a) to ti, through Transposes, and
+ * through other views that keep the last two dims when a is one of them.
+ * -1 when the path loses it.
+ */
+static int
+seq_axis(const struct model *m, int ti, int root, int a)
+{
+	int path[64], np = 0, t = ti, i, r;
+	const struct tensor *x, *y;
+	const int64_t *perm;
+	size_t nperm, j;
+
+	while (t != root && np < 64) {
+		if (t < 0 || m->t[t].producer < 0)
+			return -1;
+		path[np++] = t;
+		t = m->n[m->t[t].producer].in[0];
+	}
+	if (t != root)
+		return -1;
+	for (i = np - 1; i >= 0 && a >= 0; i--) {
+		const struct node *n = &m->n[m->t[path[i]].producer];
+
+		x = &m->t[n->in[0]];
+		y = &m->t[path[i]];
+		if (!x->known || !y->known)
+			return -1;
+		r = x->rank;
+		if (strcmp(n->op, "Transpose") == 0) {
+			if (attr_ints(n, "perm", &perm, &nperm) < 0) {
+				a = r - 1 - a;
+				continue;
+			}
+			for (j = 0; j < nperm && perm[j] != a; j++)
+				;
+			a = j < nperm ? (int)j : -1;
+		} else if (x->rank == y->rank && memcmp(x->dims, y->dims,
+		    sizeof(x->dims[0]) * (size_t)r) == 0) {
+			continue;
+		} else if (a >= r - 2 && r >= 2 && y->rank >= 2 &&
+		    x->dims[r - 2] == y->dims[y->rank - 2] &&
+		    x->dims[r - 1] == y->dims[y->rank - 1]) {
+			a += y->rank - r;
+		} else {
+			a = -1;
+		}
+	}
+	return a;
+}
+
 int
 onnx_kv_mark(struct model *m, struct table *t)
 {
 	struct layer_cols lc;
 	struct layer l;
 	char *kvcat = NULL;
-	long row, rcol;
+	int64_t *kvlen = NULL;
+	int *kvax = NULL;
+	long row, rcol, scol = -1;
 	size_t i, j, k, nkv = 0;
 	int rc = -1;
 
 	/* the cache updates */
 	kvcat = xcalloc(m->nt + 1, 1);
+	kvlen = xcalloc(m->nt + 1, sizeof(*kvlen));
+	kvax = xcalloc(m->nt + 1, sizeof(*kvax));
 	for (i = 0; i < m->nn; i++) {
 		const struct node *n = &m->n[i];
 		int from = 0, other = 0;
@@ -101,8 +184,10 @@ onnx_kv_mark(struct model *m, struct table *t)
 			else if (!m->t[n->in[j]].isconst)
 				other = 1;
 		}
-		if (from && other)
+		if (from && other) {
 			kvcat[n->out[0]] = 1;
+			kvlen[n->out[0]] = seq_len(m, n, &kvax[n->out[0]]);
+		}
 	}
 	/* the matmuls reading them */
 	if (layer_cols_find(t, &lc) < 0)
@@ -111,8 +196,8 @@ onnx_kv_mark(struct model *m, struct table *t)
 	for (i = 0; i < m->nn; i++) {
 		const struct node *n = &m->n[i];
 		const struct tensor *a, *b;
-		int64_t inst = 1, g;
-		int bi = -1;
+		int64_t inst = 1, g, L;
+		int bi = -1, root, ax;
 
 		if (!n->stdop || strcmp(n->op, "MatMul") != 0 || n->nin < 2 ||
 		    n->nout < 1 || n->out[0] < 0)
@@ -127,6 +212,18 @@ onnx_kv_mark(struct model *m, struct table *t)
 		a = &m->t[n->in[1 - bi]];
 		b = &m->t[n->in[bi]];
 		(void)a;
+		/* which dimension of the cache operand B (k x n) is the context */
+		root = data_root(m, n->in[bi]);
+		L = kvlen[root];
+		l.kv_seq = 0;
+		if (bi == 1 && b->known && b->rank >= 2 && L > 0) {
+			ax = seq_axis(m, n->in[bi], root, kvax[root]);
+			if (ax == b->rank - 1 || ax == b->rank - 2)
+				l.kv_seq = ax == b->rank - 1 ? 'n' : 'k';
+			else	/* the path lost it: the dim that is the context */
+				l.kv_seq = b->dims[b->rank - 1] == L ? 'n' :
+				    b->dims[b->rank - 2] == L ? 'k' : 0;
+		}
 		/* one instance per cache matrix; broadcast query heads are rows */
 		for (k = 0; b->known && k + 2 < (size_t)b->rank; k++)
 			if (ck_mul(inst, b->dims[k], &inst) < 0)
@@ -140,6 +237,8 @@ onnx_kv_mark(struct model *m, struct table *t)
 		if (rcol < 0) {
 			rcol = (long)table_addcol(t, "resident");
 			lc.resident = rcol;
+			scol = (long)table_addcol(t, "kv_seq");
+			lc.kv_seq = scol;
 		}
 		strcpy(l.resident, "kv");
 		if (layer_derive(&l) < 0)
@@ -209,5 +308,7 @@ toolarge:
 	pf_err(m->file, "KV cache: a count overflows 64 bits");
 out:
 	free(kvcat);
+	free(kvlen);
+	free(kvax);
 	return rc;
 }

@@ -98,6 +98,14 @@ pim_handoff_ns(const struct pim_row *p, int64_t nch, double bytes)
 	return p->sync_ns + bytes / ((double)nch * p->link_bpns);
 }
 
+int64_t
+pim_kv_append(const struct layer *l)
+{
+	if (!layer_is_kv(l))
+		return 0;
+	return l->kv_seq == 'n' ? l->gemm_k : l->kv_seq == 'k' ? l->gemm_n : 0;
+}
+
 /* Row parameters: empty or absent columns take the defaults. */
 static int
 rowparam(const struct table *t, size_t row, long col, int64_t def,

@@ -72,6 +72,15 @@ struct pim_gemv {
 int pim_gemv_map(const struct layer *l, int per_group, const char *where,
     struct pim_gemv *g);
 
+/*
+ * The elements of the new token's key or value that a piece of an
+ * attention matmul over a resident KV cache appends per instance: the
+ * dimension of the cache operand that is not the context (kv_seq 'n',
+ * q.K^T: gemm_k; 'k', p.V: gemm_n).  0 for any other piece, or a kv piece
+ * whose kv_seq is empty.
+ */
+int64_t pim_kv_append(const struct layer *l);
+
 /* How a column value is written. */
 enum pim_colkind {
 	PC_INT,		/* v.i, decimal */
@@ -88,7 +97,7 @@ struct pim_col {
 	const char *const	*names;		/* PC_NAME only */
 };
 
-#define PIM_MAXCOLS	16
+#define PIM_MAXCOLS	24
 
 /* The cost of one piece, as the loop stores it until every row is done. */
 struct pim_out {

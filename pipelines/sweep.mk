@@ -5,7 +5,16 @@
 #
 #   make -f pipelines/sweep.mk -j2 [OUT=sweep] [MODELS="resnet18 vgg16"] \
 #       [GPUS="rtx2060-sim t4"] [CHANNELS="8 16 24"] [GWRITES="1 2 4"] \
-#       [OBJECTIVES="time energy"]
+#       [OBJECTIVES="time energy"] [DTYPES="fp16 fp32"]
+#
+# Decode mode (pf-sweep -B/-L): with BATCHES and CONTEXTS, one decode step
+# per model x GPU x PIM config x batch x context x dtype (pf-sweep -2),
+# into OUT.csv (default decode) with the tokens/s and speedup plots; MODELS
+# defaults to the bundled models with a NAME.decode file, PIMCONF may be a
+# list:
+#
+#   make -f pipelines/sweep.mk -j2 BATCHES="1 4 16 64" \
+#       CONTEXTS="128 512 2048 8192" MODELS=gpt2_decode
 #
 # Installed, the file is $(PREFIX)/share/pimflow/sweep.mk and runs the
 # pf-sweep found on PATH.  For several machines use pf-sweep -S host1,host2
@@ -14,40 +23,66 @@
 HERE := $(dir $(lastword $(MAKEFILE_LIST)))
 PFSWEEP = $(if $(wildcard $(HERE)pf-sweep),$(HERE)pf-sweep,pf-sweep)
 SHARE = $(if $(wildcard $(HERE)models),$(HERE),$(HERE)../share/pimflow)
-MODELS = $(basename $(notdir $(wildcard $(SHARE)/models/*.onnx)))
+BATCHES =
+CONTEXTS =
+DECODE = $(and $(strip $(BATCHES)),$(strip $(CONTEXTS)))
+MODELS = $(basename $(notdir $(wildcard $(SHARE)/models/*.$(if $(DECODE),decode,onnx))))
 GPUS = rtx2060-sim
 CHANNELS = 8 16 24
 GWRITES = 1 2 4
 OBJECTIVES = time
+DTYPES = fp16
 PIMCONF = newton-gddr6
-OUT = sweep
+OUT = $(if $(DECODE),decode,sweep)
 
 empty =
 space = $(empty) $(empty)
 comma = ,
 commas = $(subst $(space),$(comma),$(strip $(1)))
 
-# One target per point: OUT.points/model@gpu@channels@gwrite@objective.csv
+ifeq ($(DECODE),)
+# One target per point: OUT.points/model@gpu@channels@gwrite@objective@dtype.csv
 POINTS = $(foreach m,$(MODELS),$(foreach g,$(GPUS),$(foreach n,$(CHANNELS),\
-	$(foreach w,$(GWRITES),$(foreach o,$(OBJECTIVES),\
-	$(OUT).points/$(m)@$(g)@$(n)@$(w)@$(o).csv)))))
+	$(foreach w,$(GWRITES),$(foreach o,$(OBJECTIVES),$(foreach t,$(DTYPES),\
+	$(OUT).points/$(m)@$(g)@$(n)@$(w)@$(o)@$(t).csv))))))
 
 all: $(OUT).csv
 
 $(OUT).points/%.csv:
 	@mkdir -p $(OUT).points
 	$(PFSWEEP) -1 $(wordlist 1,4,$(subst @, ,$*)) $(PIMCONF) \
-		$(word 5,$(subst @, ,$*)) >$@.tmp && mv $@.tmp $@
+		$(wordlist 5,6,$(subst @, ,$*)) >$@.tmp && mv $@.tmp $@
 
 $(OUT).csv: $(POINTS)
-	echo model,gpu,pim_config,pim_channels,max_gwrite,policy,ns,gpu_cycles,speedup,objective,energy_nj,power_w,energy_ratio >$@.tmp
+	echo model,gpu,pim_config,pim_channels,max_gwrite,policy,ns,gpu_cycles,speedup,objective,energy_nj,power_w,energy_ratio,dtype >$@.tmp
 	cat $(POINTS) >>$@.tmp
 	mv $@.tmp $@
 	$(PFSWEEP) -p -o $@ -G $(call commas,$(GPUS)) -g $(call commas,$(GWRITES)) \
 		-n $(call commas,$(CHANNELS)) -m $(call commas,$(MODELS)) \
-		-O $(call commas,$(OBJECTIVES))
+		-O $(call commas,$(OBJECTIVES)) -t $(call commas,$(DTYPES))
+else
+# One target per decode point: OUT.points/model@gpu@pim@batch@context@dtype.csv
+POINTS = $(foreach m,$(MODELS),$(foreach g,$(GPUS),$(foreach p,$(PIMCONF),\
+	$(foreach b,$(BATCHES),$(foreach l,$(CONTEXTS),$(foreach t,$(DTYPES),\
+	$(OUT).points/$(m)@$(g)@$(p)@$(b)@$(l)@$(t).csv))))))
+
+all: $(OUT).csv
+
+$(OUT).points/%.csv:
+	@mkdir -p $(OUT).points
+	$(PFSWEEP) -2 $(subst @, ,$*) >$@.tmp && mv $@.tmp $@
+
+$(OUT).csv: $(POINTS)
+	echo model,gpu,pim_config,batch,context,policy,ns,tokens_per_s,speedup,attn_share,fc_share,rest_share,dtype >$@.tmp
+	cat $(POINTS) >>$@.tmp
+	mv $@.tmp $@
+	$(PFSWEEP) -p -o $@ -B $(call commas,$(BATCHES)) -L $(call commas,$(CONTEXTS)) \
+		-G $(call commas,$(GPUS)) -M $(call commas,$(PIMCONF)) \
+		-m $(call commas,$(MODELS)) -t $(call commas,$(DTYPES))
+endif
 
 clean:
-	rm -rf $(OUT).points $(OUT).csv $(OUT).png $(OUT).svg
+	rm -rf $(OUT).points $(OUT).csv $(OUT).png $(OUT).svg $(OUT)-speedup.png \
+		$(OUT)-speedup.svg
 
 .PHONY: all clean

@@ -12,6 +12,8 @@
 #  3. pf-split makes kv matmuls PIM candidates without any option;
 #  5. pf-solve's attn-pim reference runs the kv layers alone on PIM, and
 #     the per-token figures are consistent (tokens = batch);
+#  6. the KV packing (COMPs of gpt2's q.K^T) and the KV append (charged
+#     once, inside cycles, on both engines);
 #  4. physics: on both PIM engines an attention piece's time is never below
 #     its KV bytes over the PIM channels' internal bandwidth (Newton: 16
 #     banks x 32 B per COMP every 2 clocks at 875 MHz; HBM-PIM: 8 blocks x
@@ -130,6 +132,34 @@ paste -d'|' "$tmp/newton.csv" "$tmp/seqc.csv" | awk -F'|' '
     { split($1, a, ","); split($2, b, ",")
       if (a[c["device"]] == "pim" && a[c["resident"]] == "kv") { k++; x += a[c["cycles"]]; y += b[c["cycles"]] } }
     END { if (k == 0 || x >= y) { print "FAIL kv packing: " x " cycles vs " y " one head after another"; exit 1 } }' || exit 1
+
+# KV packing (pim-cycles(1)): gpt2's q.K^T (one query row, head_dim 64,
+# 12 heads on 16 channels: one channel each) issues only the COMPs of its
+# keys, 2048 x 64 / (16 banks x 16 lanes) = 512, with 8 keys per row (the
+# weights layout would issue 8 times that)
+"$BIN/pf-split" "$tmp/gpt2_decode.csv" | "$BIN/pim-cycles" >"$tmp/g2p.csv" || fail "pim-cycles gpt2_decode"
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    $c["device"] == "pim" && $c["resident"] == "kv" && $c["gemm_n"] == 2048 && $c["gemm_k"] == 64 {
+	n++; if ($c["comp"] != 512) { print "FAIL kv packing: " $c["cand"] " comp " $c["comp"] ", want 512"; bad = 1 } }
+    END { if (n == 0) { print "FAIL no gpt2 q.K^T pim row"; bad = 1 } exit bad }' "$tmp/g2p.csv" || exit 1
+
+# the KV append (pim-cycles(1)): every kv piece pays the write of the new
+# token's key or value, on both engines, inside cycles: with kv_seq
+# blanked (no append) a piece costs exactly cycles - pim_append_cycles
+awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "kv_seq") r = i }
+    NR > 1 { $r = "" } { print }' "$tmp/tasks.csv" >"$tmp/noapp.csv"
+for cfg in newton-gddr6 hbm-pim; do
+	"$BIN/pim-cycles" -c $cfg "$tmp/tasks.csv" >"$tmp/app.csv" || fail "pim-cycles -c $cfg"
+	"$BIN/pim-cycles" -c $cfg "$tmp/noapp.csv" >"$tmp/noapp.out" || fail "pim-cycles -c $cfg (no kv_seq)"
+	paste -d'|' "$tmp/app.csv" "$tmp/noapp.out" | awk -F'|' -v cfg=$cfg '
+	NR == 1 { n = split($1, h, ","); for (i = 1; i <= n; i++) c[h[i]] = i; next }
+	{ split($1, a, ","); split($2, b, ",")
+	  if (a[c["device"]] != "pim" || a[c["resident"]] != "kv") next
+	  k++; app = a[c["pim_append_cycles"]]
+	  if (app <= 0 || b[c["pim_append_cycles"]] != 0 || a[c["cycles"]] - app != b[c["cycles"]]) {
+		print "FAIL kv append " cfg " " a[c["cand"]] ": " a[c["cycles"]] " cycles, append " app ", without " b[c["cycles"]]; bad = 1 } }
+	END { if (k == 0) { print "FAIL no kv rows " cfg; bad = 1 } exit bad }' || exit 1
+done
 
 # 5. the attn-pim reference and the per-token figures (pf-solve -F: its
 # own plan): the kv layers on PIM, nothing else; tokens = the batch

@@ -11,7 +11,7 @@ scratch
 cd "$W" || exit 1
 pf-sweep -S : -m resnet18_cifar10 -n 8,24 -g 1,4 -G rtx2060-sim -o "$W/res.csv" 2>"$W/err" ||
     fail "pf-sweep exit $?: $(cat "$W/err")"
-[ "$(head -1 res.csv)" = "model,gpu,pim_config,pim_channels,max_gwrite,policy,ns,gpu_cycles,speedup,objective,energy_nj,power_w,energy_ratio" ] ||
+[ "$(head -1 res.csv)" = "model,gpu,pim_config,pim_channels,max_gwrite,policy,ns,gpu_cycles,speedup,objective,energy_nj,power_w,energy_ratio,dtype" ] ||
     fail "header: $(head -1 res.csv)"
 # 1 model x 1 GPU x 2 channel counts x 2 n_gwrite x 6 policies, in sweep order.
 [ "$(($(wc -l <res.csv) - 1))" -eq 24 ] || fail "$(($(wc -l <res.csv) - 1)) rows, want 24"

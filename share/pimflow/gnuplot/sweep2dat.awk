@@ -4,8 +4,8 @@
 # rows of the pimflow policy; blocks are separated by two blank lines
 # (gnuplot "index").  Also BASE.range.gp, setting ymin and ymax over all
 # panels, xmin and xmax, and gpus (the GPU names in order, space separated)
-# for sweep.gp.  With an objective column, only the rows of the first
-# objective are drawn.
+# for sweep.gp.  With an objective (dtype) column, only the rows of the
+# first objective (dtype) are drawn.
 # Run with awk -F, -v base=BASE.  Result fields are never quoted.
 NR == 1 {
 	for (i = 1; i <= NF; i++) col[$i] = i
@@ -20,6 +20,10 @@ $col["policy"] == "pimflow" {
 	if ("objective" in col) {
 		if (obj1 == "") obj1 = $col["objective"]
 		if ($col["objective"] != obj1) next
+	}
+	if ("dtype" in col) {
+		if (dt1 == "") dt1 = $col["dtype"]
+		if ($col["dtype"] != dt1) next
 	}
 	g = $col["max_gwrite"]; gpu = $col["gpu"]; m = $col["model"]
 	if (!(gpu in gi)) { gi[gpu] = ++ngpu; gname[ngpu] = gpu }

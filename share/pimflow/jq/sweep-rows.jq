@@ -1,7 +1,8 @@
 # One pf-sweep results row per policy of a pf-solve summary: model, gpu,
 # pim_config, pim_channels, max_gwrite (from --arg m, gpu, pc, n, g), policy,
 # ns, gpu_cycles, speedup, then the summary's objective and the policy's
-# energy_nj, power_w and energy_ratio (empty without energy).  Run with jq -r.
+# energy_nj, power_w and energy_ratio (empty without energy), and the dtype
+# (--arg dt).  Run with jq -r.
 (.objective // "time") as $o |
 .policies[] | [$m, $gpu, $pc, $n, $g, .policy, .ns, .gpu_cycles, .speedup, $o,
-	(.energy_nj // ""), (.power_w // ""), (.energy_ratio // "")] | map(tostring) | join(",")
+	(.energy_nj // ""), (.power_w // ""), (.energy_ratio // ""), $dt] | map(tostring) | join(",")
