@@ -162,3 +162,34 @@ gpu_cost_table(struct table *t, const struct gpu_cost_opts *o)
 	return 0;
 }
 
+
+int
+gpu_cost_block(void *arg, struct table *in, const struct table **res)
+{
+	*res = in;
+	return gpu_cost_table(in, arg);
+}
+
+int
+gpu_cost_unused(const struct gpu_cost_opts *o, int warn)
+{
+	const struct gpu_meas *x, *first = NULL;
+	size_t k;
+
+	if (o->ms == NULL)
+		return 0;
+	for (k = 0; (x = gpu_measured_unused(o->ms, k)) != NULL; k++) {
+		if (warn)
+			pf_warnl(o->measured, x->line, "measured layer '%s' "
+			    "(op %s) matches no gpu row of the input",
+			    x->name, layer_opname(x->op));
+		else if (first == NULL || x->line < first->line)
+			first = x;
+	}
+	if (first == NULL)
+		return 0;
+	pf_errl(o->measured, first->line, "measured layer '%s' (op %s) "
+	    "matches no gpu row of the input by name and geometry (-w: warn "
+	    "instead)", first->name, layer_opname(first->op));
+	return -1;
+}

@@ -1,6 +1,7 @@
 /*
  * PIM costing of tasks.csv, device-independent part (pim_cost.h).
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -229,4 +230,48 @@ out:
 	free(hin);
 	free(hout);
 	return rc;
+}
+
+int
+pim_cost_block(void *arg, struct table *in, const struct table **res)
+{
+	struct pim_cost_run *u = arg;
+	int64_t rows, cmds;
+
+	*res = in;
+	if (pim_cost_table(u->e, u->state, in, &u->def, &u->o, &rows,
+	    &cmds) < 0)
+		return -1;
+	u->rows += rows;
+	u->cmds += cmds;
+	return 0;
+}
+
+int
+pim_trace_publish(FILE *tmp, const char *path)
+{
+	char buf[1 << 16];
+	size_t n;
+	FILE *fp;
+	int bad;
+
+	if (fflush(tmp) != 0 || ferror(tmp) || fseek(tmp, 0, SEEK_SET) != 0) {
+		pf_write_error("temporary trace file");
+		return -1;
+	}
+	if ((fp = fopen(path, "w")) == NULL) {
+		pf_err(path, "cannot open for writing: %s", strerror(errno));
+		return -1;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), tmp)) > 0)
+		if (fwrite(buf, 1, n, fp) != n)
+			break;
+	bad = ferror(tmp) || ferror(fp) || fflush(fp) != 0;
+	if (bad)
+		pf_write_error(path);
+	if (fclose(fp) != 0 && !bad) {
+		pf_write_error(path);
+		bad = 1;
+	}
+	return bad ? -1 : 0;
 }
