@@ -148,6 +148,7 @@ struct rdstate {
 	long		  line;		/* line number of the current record */
 	int		  haveheader;
 	int		  err;
+	int		  nul;		/* the buffer being parsed holds a NUL */
 };
 
 static void
@@ -155,7 +156,7 @@ on_field(void *s, size_t len, void *data)
 {
 	struct rdstate *st = data;
 
-	if (!st->err && len > 0 && memchr(s, '\0', len) != NULL) {
+	if (st->nul && !st->err && len > 0 && memchr(s, '\0', len) != NULL) {
 		/* C strings would silently cut the field short. */
 		pf_errl(st->t->fname, st->line + 1, "NUL byte in a field");
 		st->err = 1;
@@ -298,6 +299,8 @@ feed(struct table_reader *r)
 	if (r->eof)
 		return 0;
 	if ((n = fread(r->buf, 1, sizeof(r->buf), r->fp)) > 0) {
+		/* fields are searched for a NUL only when the buffer has one */
+		st->nul = memchr(r->buf, '\0', n) != NULL;
 		/*
 		 * A record refused by on_record has set st->err and been
 		 * reported; libcsv goes on to the end of the buffer, and a
@@ -313,6 +316,7 @@ feed(struct table_reader *r)
 		return st->err ? -1 : 1;
 	}
 	r->eof = 1;
+	st->nul = 1;
 	if (ferror(r->fp)) {
 		pf_err(fname, "read error: %s", strerror(errno));
 		st->err = 1;
@@ -567,12 +571,12 @@ static void
 putfield(struct table_out *w, const char *s)
 {
 	size_t len, i, k;
-	int q = 0;
+	int q;
 
-	for (len = 0; s[len] != '\0'; len++)
-		if (s[len] == ',' || s[len] == '"' || s[len] == '\r' ||
-		    s[len] == '\n')
-			q = 1;
+	len = strcspn(s, ",\"\r\n");
+	q = s[len] != '\0';
+	if (q)
+		len += strlen(s + len);
 	if (len > 0 && (s[0] == ' ' || s[len - 1] == ' '))
 		q = 1;
 	room(w, 2 * len + 3);
@@ -957,24 +961,28 @@ table_setint(struct table *t, size_t row, size_t col, int64_t v)
 }
 
 int
-table_fmtns(char *buf, size_t size, double v)
+table_fmtfix(char *buf, size_t size, double v, int digits)
 {
-	char tmp[40], *p;
-	double a = fabs(v), x, e, k, f;
+	static const double scale[] = { 1, 10, 100, 1e3, 1e4, 1e5, 1e6 };
+	char tmp[48], *p;
+	double a = fabs(v), d, x, e, k, f;
 	uint64_t u;
 	size_t n;
+	int i;
 
 	/*
-	 * What printf("%.3f") writes: the exact value of v rounded to
-	 * thousandths, ties to even.  x + e is 1000*|v| exactly (the fma
-	 * gives the product's rounding error), so only a fraction of
-	 * exactly one half needs e to decide.  Beyond 2^53/1000 (and for
-	 * NaN or infinities) printf itself.
+	 * What printf("%.*f") writes: the exact value of v rounded to
+	 * digits decimals, ties to even.  x + e is 10^digits * |v| exactly
+	 * (the fma gives the product's rounding error), so only a fraction
+	 * of exactly one half needs e to decide.  Beyond 2^53 / 10^digits
+	 * (and for NaN or infinities) printf itself.
 	 */
-	if (!(a < 9007199254740.0))
-		return snprintf(buf, size, "%.3f", v);
-	x = a * 1000;
-	e = fma(a, 1000, -x);
+	if (digits < 0 || digits > 6 ||
+	    !(a < 9007199254740992.0 / scale[digits]))
+		return snprintf(buf, size, "%.*f", digits, v);
+	d = scale[digits];
+	x = a * d;
+	e = fma(a, d, -x);
 	k = floor(x);
 	f = x - k;
 	if (f > 0.5 || (f == 0.5 && (e > 0 || (e == 0 &&
@@ -982,11 +990,13 @@ table_fmtns(char *buf, size_t size, double v)
 		k += 1;
 	u = (uint64_t)k;
 	p = tmp + sizeof(tmp);
-	*--p = (char)('0' + u % 10);
-	*--p = (char)('0' + u / 10 % 10);
-	*--p = (char)('0' + u / 100 % 10);
-	*--p = '.';
-	p = udigits(p, u / 1000);
+	for (i = 0; i < digits; i++) {
+		*--p = (char)('0' + u % 10);
+		u /= 10;
+	}
+	if (digits > 0)
+		*--p = '.';
+	p = udigits(p, u);
 	if (signbit(v))
 		*--p = '-';
 	n = (size_t)(tmp + sizeof(tmp) - p);
@@ -997,6 +1007,22 @@ table_fmtns(char *buf, size_t size, double v)
 		buf[m] = '\0';
 	}
 	return (int)n;
+}
+
+int
+table_fmtns(char *buf, size_t size, double v)
+{
+	return table_fmtfix(buf, size, v, 3);
+}
+
+void
+table_setfix(struct table *t, size_t row, size_t col, double v, int digits)
+{
+	char buf[512];
+	int n = table_fmtfix(buf, sizeof(buf), v, digits);
+
+	t->cells[row * t->stride + col] = arenadup(t, buf,
+	    (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
 }
 
 void
@@ -1012,11 +1038,21 @@ table_setns(struct table *t, size_t row, size_t col, double v)
 int
 parse_int64(const char *s, int64_t *v)
 {
+	const char *p, *q;
 	char *end;
 	long long x;
+	int64_t u = 0;
 
 	if (s == NULL || *s == '\0' || isspace((unsigned char)*s))
 		return -1;
+	/* up to 18 digits cannot overflow: no strtoll for them */
+	p = s + (*s == '-' || *s == '+');
+	for (q = p; *q >= '0' && *q <= '9' && q - p < 18; q++)
+		u = u * 10 + (*q - '0');
+	if (*q == '\0' && q > p) {
+		*v = *s == '-' ? -u : u;
+		return 0;
+	}
 	errno = 0;
 	x = strtoll(s, &end, 10);
 	if (errno != 0 || *end != '\0')

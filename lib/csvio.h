@@ -97,6 +97,10 @@ void table_setns(struct table *t, size_t row, size_t col, double v);
  * the text needs, writes at most size bytes with the NUL).
  */
 int table_fmtns(char *buf, size_t size, double v);
+/* The same with digits (0 to 6) fractional digits: printf("%.*f"). */
+int table_fmtfix(char *buf, size_t size, double v, int digits);
+void table_setfix(struct table *t, size_t row, size_t col, double v,
+    int digits);
 
 /*
  * The number rule of pf-formats(7), one for every tool: a column holding
