@@ -566,17 +566,41 @@ room(struct table_out *w, size_t n)
 	w->b = xreallocarray(w->b, w->cap, 1);
 }
 
-/* A field, RFC 4180-quoted where it needs it (csv_write's quoting). */
+/* The bytes that end an unquoted field's scan: NUL and what needs quotes. */
+static const unsigned char special[256] = {
+	[0] = 1, [','] = 1, ['"'] = 1, ['\r'] = 1, ['\n'] = 1
+};
+
+/*
+ * A field, after a comma when sep, RFC 4180-quoted where it needs it
+ * (csv_write's quoting).
+ */
 static void
-putfield(struct table_out *w, const char *s)
+putfield(struct table_out *w, const char *s, int sep)
 {
-	size_t len, i, k;
+	size_t len, i, k, avail;
+	char *d;
 	int q;
 
-	len = strcspn(s, ",\"\r\n");
-	q = s[len] != '\0';
-	if (q)
-		len += strlen(s + len);
+	room(w, 64);
+	d = w->b + w->n;
+	if (sep) {
+		*d++ = ',';
+		w->n++;
+	}
+	/* copied as it is scanned: most fields are a few plain bytes */
+	avail = w->cap - w->n;
+	for (i = 0; i < avail && !special[(unsigned char)s[i]]; i++)
+		d[i] = s[i];
+	if (i < avail && s[i] == '\0' &&
+	    (i == 0 || (s[0] != ' ' && s[i - 1] != ' '))) {
+		w->n += i;
+		return;
+	}
+	len = i + strlen(s + i);
+	for (q = 0; i < len; i++)
+		if (special[(unsigned char)s[i]])
+			q = 1;
 	if (len > 0 && (s[0] == ' ' || s[len - 1] == ' '))
 		q = 1;
 	room(w, 2 * len + 3);
@@ -613,13 +637,8 @@ putrow(struct table_out *w, const struct table *t, size_t r)
 {
 	size_t c;
 
-	for (c = 0; c < t->ncols; c++) {
-		if (c > 0) {
-			room(w, 1);
-			w->b[w->n++] = ',';
-		}
-		putfield(w, table_get(t, r, c));
-	}
+	for (c = 0; c < t->ncols; c++)
+		putfield(w, table_get(t, r, c), c > 0);
 	endrow(w);
 }
 
@@ -639,13 +658,8 @@ table_out_header(struct table_out *w, const struct table *t)
 {
 	size_t c;
 
-	for (c = 0; c < t->ncols; c++) {
-		if (c > 0) {
-			room(w, 1);
-			w->b[w->n++] = ',';
-		}
-		putfield(w, t->cols[c]);
-	}
+	for (c = 0; c < t->ncols; c++)
+		putfield(w, t->cols[c], c > 0);
 	endrow(w);
 	return w->err ? -1 : 0;
 }
