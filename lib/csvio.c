@@ -30,6 +30,23 @@ struct table_chunk {
 
 #define CHUNK	(256 * 1024)
 
+/* A chunk of CHUNK bytes, from t's spares when it has one. */
+static struct table_chunk *
+newchunk(struct table *t, size_t cap)
+{
+	struct table_chunk *c;
+
+	if (cap == CHUNK && t->spare != NULL) {
+		c = t->spare;
+		t->spare = c->next;
+	} else {
+		c = xmalloc(sizeof(*c) + cap);
+		c->cap = cap;
+	}
+	c->used = 0;
+	return c;
+}
+
 /* n bytes of t's arena. */
 static char *
 arena(struct table *t, size_t n)
@@ -42,22 +59,39 @@ arena(struct table *t, size_t n)
 		if (c != NULL && n > CHUNK / 4) {
 			/* A big field gets a chunk of its own, behind the
 			 * current one, so the current one's room stays. */
-			struct table_chunk *b = xmalloc(sizeof(*b) + cap);
+			struct table_chunk *b = newchunk(t, cap);
 
-			b->cap = cap;
 			b->used = n;
 			b->next = c->next;
 			c->next = b;
 			return b->data;
 		}
-		c = xmalloc(sizeof(*c) + cap);
-		c->cap = cap;
-		c->used = 0;
+		c = newchunk(t, cap);
 		c->next = t->arena;
 		t->arena = c;
 	}
 	c->used += n;
 	return c->data + c->used - n;
+}
+
+/* Free the chunks of list c, keeping up to 8 of CHUNK bytes as spares. */
+static void
+freechunks(struct table *t, struct table_chunk *c)
+{
+	struct table_chunk *next;
+	size_t n = 0;
+
+	for (next = t->spare; next != NULL; next = next->next)
+		n++;
+	for (; c != NULL; c = next) {
+		next = c->next;
+		if (c->cap == CHUNK && n < 8) {
+			c->next = t->spare;
+			t->spare = c;
+			n++;
+		} else
+			free(c);
+	}
 }
 
 /* A copy of s[0..len) in t's arena, NUL-terminated. */
@@ -93,6 +127,10 @@ table_free(struct table *t)
 		next = c->next;
 		free(c);
 	}
+	for (c = t->spare; c != NULL; c = next) {
+		next = c->next;
+		free(c);
+	}
 	free(t->cols);
 	free(t->colhash);
 	free(t->cells);
@@ -106,9 +144,11 @@ struct rdstate {
 	struct table	*t;
 	const char	**rec;		/* fields in t's arena */
 	size_t		  nrec, caprec;
+	size_t		  nin;		/* columns of the input (t may add) */
 	long		  line;		/* line number of the current record */
 	int		  haveheader;
 	int		  err;
+	int		  nul;		/* the buffer being parsed holds a NUL */
 };
 
 static void
@@ -116,7 +156,7 @@ on_field(void *s, size_t len, void *data)
 {
 	struct rdstate *st = data;
 
-	if (!st->err && len > 0 && memchr(s, '\0', len) != NULL) {
+	if (st->nul && !st->err && len > 0 && memchr(s, '\0', len) != NULL) {
 		/* C strings would silently cut the field short. */
 		pf_errl(st->t->fname, st->line + 1, "NUL byte in a field");
 		st->err = 1;
@@ -140,7 +180,7 @@ isheader(const struct rdstate *st)
 {
 	size_t i;
 
-	if (st->nrec != st->t->ncols)
+	if (st->nrec != st->nin)
 		return 0;
 	for (i = 0; i < st->nrec; i++)
 		if (strcmp(st->rec[i], st->t->cols[i]) != 0)
@@ -196,7 +236,7 @@ on_record(int c, void *data)
 		t->cols = xcalloc(st->nrec, sizeof(*t->cols));
 		for (i = 0; i < st->nrec; i++)
 			t->cols[i] = xstrdup(st->rec[i]);
-		t->ncols = st->nrec;
+		t->ncols = st->nin = st->nrec;
 		colindex(t);
 		/* Room for the columns a tool appends, without re-laying rows. */
 		t->stride = t->ncols + 32;
@@ -210,69 +250,260 @@ on_record(int c, void *data)
 		droprec(st);
 		return;
 	}
-	if (st->nrec != t->ncols) {
+	if (st->nrec != st->nin) {
 		pf_errl(t->fname, st->line, "%zu fields, header has %zu",
-		    st->nrec, t->ncols);
+		    st->nrec, st->nin);
 		st->err = 1;
 		droprec(st);
 		return;
 	}
 	r = table_addrow(t);
-	memcpy(&t->cells[r * t->stride], st->rec, t->ncols * sizeof(*st->rec));
+	memcpy(&t->cells[r * t->stride], st->rec, st->nin * sizeof(*st->rec));
 	t->line[r] = st->line;
 	st->nrec = 0;
+}
+
+/*
+ * A table being read: the parser, its state, and the rows of the last
+ * block held back because their run (group) may go on in the next.
+ */
+struct table_reader {
+	FILE		 *fp;
+	int		  own;		/* fp opened here */
+	int		  eof;		/* the parser is finished */
+	int		  given;	/* t's rows went to the caller */
+	struct csv_parser p;
+	struct rdstate	  st;
+	struct table	  t;
+	long		  gcol;		/* the group column, or -1 */
+	const char	 *group;
+	size_t		  block;	/* input bytes a block holds at least */
+	size_t		  fed;		/* input bytes of this block so far */
+	const char	**carry;	/* held-back rows' cells (t's arena) */
+	long		 *cline;
+	size_t		  ncarry, capcarry;
+	char		  buf[65536];
+};
+
+/*
+ * Parse one more piece of the input: 1, 0 at its end (the parser then
+ * finished), -1 after reporting.
+ */
+static int
+feed(struct table_reader *r)
+{
+	struct rdstate *st = &r->st;
+	const char *fname = r->t.fname;
+	size_t n;
+
+	if (r->eof)
+		return 0;
+	if ((n = fread(r->buf, 1, sizeof(r->buf), r->fp)) > 0) {
+		/* fields are searched for a NUL only when the buffer has one */
+		st->nul = memchr(r->buf, '\0', n) != NULL;
+		/*
+		 * A record refused by on_record has set st->err and been
+		 * reported; libcsv goes on to the end of the buffer, and a
+		 * parse error it meets there must not add a second line.
+		 */
+		if (csv_parse(&r->p, r->buf, n, on_field, on_record, st) != n) {
+			if (!st->err)
+				pf_errl(fname, st->line + 1, "%s",
+				    csv_strerror(csv_error(&r->p)));
+			st->err = 1;
+		}
+		r->fed += n;
+		return st->err ? -1 : 1;
+	}
+	r->eof = 1;
+	st->nul = 1;
+	if (ferror(r->fp)) {
+		pf_err(fname, "read error: %s", strerror(errno));
+		st->err = 1;
+	}
+	/* strict fini fails only on a quoted field left open */
+	if (!st->err && csv_fini(&r->p, on_field, on_record, st) != 0) {
+		pf_errl(fname, st->line + 1, "the input ends inside a quoted "
+		    "field (cut short?)");
+		st->err = 1;
+	}
+	if (!st->err && !st->haveheader) {
+		pf_err(fname, "empty input: no header line");
+		st->err = 1;
+	}
+	return st->err ? -1 : 0;
+}
+
+static struct table_reader *
+reader_new(FILE *fp, int own, const char *fname, size_t block,
+    const char *group)
+{
+	struct table_reader *r = xcalloc(1, sizeof(*r));
+
+	r->fp = fp;
+	r->own = own;
+	r->block = block;
+	r->group = group;
+	r->gcol = -1;
+	table_init(&r->t, fname);
+	r->st.t = &r->t;
+	if (csv_init(&r->p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) !=
+	    0) {
+		pf_err(r->t.fname, "cannot initialise the CSV parser");
+		table_reader_close(r);
+		return NULL;
+	}
+	/* the header (and what rows came with it) */
+	while (!r->st.haveheader)
+		if (feed(r) <= 0 && !r->st.haveheader) {
+			table_reader_close(r);
+			return NULL;
+		}
+	if (group != NULL)
+		r->gcol = table_col(&r->t, group);
+	return r;
+}
+
+struct table_reader *
+table_reader_open(const char *path, size_t block, const char *group)
+{
+	FILE *fp;
+
+	if (path == NULL || strcmp(path, "-") == 0)
+		return reader_new(stdin, 0, "<stdin>", block, group);
+	if ((fp = fopen(path, "r")) == NULL) {
+		pf_err(path, "%s", strerror(errno));
+		return NULL;
+	}
+	return reader_new(fp, 1, path, block, group);
+}
+
+struct table *
+table_reader_table(struct table_reader *r)
+{
+	return &r->t;
+}
+
+void
+table_reader_close(struct table_reader *r)
+{
+	if (r == NULL)
+		return;
+	csv_free(&r->p);
+	if (r->own)
+		fclose(r->fp);
+	free(r->st.rec);
+	free(r->carry);
+	free(r->cline);
+	table_free(&r->t);
+	free(r);
+}
+
+/*
+ * A new arena for the next block: the rows given to the caller go, the
+ * held-back rows and the fields of the record being parsed move over.
+ */
+static void
+renew(struct table_reader *r)
+{
+	struct table *t = &r->t;
+	struct table_chunk *old = t->arena;
+	size_t i, c, k, nin = r->st.nin;
+
+	t->arena = NULL;
+	t->nrows = 0;
+	for (i = 0; i < r->ncarry; i++) {
+		k = table_addrow(t);
+		for (c = 0; c < nin; c++) {
+			const char *s = r->carry[i * nin + c];
+
+			t->cells[k * t->stride + c] = arenadup(t, s, strlen(s));
+		}
+		t->line[k] = r->cline[i];
+	}
+	r->ncarry = 0;
+	for (i = 0; i < r->st.nrec; i++)
+		r->st.rec[i] = arenadup(t, r->st.rec[i], strlen(r->st.rec[i]));
+	freechunks(t, old);
+}
+
+/*
+ * End the block before the last run of column gcol, holding that run
+ * back (it may go on); 0 when the block is one run (read on).
+ */
+static int
+cut(struct table_reader *r)
+{
+	struct table *t = &r->t;
+	size_t i, c, n = t->nrows, nin = r->st.nin;
+	const char *last;
+
+	if (r->gcol < 0)
+		return 1;
+	last = table_get(t, n - 1, (size_t)r->gcol);
+	for (i = n - 1; i > 0 &&
+	    strcmp(table_get(t, i - 1, (size_t)r->gcol), last) == 0; i--)
+		;
+	if (i == 0)
+		return 0;
+	r->ncarry = n - i;
+	if (r->ncarry > r->capcarry) {
+		r->capcarry = r->ncarry;
+		r->carry = xreallocarray(r->carry, r->capcarry * nin,
+		    sizeof(*r->carry));
+		r->cline = xreallocarray(r->cline, r->capcarry,
+		    sizeof(*r->cline));
+	}
+	for (; i < n; i++) {
+		for (c = 0; c < nin; c++)
+			r->carry[(i - (n - r->ncarry)) * nin + c] =
+			    table_get(t, i, c);
+		r->cline[i - (n - r->ncarry)] = t->line[i];
+	}
+	t->nrows = n - r->ncarry;
+	return 1;
+}
+
+int
+table_reader_next(struct table_reader *r)
+{
+	struct table *t = &r->t;
+	int k;
+
+	if (r->given)
+		renew(r);
+	r->given = 1;
+	/* (what came with the header counts towards the first block) */
+	for (;;) {
+		if (r->fed >= r->block && t->nrows > 0 && cut(r)) {
+			r->fed = 0;
+			return 1;
+		}
+		if ((k = feed(r)) < 0)
+			return -1;
+		if (k == 0)
+			return t->nrows > 0;
+	}
 }
 
 int
 table_read(FILE *fp, const char *fname, struct table *t)
 {
-	struct csv_parser p;
-	struct rdstate st;
-	char buf[65536];
-	size_t n;
-	int rc = 0;
+	struct table_reader *r;
+	int k;
 
-	table_init(t, fname);
-	memset(&st, 0, sizeof(st));
-	st.t = t;
-	if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0) {
-		pf_err(t->fname, "cannot initialise the CSV parser");
+	if ((r = reader_new(fp, 0, fname, (size_t)-1, NULL)) == NULL) {
+		table_init(t, fname);
+		table_free(t);
 		return -1;
 	}
-	while (!st.err && (n = fread(buf, 1, sizeof(buf), fp)) > 0) {
-		/*
-		 * A record refused by on_record has set st.err and been
-		 * reported; libcsv goes on to the end of the buffer, and a
-		 * parse error it meets there must not add a second line.
-		 */
-		if (csv_parse(&p, buf, n, on_field, on_record, &st) != n) {
-			if (!st.err)
-				pf_errl(t->fname, st.line + 1, "%s",
-				    csv_strerror(csv_error(&p)));
-			st.err = 1;
-		}
+	k = table_reader_next(r);
+	if (k >= 0) {
+		*t = r->t;
+		table_init(&r->t, NULL);
 	}
-	if (!st.err && ferror(fp)) {
-		pf_err(t->fname, "read error: %s", strerror(errno));
-		st.err = 1;
-	}
-	if (!st.err && csv_fini(&p, on_field, on_record, &st) != 0) {
-		pf_errl(t->fname, st.line + 1, "%s",
-		    csv_strerror(csv_error(&p)));
-		st.err = 1;
-	}
-	if (!st.err && !st.haveheader) {
-		pf_err(t->fname, "empty input: no header line");
-		st.err = 1;
-	}
-	droprec(&st);
-	free(st.rec);
-	csv_free(&p);
-	if (st.err) {
-		rc = -1;
-		table_free(t);
-	}
-	return rc;
+	table_reader_close(r);
+	return k < 0 ? -1 : 0;
 }
 
 int
@@ -292,44 +523,87 @@ table_load(const char *path, struct table *t)
 	return rc;
 }
 
-/* Output assembled a row at a time, written in blocks. */
-struct wbuf {
+/*
+ * Output assembled a row at a time and written in blocks of OUTBLK, or,
+ * while held, kept until it passes hold bytes.
+ */
+struct table_out {
 	FILE	*fp;
-	char	 b[65536];
-	size_t	 n;
+	char	*b;
+	size_t	 n, cap;
+	size_t	 hold;
+	int	 streaming;	/* the hold is over */
+	int	 wrote;		/* part of the output reached fp */
 	int	 err;
 };
 
+#define OUTBLK	65536
+
 static void
-wflush(struct wbuf *w)
+wflush(struct table_out *w)
 {
-	if (w->n > 0 && !w->err && fwrite(w->b, 1, w->n, w->fp) != w->n)
-		w->err = 1;
+	if (w->n > 0 && !w->err) {
+		w->wrote = 1;
+		if (fwrite(w->b, 1, w->n, w->fp) != w->n)
+			w->err = 1;
+	}
 	w->n = 0;
 }
 
-/* A field, RFC 4180-quoted where it needs it (csv_write's quoting). */
+/* Room for n more bytes. */
 static void
-putfield(struct wbuf *w, const char *s)
+room(struct table_out *w, size_t n)
 {
-	size_t len, i, k;
-	int q = 0;
+	if (w->cap - w->n >= n)
+		return;
+	if (w->streaming && w->n > 0) {
+		wflush(w);
+		if (w->cap >= n)
+			return;
+	}
+	while (w->cap - w->n < n)
+		w->cap = w->cap < OUTBLK ? OUTBLK : 2 * w->cap;
+	w->b = xreallocarray(w->b, w->cap, 1);
+}
 
-	for (len = 0; s[len] != '\0'; len++)
-		if (s[len] == ',' || s[len] == '"' || s[len] == '\r' ||
-		    s[len] == '\n')
+/* The bytes that end an unquoted field's scan: NUL and what needs quotes. */
+static const unsigned char special[256] = {
+	[0] = 1, [','] = 1, ['"'] = 1, ['\r'] = 1, ['\n'] = 1
+};
+
+/*
+ * A field, after a comma when sep, RFC 4180-quoted where it needs it
+ * (csv_write's quoting).
+ */
+static void
+putfield(struct table_out *w, const char *s, int sep)
+{
+	size_t len, i, k, avail;
+	char *d;
+	int q;
+
+	room(w, 64);
+	d = w->b + w->n;
+	if (sep) {
+		*d++ = ',';
+		w->n++;
+	}
+	/* copied as it is scanned: most fields are a few plain bytes */
+	avail = w->cap - w->n;
+	for (i = 0; i < avail && !special[(unsigned char)s[i]]; i++)
+		d[i] = s[i];
+	if (i < avail && s[i] == '\0' &&
+	    (i == 0 || (s[0] != ' ' && s[i - 1] != ' '))) {
+		w->n += i;
+		return;
+	}
+	len = i + strlen(s + i);
+	for (q = 0; i < len; i++)
+		if (special[(unsigned char)s[i]])
 			q = 1;
 	if (len > 0 && (s[0] == ' ' || s[len - 1] == ' '))
 		q = 1;
-	if (2 * len + 3 > sizeof(w->b) - w->n) {
-		wflush(w);
-		if (2 * len + 3 > sizeof(w->b)) {	/* a huge field */
-			if (!w->err && (q ? csv_fwrite(w->fp, s, len) :
-			    fputs(s, w->fp)) == EOF)
-				w->err = 1;
-			return;
-		}
-	}
+	room(w, 2 * len + 3);
 	if (!q) {
 		memcpy(w->b + w->n, s, len);
 		w->n += len;
@@ -346,43 +620,84 @@ putfield(struct wbuf *w, const char *s)
 	w->n = k;
 }
 
+/* A row's end: a held output past its hold starts streaming. */
 static void
-putch(struct wbuf *w, char c)
+endrow(struct table_out *w)
 {
-	if (w->n == sizeof(w->b))
+	room(w, 1);
+	w->b[w->n++] = '\n';
+	if (!w->streaming && w->n > w->hold)
+		w->streaming = 1;
+	if (w->streaming && w->n >= OUTBLK)
 		wflush(w);
-	w->b[w->n++] = c;
+}
+
+static void
+putrow(struct table_out *w, const struct table *t, size_t r)
+{
+	size_t c;
+
+	for (c = 0; c < t->ncols; c++)
+		putfield(w, table_get(t, r, c), c > 0);
+	endrow(w);
+}
+
+struct table_out *
+table_out_open(FILE *fp, size_t hold)
+{
+	struct table_out *w = xcalloc(1, sizeof(*w));
+
+	w->fp = fp;
+	w->hold = hold;
+	w->streaming = hold == 0;
+	return w;
+}
+
+int
+table_out_header(struct table_out *w, const struct table *t)
+{
+	size_t c;
+
+	for (c = 0; c < t->ncols; c++)
+		putfield(w, t->cols[c], c > 0);
+	endrow(w);
+	return w->err ? -1 : 0;
+}
+
+int
+table_out_rows(struct table_out *w, const struct table *t)
+{
+	size_t r;
+
+	/* Stop at the first failure, errno still telling why. */
+	for (r = 0; r < t->nrows && !w->err; r++)
+		putrow(w, t, r);
+	return w->err ? -1 : 0;
+}
+
+int
+table_out_close(struct table_out *w, int ok)
+{
+	int rc = 0;
+
+	if (ok) {
+		wflush(w);
+		rc = w->err || ferror(w->fp) ? -1 : 0;
+	} else if (w->wrote && !w->err)
+		(void)fputc('"', w->fp);
+	free(w->b);
+	free(w);
+	return rc;
 }
 
 int
 table_write(FILE *fp, const struct table *t)
 {
-	struct wbuf *w = xmalloc(sizeof(*w));
-	size_t r, c;
-	int rc;
+	struct table_out *w = table_out_open(fp, 0);
 
-	w->fp = fp;
-	w->n = 0;
-	w->err = 0;
-	for (c = 0; c < t->ncols; c++) {
-		if (c > 0)
-			putch(w, ',');
-		putfield(w, t->cols[c]);
-	}
-	putch(w, '\n');
-	/* Stop at the first failure, errno still telling why. */
-	for (r = 0; r < t->nrows && !w->err; r++) {
-		for (c = 0; c < t->ncols; c++) {
-			if (c > 0)
-				putch(w, ',');
-			putfield(w, table_get(t, r, c));
-		}
-		putch(w, '\n');
-	}
-	wflush(w);
-	rc = w->err || ferror(fp) ? -1 : 0;
-	free(w);
-	return rc;
+	(void)table_out_header(w, t);
+	(void)table_out_rows(w, t);
+	return table_out_close(w, 1);
 }
 
 static size_t
@@ -504,6 +819,93 @@ bad:
 	return -1;
 }
 
+void
+table_droprows(struct table *t)
+{
+	struct table_chunk *old = t->arena;
+
+	t->arena = NULL;
+	t->nrows = 0;
+	freechunks(t, old);
+}
+
+/* The first result's column names, against which every file's is held. */
+static int
+samecols(const struct table *t, char *const *cols, size_t n,
+    const char *first)
+{
+	size_t c;
+
+	if (t->ncols == n) {
+		for (c = 0; c < n; c++)
+			if (strcmp(t->cols[c], cols[c]) != 0)
+				break;
+		if (c == n)
+			return 0;
+	}
+	pf_errl(t->fname, 1, "columns differ from those of '%s'", first);
+	return -1;
+}
+
+int
+table_stream(char *const *files, int nfiles, const char *group,
+    int (*fn)(void *arg, struct table *in, const struct table **res),
+    void *arg, struct table_out *o)
+{
+	struct table_reader *r;
+	const struct table *res;
+	char **cols = NULL, *first = NULL;
+	size_t ncols = 0, c;
+	int i, k, head, rc = -1;
+
+	for (i = 0; i < (nfiles > 0 ? nfiles : 1); i++) {
+		if ((r = table_reader_open(nfiles > 0 ? files[i] : "-",
+		    TABLE_BLOCK, group)) == NULL)
+			goto out;
+		head = 1;
+		do {
+			if ((k = table_reader_next(r)) < 0 ||
+			    (k == 0 && !head))
+				break;
+			if (fn(arg, table_reader_table(r), &res) < 0) {
+				k = -1;
+				break;
+			}
+			if (head && cols == NULL) {
+				ncols = res->ncols;
+				cols = xcalloc(ncols + 1, sizeof(*cols));
+				for (c = 0; c < ncols; c++)
+					cols[c] = xstrdup(res->cols[c]);
+				first = xstrdup(table_reader_table(r)->fname);
+				if (table_out_header(o, res) < 0) {
+					pf_write_error(NULL);
+					k = -1;
+					break;
+				}
+			} else if (head && samecols(res, cols, ncols, first) < 0) {
+				k = -1;
+				break;
+			}
+			head = 0;
+			if (table_out_rows(o, res) < 0) {
+				pf_write_error(NULL);
+				k = -1;
+				break;
+			}
+		} while (k > 0);
+		table_reader_close(r);
+		if (k < 0)
+			goto out;
+	}
+	rc = 0;
+out:
+	for (c = 0; c < ncols; c++)
+		free(cols[c]);
+	free(cols);
+	free(first);
+	return rc;
+}
+
 size_t
 table_addrow(struct table *t)
 {
@@ -573,24 +975,28 @@ table_setint(struct table *t, size_t row, size_t col, int64_t v)
 }
 
 int
-table_fmtns(char *buf, size_t size, double v)
+table_fmtfix(char *buf, size_t size, double v, int digits)
 {
-	char tmp[40], *p;
-	double a = fabs(v), x, e, k, f;
+	static const double scale[] = { 1, 10, 100, 1e3, 1e4, 1e5, 1e6 };
+	char tmp[48], *p;
+	double a = fabs(v), d, x, e, k, f;
 	uint64_t u;
 	size_t n;
+	int i;
 
 	/*
-	 * What printf("%.3f") writes: the exact value of v rounded to
-	 * thousandths, ties to even.  x + e is 1000*|v| exactly (the fma
-	 * gives the product's rounding error), so only a fraction of
-	 * exactly one half needs e to decide.  Beyond 2^53/1000 (and for
-	 * NaN or infinities) printf itself.
+	 * What printf("%.*f") writes: the exact value of v rounded to
+	 * digits decimals, ties to even.  x + e is 10^digits * |v| exactly
+	 * (the fma gives the product's rounding error), so only a fraction
+	 * of exactly one half needs e to decide.  Beyond 2^53 / 10^digits
+	 * (and for NaN or infinities) printf itself.
 	 */
-	if (!(a < 9007199254740.0))
-		return snprintf(buf, size, "%.3f", v);
-	x = a * 1000;
-	e = fma(a, 1000, -x);
+	if (digits < 0 || digits > 6 ||
+	    !(a < 9007199254740992.0 / scale[digits]))
+		return snprintf(buf, size, "%.*f", digits, v);
+	d = scale[digits];
+	x = a * d;
+	e = fma(a, d, -x);
 	k = floor(x);
 	f = x - k;
 	if (f > 0.5 || (f == 0.5 && (e > 0 || (e == 0 &&
@@ -598,11 +1004,13 @@ table_fmtns(char *buf, size_t size, double v)
 		k += 1;
 	u = (uint64_t)k;
 	p = tmp + sizeof(tmp);
-	*--p = (char)('0' + u % 10);
-	*--p = (char)('0' + u / 10 % 10);
-	*--p = (char)('0' + u / 100 % 10);
-	*--p = '.';
-	p = udigits(p, u / 1000);
+	for (i = 0; i < digits; i++) {
+		*--p = (char)('0' + u % 10);
+		u /= 10;
+	}
+	if (digits > 0)
+		*--p = '.';
+	p = udigits(p, u);
 	if (signbit(v))
 		*--p = '-';
 	n = (size_t)(tmp + sizeof(tmp) - p);
@@ -613,6 +1021,22 @@ table_fmtns(char *buf, size_t size, double v)
 		buf[m] = '\0';
 	}
 	return (int)n;
+}
+
+int
+table_fmtns(char *buf, size_t size, double v)
+{
+	return table_fmtfix(buf, size, v, 3);
+}
+
+void
+table_setfix(struct table *t, size_t row, size_t col, double v, int digits)
+{
+	char buf[512];
+	int n = table_fmtfix(buf, sizeof(buf), v, digits);
+
+	t->cells[row * t->stride + col] = arenadup(t, buf,
+	    (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
 }
 
 void
@@ -628,11 +1052,21 @@ table_setns(struct table *t, size_t row, size_t col, double v)
 int
 parse_int64(const char *s, int64_t *v)
 {
+	const char *p, *q;
 	char *end;
 	long long x;
+	int64_t u = 0;
 
 	if (s == NULL || *s == '\0' || isspace((unsigned char)*s))
 		return -1;
+	/* up to 18 digits cannot overflow: no strtoll for them */
+	p = s + (*s == '-' || *s == '+');
+	for (q = p; *q >= '0' && *q <= '9' && q - p < 18; q++)
+		u = u * 10 + (*q - '0');
+	if (*q == '\0' && q > p) {
+		*v = *s == '-' ? -u : u;
+		return 0;
+	}
 	errno = 0;
 	x = strtoll(s, &end, 10);
 	if (errno != 0 || *end != '\0')

@@ -6,8 +6,12 @@
  * parallel --pipe --header repeats it per chunk; line numbers then restart
  * at 1 as they do within that chunk).
  *
- * Tables are read whole: a tool validates every row before it writes any,
- * so bad input never leaves half an output on stdout.
+ * Tables are read whole (table_read), or a block of rows at a time
+ * (table_reader, table_stream) by the row-wise stages, whose output is
+ * held in memory up to TABLE_HOLD bytes (table_out) so that bad input
+ * leaves nothing on stdout; past that it streams, and a failure ends the
+ * output with an unterminated quoted field that no CSV reader takes for a
+ * whole table (pf-formats(7), "Streaming").
  */
 #ifndef PF_CSVIO_H
 #define PF_CSVIO_H
@@ -34,6 +38,7 @@ struct table {
 				   "" = missing (read with table_get) */
 	long	 *line;		/* input line of each row (0 for new rows) */
 	struct table_chunk *arena;	/* newest chunk first */
+	struct table_chunk *spare;	/* emptied chunks, for reuse */
 	size_t	 *colhash;	/* column index + 1 by name hash */
 	size_t	  hcap;
 };
@@ -73,6 +78,9 @@ int table_need(const struct table *t, const char *const *names, long *idx);
  */
 int table_append(struct table *dst, const struct table *src);
 
+/* Drop every row and its text; the columns stay. */
+void table_droprows(struct table *t);
+
 /* Append an empty row; returns its index. */
 size_t table_addrow(struct table *t);
 
@@ -89,6 +97,10 @@ void table_setns(struct table *t, size_t row, size_t col, double v);
  * the text needs, writes at most size bytes with the NUL).
  */
 int table_fmtns(char *buf, size_t size, double v);
+/* The same with digits (0 to 6) fractional digits: printf("%.*f"). */
+int table_fmtfix(char *buf, size_t size, double v, int digits);
+void table_setfix(struct table *t, size_t row, size_t col, double v,
+    int digits);
 
 /*
  * The number rule of pf-formats(7), one for every tool: a column holding
@@ -119,6 +131,63 @@ int table_int_in(const struct table *t, size_t row, size_t col, int64_t lo,
     int64_t hi, int64_t *v);
 int table_dbl_in(const struct table *t, size_t row, size_t col, double lo,
     double hi, double *v);
+
+/*
+ * Reading a block of rows at a time.  table_reader_open reads path ("-":
+ * stdin) up to its header, reporting like table_read and returning NULL
+ * on a fault.  table_reader_next replaces the rows of the reader's table
+ * (table_reader_table: the header, the columns the caller added, and the
+ * rows of the block) with the next block: the rows of at least `block`
+ * bytes of input, and when group is not NULL and names a column, whole
+ * runs of rows with one value in it (a run is never cut between blocks).
+ * It returns 1 with a block, 0 at the end of the input (no rows), -1
+ * after reporting as table_read does.  Line numbers are those of the
+ * input.  table_reader_close frees the reader and its table.
+ */
+struct table_reader;
+struct table_reader *table_reader_open(const char *path, size_t block,
+    const char *group);
+struct table *table_reader_table(struct table_reader *r);
+int table_reader_next(struct table_reader *r);
+void table_reader_close(struct table_reader *r);
+
+/*
+ * Output of a row-wise stage: what is written is held in memory until
+ * table_out_close(o, 1) or until it passes `hold` bytes; from then on it
+ * goes to fp as it comes (whole rows at a time).  table_out_close(o, 0)
+ * drops what is held; when part of the output has already gone to fp it
+ * ends it with a lone '"', an unterminated quoted field, so that the
+ * stage after it fails instead of taking the cut table for a whole one.
+ * table_out_header writes t's header, table_out_rows its rows.  Each
+ * returns 0, or -1 on a write error with errno as the failed write left
+ * it, for the caller to report (pf_write_error); close frees o.
+ */
+struct table_out;
+struct table_out *table_out_open(FILE *fp, size_t hold);
+int table_out_header(struct table_out *o, const struct table *t);
+int table_out_rows(struct table_out *o, const struct table *t);
+int table_out_close(struct table_out *o, int ok);
+
+/* What the row-wise stages read per block and hold of their output. */
+#define TABLE_BLOCK	(1024 * 1024)
+#define TABLE_HOLD	(8 * 1024 * 1024)
+
+/*
+ * The loop of a row-wise stage (gpu-cycles, pim-cycles, pf-merge): the
+ * files of files[0..nfiles) (none: stdin; "-" is stdin), one after
+ * another, a block of TABLE_BLOCK bytes at a time (whole runs of column
+ * group when group is not NULL), each block given to fn(arg, block,
+ * &res): fn returns -1 after reporting, or 0 with res the table to write,
+ * the block itself (costed in place) or fn's own table holding this
+ * block's output rows.  fn sees the first block of every file even when
+ * it has no row.  o gets the header of the first result and the rows of
+ * every result; every file's result must have the columns of the first
+ * ("file:1: columns differ from those of 'first'").  Returns 0, or -1
+ * after reporting (a write error through pf_write_error).
+ */
+int table_stream(char *const *files, int nfiles, const char *group,
+    int (*fn)(void *arg, struct table *in, const struct table **res),
+    void *arg, struct table_out *o);
 
 /* Input line of a row for diagnostics (header = 1). */
 long table_line(const struct table *t, size_t row);

@@ -4,10 +4,12 @@
  */
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "diag.h"
 #include "gpu_cost.h"
+#include "memo.h"
 #include "task.h"
 
 /* Appended columns, in order (cycles and ns only if absent). */
@@ -36,16 +38,34 @@ fits(double v)
 	return v >= 0 && v < 9.2e18;
 }
 
+/*
+ * What the model's estimate depends on: the row's geometry (its layer
+ * index aside) and the GPU's channels.  layer_get starts from a cleared
+ * struct, so equal rows give equal bytes.
+ */
+struct gpu_memokey {
+	struct layer	l;
+	int64_t		ch;
+};
+
+/* Per-table constants of the output, formatted once. */
+struct gpu_text {
+	char	clock[32], static_w[32];
+};
+
 /* Fill one gpu row; returns -1 after reporting. */
 static int
 cost_row(struct table *t, size_t r, const struct layer_cols *lc,
     const long *col, long kind, long pimch, long name,
-    const struct gpu_cost_opts *o)
+    const struct gpu_cost_opts *o, struct memo *memo,
+    const struct gpu_text *tx)
 {
 	const struct gpu_model *m = o->m;
 	struct gpu_measured *ms = o->ms;
 	struct layer l;
 	struct gpu_cost c;
+	struct gpu_memokey key;
+	const struct gpu_cost *hit;
 	const struct gpu_meas *meas = NULL;
 	double cyc, ns, dev, ghz = m->clock_mhz / 1e3;
 	int64_t ch;
@@ -56,7 +76,13 @@ cost_row(struct table *t, size_t r, const struct layer_cols *lc,
 	if (task_gpu_channels(t, r, kind, pimch, o->total, o->config,
 	    &ch) < 0)
 		return -1;
-	if (gpu_layer_cost(m, &l, (double)ch, &c) < 0) {
+	memset(&key, 0, sizeof(key));
+	memcpy(&key.l, &l, sizeof(l));
+	key.l.id = 0;
+	key.ch = ch;
+	if ((hit = memo_get(memo, &key)) != NULL)
+		c = *hit;
+	else if (gpu_layer_cost(m, &l, (double)ch, &c) < 0) {
 		long gc = l.gemm_m <= 0 ? lc->gemm_m : l.gemm_n <= 0 ?
 		    lc->gemm_n : l.gemm_k <= 0 ? lc->gemm_k : lc->gemm_batch;
 
@@ -64,7 +90,8 @@ cost_row(struct table *t, size_t r, const struct layer_cols *lc,
 		    "'%s', not '%s'", t->cols[gc], layer_opname(l.op),
 		    table_get(t, r, (size_t)gc));
 		return -1;
-	}
+	} else
+		memo_put(memo, &key, &c);
 	if (ms != NULL && name >= 0) {
 		const char *nm = table_get(t, r, (size_t)name);
 
@@ -104,10 +131,14 @@ cost_row(struct table *t, size_t r, const struct layer_cols *lc,
 	    meas != NULL ? 0 : c.launch_cycles / ghz);
 	table_setint(t, r, (size_t)col[C_CHAN], ch);
 	table_setint(t, r, (size_t)col[C_TENSOR], c.path == GPU_TENSOR);
-	if (c.tile.tm > 0)
-		table_setf(t, r, (size_t)col[C_TILE], "%dx%d", c.tile.tm,
-		    c.tile.tn);
-	else
+	if (c.tile.tm > 0) {
+		char tile[48];
+
+		table_fmtfix(tile, 24, c.tile.tm, 0);
+		strcat(tile, "x");
+		table_fmtfix(tile + strlen(tile), 24, c.tile.tn, 0);
+		table_set(t, r, (size_t)col[C_TILE], tile);
+	} else
 		table_set(t, r, (size_t)col[C_TILE], "");
 	table_setint(t, r, (size_t)col[C_SPLITK], c.splitk);
 	table_setint(t, r, (size_t)col[C_OCC], c.occupancy);
@@ -122,12 +153,12 @@ cost_row(struct table *t, size_t r, const struct layer_cols *lc,
 	    "model");
 	table_set(t, r, (size_t)col[C_BUILD], m->build.name);
 	/* the clock of the cycles, for the summary (pf-merge, pf-solve) */
-	table_setf(t, r, (size_t)col[C_CLOCK], "%.15g", m->clock_mhz);
+	table_set(t, r, (size_t)col[C_CLOCK], tx->clock);
 	/* energy counts the model's work even when the time is measured */
 	if (o->en != NULL) {
-		table_setf(t, r, (size_t)col[C_ENERGY], "%.3f",
-		    gpu_energy_nj(o->en, &c, l.dtype));
-		table_setf(t, r, (size_t)col[C_STATIC], "%.6f", o->en->static_w);
+		table_setfix(t, r, (size_t)col[C_ENERGY],
+		    gpu_energy_nj(o->en, &c, l.dtype), 3);
+		table_set(t, r, (size_t)col[C_STATIC], tx->static_w);
 	}
 	return 0;
 }
@@ -137,8 +168,11 @@ gpu_cost_table(struct table *t, const struct gpu_cost_opts *o)
 {
 	struct gpu_measured *ms = o->ms;
 	struct layer_cols lc;
+	struct gpu_text tx;
+	struct memo *memo;
 	long dev, kind, pimch, name, col[C_N];
 	size_t r, i, ndev[TASK_NDEV], ngpu;
+	int rc = 0;
 
 	if (task_devices(t, &dev, ndev) < 0)
 		return -1;
@@ -154,11 +188,49 @@ gpu_cost_table(struct table *t, const struct gpu_cost_opts *o)
 	}
 	for (i = 0; i < C_N; i++)
 		col[i] = (long)table_addcol(t, gpu_cost_cols[i]);
-	for (r = 0; r < t->nrows; r++)
+	snprintf(tx.clock, sizeof(tx.clock), "%.15g", o->m->clock_mhz);
+	if (o->en != NULL)
+		table_fmtfix(tx.static_w, sizeof(tx.static_w),
+		    o->en->static_w, 6);
+	memo = memo_new(sizeof(struct gpu_memokey), sizeof(struct gpu_cost));
+	for (r = 0; r < t->nrows && rc == 0; r++)
 		if (strcmp(table_get(t, r, (size_t)dev),
 		    task_dev_name(TASK_GPU)) == 0 &&
-		    cost_row(t, r, &lc, col, kind, pimch, name, o) < 0)
-			return -1;
-	return 0;
+		    cost_row(t, r, &lc, col, kind, pimch, name, o, memo,
+		    &tx) < 0)
+			rc = -1;
+	memo_free(memo);
+	return rc;
 }
 
+
+int
+gpu_cost_block(void *arg, struct table *in, const struct table **res)
+{
+	*res = in;
+	return gpu_cost_table(in, arg);
+}
+
+int
+gpu_cost_unused(const struct gpu_cost_opts *o, int warn)
+{
+	const struct gpu_meas *x, *first = NULL;
+	size_t k;
+
+	if (o->ms == NULL)
+		return 0;
+	for (k = 0; (x = gpu_measured_unused(o->ms, k)) != NULL; k++) {
+		if (warn)
+			pf_warnl(o->measured, x->line, "measured layer '%s' "
+			    "(op %s) matches no gpu row of the input",
+			    x->name, layer_opname(x->op));
+		else if (first == NULL || x->line < first->line)
+			first = x;
+	}
+	if (first == NULL)
+		return 0;
+	pf_errl(o->measured, first->line, "measured layer '%s' (op %s) "
+	    "matches no gpu row of the input by name and geometry (-w: warn "
+	    "instead)", first->name, layer_opname(first->op));
+	return -1;
+}

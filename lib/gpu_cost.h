@@ -37,4 +37,18 @@ extern const char *const gpu_cost_cols[];
  */
 int gpu_cost_table(struct table *t, const struct gpu_cost_opts *o);
 
+/*
+ * gpu_cost_table as a block function of table_stream (csvio.h): arg is
+ * the struct gpu_cost_opts, *res the block.
+ */
+int gpu_cost_block(void *arg, struct table *in, const struct table **res);
+
+/*
+ * After the last row: every measurement of o->ms matched a gpu row.
+ * Otherwise reports the first one by line ("measured layer '...' (op
+ * ...) matches no gpu row of the input by name and geometry") and
+ * returns -1, or with warn names each as a warning and returns 0.
+ */
+int gpu_cost_unused(const struct gpu_cost_opts *o, int warn);
+
 #endif

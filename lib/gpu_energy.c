@@ -2,10 +2,14 @@
  * GPU energy constants and the dynamic energy of a piece (gpu_energy.h).
  */
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "conf.h"
 #include "gpu_energy.h"
+#include "xalloc.h"
 
 #define E(f, unit, doc) \
 	CONF_KEY(#f, CONF_REAL, struct gpu_energy, f, 0, 1e6, unit, doc)
@@ -48,4 +52,30 @@ gpu_energy_nj(const struct gpu_energy *e, const struct gpu_cost *c,
 	pj = c->flops * f + c->l2_bytes * e->e_l2_pj_per_byte +
 	    c->dram_bytes * 8.0 * e->e_dram_pj_per_bit;
 	return pj > 0 ? pj / 1000.0 : 0;
+}
+
+int
+gpu_energy_for(const char *gpu, const char *energy, struct gpu_energy *e)
+{
+	char *path = NULL, *p;
+	int rc;
+
+	if (energy != NULL && strcmp(energy, "none") != 0) {
+		if ((path = conf_resolve("energy", energy)) == NULL)
+			return -1;
+	} else if (energy == NULL && strchr(gpu, '/') == NULL &&
+	    (p = pf_sharedir()) != NULL) {
+		path = xmalloc(strlen(p) + strlen(gpu) + 16);
+		sprintf(path, "%s/energy/%s.conf", p, gpu);
+		free(p);
+		if (access(path, R_OK) != 0) {
+			free(path);
+			path = NULL;
+		}
+	}
+	if (path == NULL)
+		return 0;
+	rc = gpu_energy_load(path, e);
+	free(path);
+	return rc < 0 ? -1 : 1;
 }

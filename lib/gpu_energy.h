@@ -33,6 +33,15 @@ extern const struct conf_key gpu_energy_keys[];
 int gpu_energy_load(const char *path, struct gpu_energy *e);
 
 /*
+ * The energy config of gpu-cycles -e: energy names it ("none": no
+ * energy); energy NULL takes the one named like the GPU config gpu when
+ * gpu is a name (not a path) and the share directory has one (a GPU
+ * without one gets no energy).  Returns 1 with *e loaded, 0 for none, -1
+ * after reporting.
+ */
+int gpu_energy_for(const char *gpu, const char *energy, struct gpu_energy *e);
+
+/*
  * Dynamic energy of a piece in nJ: c->flops at the rate of dtype plus
  * c->l2_bytes through L2 plus c->dram_bytes to DRAM.  Never negative.
  */

@@ -1,6 +1,7 @@
 /*
  * PIM costing of tasks.csv, device-independent part (pim_cost.h).
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,6 +9,7 @@
 #include "conf.h"
 #include "diag.h"
 #include "hbmpim_cost.h"
+#include "memo.h"
 #include "newton_cost.h"
 #include "pim_cost.h"
 #include "task.h"
@@ -135,16 +137,27 @@ put(struct table *t, size_t r, size_t col, const struct pim_col *pc,
 		table_setint(t, r, col, c->v[k].i);
 		break;
 	case PC_F3:
-		table_setf(t, r, col, "%.3f", c->v[k].d);
+		table_setfix(t, r, col, c->v[k].d, 3);
 		break;
 	case PC_F6:
-		table_setf(t, r, col, "%.6f", c->v[k].d);
+		table_setfix(t, r, col, c->v[k].d, 6);
 		break;
 	case PC_NAME:
 		table_set(t, r, col, pc->names[c->v[k].i]);
 		break;
 	}
 }
+
+/*
+ * What a piece's cost depends on besides the run's options: its geometry
+ * (its layer index aside) and parameters.  layer_get starts from a
+ * cleared struct and the key is cleared before it is filled, so equal
+ * rows give equal bytes.
+ */
+struct pim_key {
+	struct layer	l;
+	int64_t		channels, max_gwrite, hiding;
+};
 
 int
 pim_cost_table(const struct pim_engine *e, void *state, struct table *t,
@@ -155,6 +168,9 @@ pim_cost_table(const struct pim_engine *e, void *state, struct table *t,
 	struct layer l;
 	struct pim_row p;
 	struct pim_out *cost = NULL;
+	struct pim_key key;
+	const struct pim_out *hit;
+	struct memo *memo = NULL;
 	long dev, cch, cgw, chd;
 	size_t r, k, ncol, cyc, nsc, dsc, hic, hoc, col[PIM_MAXCOLS];
 	double *hin = NULL, *hout = NULL;
@@ -187,10 +203,27 @@ pim_cost_table(const struct pim_engine *e, void *state, struct table *t,
 		    rowparam(t, r, chd, def->hiding, 0, 1, &hid) < 0)
 			goto out;
 		p.hiding = (int)hid;
+		/* a trace needs every row's commands: no memo then */
+		hit = NULL;
+		if (o->trace == NULL) {
+			memset(&key, 0, sizeof(key));
+			memcpy(&key.l, &l, sizeof(l));
+			key.l.id = 0;
+			key.channels = p.channels;
+			key.max_gwrite = p.max_gwrite;
+			key.hiding = p.hiding;
+			if (memo == NULL)
+				memo = memo_new(sizeof(key), sizeof(*cost));
+			hit = memo_get(memo, &key);
+		}
 		snprintf(where, sizeof(where), "%s:%ld", t->fname,
 		    table_line(t, r));
-		if (e->cost(state, &l, &p, o, where, &cost[r]) < 0)
+		if (hit != NULL)
+			cost[r] = *hit;
+		else if (e->cost(state, &l, &p, o, where, &cost[r]) < 0)
 			goto out;
+		else if (memo != NULL)
+			memo_put(memo, &key, &cost[r]);
 		/* the host starts the stream before the engine's first clock */
 		cost[r].ns += def->dispatch_ns;
 		if (!o->no_handoff) {
@@ -232,9 +265,54 @@ pim_cost_table(const struct pim_engine *e, void *state, struct table *t,
 		*cmds = ncmd;
 	rc = 0;
 out:
+	memo_free(memo);
 	free(ispim);
 	free(cost);
 	free(hin);
 	free(hout);
 	return rc;
+}
+
+int
+pim_cost_block(void *arg, struct table *in, const struct table **res)
+{
+	struct pim_cost_run *u = arg;
+	int64_t rows, cmds;
+
+	*res = in;
+	if (pim_cost_table(u->e, u->state, in, &u->def, &u->o, &rows,
+	    &cmds) < 0)
+		return -1;
+	u->rows += rows;
+	u->cmds += cmds;
+	return 0;
+}
+
+int
+pim_trace_publish(FILE *tmp, const char *path)
+{
+	char buf[1 << 16];
+	size_t n;
+	FILE *fp;
+	int bad;
+
+	if (fflush(tmp) != 0 || ferror(tmp) || fseek(tmp, 0, SEEK_SET) != 0) {
+		pf_write_error("temporary trace file");
+		return -1;
+	}
+	if ((fp = fopen(path, "w")) == NULL) {
+		pf_err(path, "cannot open for writing: %s", strerror(errno));
+		return -1;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), tmp)) > 0)
+		if (fwrite(buf, 1, n, fp) != n)
+			break;
+	bad = ferror(tmp) || ferror(fp) || fflush(fp) != 0;
+	if (bad)
+		pf_write_error(path);
+	if (fclose(fp) != 0 && !bad) {
+		pf_write_error(path);
+		bad = 1;
+	}
+	return bad ? -1 : 0;
 }

@@ -158,4 +158,25 @@ int pim_cost_table(const struct pim_engine *e, void *state, struct table *t,
     const struct pim_row *def, const struct pim_opts *o, int64_t *rows,
     int64_t *cmds);
 
+/*
+ * pim_cost_table as a block function of table_stream (csvio.h): arg is a
+ * struct pim_cost_run, whose rows and cmds add up; *res is the block.
+ */
+struct pim_cost_run {
+	const struct pim_engine	*e;
+	void			*state;
+	struct pim_row		 def;
+	struct pim_opts		 o;
+	int64_t			 rows, cmds;
+};
+int pim_cost_block(void *arg, struct table *in, const struct table **res);
+
+/*
+ * Copy the finished trace from the temporary file tmp to path (-T): the
+ * trace goes to an anonymous file first and reaches path only once every
+ * row is costed, so a failure never truncates or removes a file the run
+ * did not create (nor a device node).  0, or -1 after reporting.
+ */
+int pim_trace_publish(FILE *tmp, const char *path);
+
 #endif

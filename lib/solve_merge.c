@@ -35,33 +35,10 @@ ps_to_ns(long long ps, char *buf, size_t n)
 /* A devices bitmask (1 gpu, 2 pim) as dev_in / dev_out write it. */
 static const char *const devset[] = { "gpu", "gpu", "pim", "both" };
 
-static const struct table *sort_t;
-static size_t sort_col;
-
-static int
-bycand(const void *a, const void *b)
-{
-	size_t x = *(const size_t *)a, y = *(const size_t *)b;
-	int c = strcmp(table_get(sort_t, x, sort_col),
-	    table_get(sort_t, y, sort_col));
-
-	if (c != 0)
-		return c;
-	return x < y ? -1 : x > y;
-}
-
 struct group {
 	size_t	first_row;	/* row of the candidate's first piece */
-	size_t	lo, hi;		/* range in the sorted index */
+	size_t	lo, hi;		/* its rows */
 };
-
-static int
-byfirst(const void *a, const void *b)
-{
-	const struct group *x = a, *y = b;
-
-	return x->first_row < y->first_row ? -1 : x->first_row > y->first_row;
-}
 
 /* Geometry is checked when the table has it (a zero-row piece is an error). */
 static int
@@ -376,20 +353,114 @@ bad:
 	return -1;
 }
 
+/*
+ * The candidates of the current first layer done so far, to refuse one
+ * whose pieces come again after another's (the candidates come in the
+ * order of their first layer, so none of an earlier layer can come
+ * again unnoticed): names in one arena, open addressing over offsets.
+ */
+struct merge_seen {
+	size_t	*slot;		/* offset + 1 into names, 0 = free */
+	size_t	 cap, n;
+	char	*names;
+	size_t	 len, room;
+};
+
+static size_t
+candhash(const char *s)
+{
+	size_t h = 2166136261u;
+
+	while (*s != '\0')
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h;
+}
+
+/* Forget every name (a new first layer). */
+static void
+seen_clear(struct merge_seen *m)
+{
+	if (m->cap > 0)
+		memset(m->slot, 0, m->cap * sizeof(*m->slot));
+	m->n = m->len = 0;
+}
+
+/* Add name: 0, or 1 when it was there already. */
+static int
+seen_add(struct merge_seen *m, const char *name)
+{
+	size_t h, i, k, len = strlen(name) + 1;
+
+	if (2 * (m->n + 1) > m->cap) {
+		size_t cap = m->cap ? 2 * m->cap : 1024, *slot;
+
+		slot = xcalloc(cap, sizeof(*slot));
+		for (i = 0; i < m->cap; i++)
+			if ((k = m->slot[i]) != 0) {
+				for (h = candhash(m->names + k - 1) & (cap - 1);
+				    slot[h] != 0; h = (h + 1) & (cap - 1))
+					;
+				slot[h] = k;
+			}
+		free(m->slot);
+		m->slot = slot;
+		m->cap = cap;
+	}
+	for (h = candhash(name) & (m->cap - 1); (k = m->slot[h]) != 0;
+	    h = (h + 1) & (m->cap - 1))
+		if (strcmp(m->names + k - 1, name) == 0)
+			return 1;
+	if (m->room - m->len < len) {
+		while (m->room - m->len < len)
+			m->room = m->room ? 2 * m->room : 65536;
+		m->names = xreallocarray(m->names, m->room, 1);
+	}
+	memcpy(m->names + m->len, name, len);
+	m->slot[h] = m->len + 1;
+	m->len += len;
+	m->n++;
+	return 0;
+}
+
+void
+merge_init(struct merge *m, double sync_ns)
+{
+	size_t i;
+
+	memset(m, 0, sizeof(*m));
+	m->sync_ns = sync_ns;
+	m->seen = xcalloc(1, sizeof(*m->seen));
+	table_init(&m->out, "<stdout>");
+	for (i = 0; task_cost_cols[i] != NULL; i++)
+		table_addcol(&m->out, task_cost_cols[i]);
+	/* the clock of the GPU pieces' cycles travels to the summary */
+	for (i = 0; task_cost_opt[i] != NULL; i++)
+		table_addcol(&m->out, task_cost_opt[i]);
+}
+
+void
+merge_free(struct merge *m)
+{
+	if (m->seen != NULL) {
+		free(m->seen->slot);
+		free(m->seen->names);
+		free(m->seen);
+	}
+	table_free(&m->out);
+	memset(m, 0, sizeof(*m));
+}
+
 int
-merge_costs(const struct table *t, double sync_ns, struct table *out)
+merge_rows(struct merge *m, const struct table *t)
 {
 	long c[TT_NHEAD + 1], gwc, hidec, hc[2];
 	size_t *idx = NULL, i, ng = 0;
 	struct group *g = NULL;
+	const char *cand;
+	int64_t first;
 	int rc = -1;
 
-	table_init(out, "<stdout>");
-	for (i = 0; task_cost_cols[i] != NULL; i++)
-		table_addcol(out, task_cost_cols[i]);
-	/* the clock of the GPU pieces' cycles travels to the summary */
-	for (i = 0; task_cost_opt[i] != NULL; i++)
-		table_addcol(out, task_cost_opt[i]);
+	table_droprows(&m->out);
 	if (table_need(t, task_head_cols, c) < 0 ||
 	    table_need(t, nscol, &c[N_NS]) < 0 || check_geometry(t) < 0)
 		return -1;
@@ -402,37 +473,79 @@ merge_costs(const struct table *t, double sync_ns, struct table *out)
 	}
 	hc[0] = table_col(t, "handoff_in_ns");
 	hc[1] = table_col(t, "handoff_out_ns");
+	for (i = 0; i < t->nrows; i++)
+		if (*table_get(t, i, (size_t)c[N_CAND]) == '\0') {
+			pf_errl(t->fname, table_line(t, i),
+			    "column 'cand': empty field");
+			return -1;
+		}
+	/* the rows in their order: fold takes an index of them */
 	idx = xcalloc(t->nrows + 1, sizeof(*idx));
 	g = xcalloc(t->nrows + 1, sizeof(*g));
 	for (i = 0; i < t->nrows; i++) {
 		idx[i] = i;
-		if (*table_get(t, i, (size_t)c[N_CAND]) == '\0') {
-			pf_errl(t->fname, table_line(t, i),
-			    "column 'cand': empty field");
-			goto done;
-		}
-	}
-	sort_t = t;
-	sort_col = (size_t)c[N_CAND];
-	qsort(idx, t->nrows, sizeof(*idx), bycand);
-	for (i = 0; i < t->nrows; i++) {
-		if (i == 0 || strcmp(table_get(t, idx[i - 1], sort_col),
-		    table_get(t, idx[i], sort_col)) != 0) {
-			g[ng].lo = i;
-			g[ng].first_row = idx[i];
-			ng++;
+		cand = table_get(t, i, (size_t)c[N_CAND]);
+		if (i == 0 || strcmp(table_get(t, i - 1, (size_t)c[N_CAND]),
+		    cand) != 0) {
+			if (table_int(t, i, (size_t)c[N_FIRST], &first) < 0)
+				goto done;
+			if (m->any && first < m->first) {
+				pf_errl(t->fname, table_line(t, i),
+				    "candidate '%s': first layer %lld after "
+				    "candidates of layer %lld (candidates come "
+				    "in the order of their first layer, as "
+				    "pf-split writes them)", cand,
+				    (long long)first, (long long)m->first);
+				goto done;
+			}
+			if (!m->any || first > m->first)
+				seen_clear(m->seen);
+			m->first = first;
+			m->any = 1;
+			if (seen_add(m->seen, cand)) {
+				pf_errl(t->fname, table_line(t, i),
+				    "candidate '%s': its pieces come again "
+				    "after another candidate's (they must be "
+				    "together, as pf-split writes them)", cand);
+				goto done;
+			}
+			g[ng].first_row = i;
+			g[ng++].lo = i;
 		}
 		g[ng - 1].hi = i + 1;
 	}
-	qsort(g, ng, sizeof(*g), byfirst);
 	for (i = 0; i < ng; i++)
 		if (fold(t, c, gwc, hidec, table_col(t, "layer"),
 		    table_col(t, "gpu_clock_mhz"), table_col(t, "energy_nj"),
-		    table_col(t, "static_w"), hc, idx, &g[i], sync_ns, out) < 0)
+		    table_col(t, "static_w"), hc, idx, &g[i], m->sync_ns,
+		    &m->out) < 0)
 			goto done;
 	rc = 0;
 done:
 	free(idx);
 	free(g);
+	return rc;
+}
+
+int
+merge_block(void *arg, struct table *in, const struct table **res)
+{
+	struct merge *m = arg;
+
+	*res = &m->out;
+	return merge_rows(m, in);
+}
+
+int
+merge_costs(const struct table *t, double sync_ns, struct table *out)
+{
+	struct merge m;
+	int rc;
+
+	merge_init(&m, sync_ns);
+	rc = merge_rows(&m, t);
+	*out = m.out;
+	table_init(&m.out, NULL);
+	merge_free(&m);
 	return rc;
 }

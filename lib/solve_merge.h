@@ -6,10 +6,15 @@
  * the PIM side's work includes the hand-offs of data between its pieces
  * and GPU pieces of the candidate), plus an optional synchronisation cost for every step of a candidate
  * that uses both devices.  Times are summed as integer picoseconds, so
- * the result does not depend on the order of the pieces.
+ * the result does not depend on the order of the pieces within a
+ * candidate.  The candidates come in the order of their first layer and
+ * the pieces of each together (as pf-split writes them), so the tasks
+ * are folded a block of rows at a time.
  */
 #ifndef PF_SOLVE_MERGE_H
 #define PF_SOLVE_MERGE_H
+
+#include <stdint.h>
 
 #include "csvio.h"
 
@@ -17,7 +22,8 @@
 
 /*
  * Fold tasks into costs (initialised here; the caller frees it in every
- * case).  sync_ns >= 0 is added per step of a two-device candidate.
+ * case), in the order the candidates come.  sync_ns >= 0 is added per
+ * step of a two-device candidate.
  * Returns 0, or -1 after reporting the first fault: a missing column, a
  * piece without a cost (naming the candidate, the device and the tool
  * that fills it), pieces of one candidate disagreeing on first, last,
@@ -28,6 +34,34 @@
  */
 int merge_costs(const struct table *tasks, double sync_ns,
     struct table *costs);
+
+/*
+ * The same a block of rows at a time (table_stream, csvio.h): merge_init
+ * starts with sync_ns; merge_rows folds the candidates of block t into
+ * m->out, replacing those of the last block (a candidate must not be
+ * cut between blocks: table_stream's group "cand").  It fails as
+ * merge_costs does, and also for input not in pf-split's order: a
+ * candidate whose first layer is below an earlier candidate's
+ * ("file:line: candidate '...': first layer N after candidates of layer
+ * M ..."), or whose pieces come again after another candidate's
+ * ("file:line: candidate '...': its pieces come again after another
+ * candidate's ..."); for that m keeps the names of the current first
+ * layer's candidates, so its memory does not grow with the table.
+ * merge_block is merge_rows as a block function (arg: the struct merge,
+ * *res: m->out).  merge_free frees m.
+ */
+struct merge_seen;
+struct merge {
+	double			 sync_ns;
+	struct table		 out;
+	struct merge_seen	*seen;
+	int64_t			 first;	/* of the last candidate */
+	int			 any;	/* a candidate was folded */
+};
+void merge_init(struct merge *m, double sync_ns);
+int merge_rows(struct merge *m, const struct table *t);
+int merge_block(void *arg, struct table *in, const struct table **res);
+void merge_free(struct merge *m);
 
 /*
  * Bounds of the picosecond arithmetic: a piece's (and pf-merge -y's) ns at

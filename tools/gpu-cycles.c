@@ -8,15 +8,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "conf.h"
 #include "csvio.h"
 #include "diag.h"
 #include "gpu_cost.h"
 #include "gpu_energy.h"
 #include "gpu_measured.h"
 #include "gpu_model.h"
-#include "layer.h"
-#include "xalloc.h"
 
 struct opts {
 	const char	*config;
@@ -55,11 +52,10 @@ main(int argc, char **argv)
 	struct opts o = { "rtx2060-sim", NULL, NULL, NULL, 0, 0, 0 };
 	struct gpu_energy en;
 	struct gpu_cost_opts co;
-	char *path;
 	struct gpu_model m;
 	struct gpu_measured ms;
-	struct table t, u;
-	int ch, i, rc = PF_EXIT_DATA, have_ms = 0, have_t = 0;
+	struct table_out *out;
+	int ch, k, rc;
 
 	pf_setprogname(argv[0]);
 	memset(&co, 0, sizeof(co));
@@ -97,35 +93,10 @@ main(int argc, char **argv)
 	argc -= optind;
 	argv += optind;
 
-	if (gpu_model_open(o.config, o.build, &m) < 0)
+	if (gpu_model_open(o.config, o.build, &m) < 0 ||
+	    (k = gpu_energy_for(o.config, o.energy, &en)) < 0)
 		return PF_EXIT_DATA;
-	/*
-	 * Energy constants: -e, or the energy config of the GPU config's
-	 * name when there is one (a GPU without one gets no energy).
-	 */
-	path = NULL;
-	if (o.energy != NULL && strcmp(o.energy, "none") != 0) {
-		if ((path = conf_resolve("energy", o.energy)) == NULL)
-			return PF_EXIT_DATA;
-	} else if (o.energy == NULL && strchr(o.config, '/') == NULL &&
-	    (path = pf_sharedir()) != NULL) {
-		char *p = xmalloc(strlen(path) + strlen(o.config) + 16);
-
-		sprintf(p, "%s/energy/%s.conf", path, o.config);
-		free(path);
-		path = p;
-		if (access(path, R_OK) != 0) {
-			free(path);
-			path = NULL;
-		}
-	}
-	if (path != NULL) {
-		i = gpu_energy_load(path, &en);
-		free(path);
-		if (i < 0)
-			return PF_EXIT_DATA;
-		co.en = &en;
-	}
+	co.en = k > 0 ? &en : NULL;
 	if (o.total == 0)
 		o.total = (long)m.channels;
 	if (o.print) {
@@ -134,66 +105,25 @@ main(int argc, char **argv)
 		    m.clock_mhz);
 		return pf_close_stdout() < 0 ? PF_EXIT_DATA : PF_EXIT_OK;
 	}
-	if (o.measured != NULL) {
-		if (gpu_measured_load(o.measured, &ms) < 0)
-			return PF_EXIT_DATA;
-		have_ms = 1;
-	}
+	if (o.measured != NULL && gpu_measured_load(o.measured, &ms) < 0)
+		return PF_EXIT_DATA;
 	co.m = &m;
-	co.ms = have_ms ? &ms : NULL;
+	co.ms = o.measured != NULL ? &ms : NULL;
 	co.measured = o.measured;
 	co.total = o.total;
 	co.config = o.config;
-	for (i = 0; i < (argc > 0 ? argc : 1); i++) {
-		if (table_load(argc > 0 ? argv[i] : "-", &u) < 0)
-			goto out;
-		if (gpu_cost_table(&u, &co) < 0) {
-			table_free(&u);
-			goto out;
-		}
-		if (!have_t) {
-			t = u;
-			have_t = 1;
-		} else {
-			int bad = table_append(&t, &u);
-
-			table_free(&u);
-			if (bad < 0)
-				goto out;
-		}
-	}
-	/* A measurement no row used is a mistake in it (or -w: a warning). */
-	if (have_ms) {
-		const struct gpu_meas *x, *first = NULL;
-		size_t k;
-
-		for (k = 0; (x = gpu_measured_unused(&ms, k)) != NULL; k++) {
-			if (o.warn)
-				pf_warnl(o.measured, x->line, "measured layer "
-				    "'%s' (op %s) matches no gpu row of the "
-				    "input", x->name, layer_opname(x->op));
-			else if (first == NULL || x->line < first->line)
-				first = x;
-		}
-		if (first != NULL) {
-			pf_errl(o.measured, first->line, "measured layer '%s' "
-			    "(op %s) matches no gpu row of the input by name "
-			    "and geometry (-w: warn instead)", first->name,
-			    layer_opname(first->op));
-			goto out;
-		}
-	}
-	if (table_write(stdout, &t) < 0) {
+	out = table_out_open(stdout, TABLE_HOLD);
+	/* a measurement no row used is a mistake in it (-w: a warning) */
+	k = table_stream(argv, argc, NULL, gpu_cost_block, &co, out) == 0 &&
+	    gpu_cost_unused(&co, o.warn) == 0;
+	rc = k ? PF_EXIT_OK : PF_EXIT_DATA;
+	if (table_out_close(out, k) < 0) {
 		pf_write_error(NULL);
-		goto out;
+		rc = PF_EXIT_DATA;
 	}
-	rc = PF_EXIT_OK;
-out:
 	if (pf_close_stdout() < 0)
 		rc = PF_EXIT_DATA;
-	if (have_t)
-		table_free(&t);
-	if (have_ms)
+	if (co.ms != NULL)
 		gpu_measured_free(&ms);
 	return rc;
 }

@@ -20,9 +20,10 @@ usage(int rc)
 int
 main(int argc, char **argv)
 {
-	struct table in, out;
+	struct merge m;
+	struct table_out *out;
 	double sync_ns = 0;
-	int ch, rc = PF_EXIT_OK;
+	int ch, ok, rc;
 
 	pf_setprogname(argv[0]);
 	while ((ch = getopt(argc, argv, "hy:")) != -1) {
@@ -46,16 +47,15 @@ main(int argc, char **argv)
 	argv += optind;
 	if (argc > 1)
 		usage(PF_EXIT_USAGE);
-	if (table_load(argc == 1 ? argv[0] : "-", &in) < 0)
-		return PF_EXIT_DATA;
-	if (merge_costs(&in, sync_ns, &out) < 0)
-		rc = PF_EXIT_DATA;
-	else if (table_write(stdout, &out) < 0) {
+	merge_init(&m, sync_ns);
+	out = table_out_open(stdout, TABLE_HOLD);
+	ok = table_stream(argv, argc, "cand", merge_block, &m, out) == 0;
+	rc = ok ? PF_EXIT_OK : PF_EXIT_DATA;
+	if (table_out_close(out, ok) < 0) {
 		pf_write_error(NULL);
 		rc = PF_EXIT_DATA;
 	}
-	table_free(&in);
-	table_free(&out);
+	merge_free(&m);
 	if (pf_close_stdout() < 0)
 		rc = PF_EXIT_DATA;
 	return rc;

@@ -38,36 +38,6 @@ posarg(const char *s, int opt)
 	return v;
 }
 
-/* Copy the finished trace from the temporary file tmp to path. */
-static int
-publish_trace(FILE *tmp, const char *path)
-{
-	char buf[1 << 16];
-	size_t n;
-	FILE *fp;
-	int bad;
-
-	if (fflush(tmp) != 0 || ferror(tmp) || fseek(tmp, 0, SEEK_SET) != 0) {
-		pf_write_error("temporary trace file");
-		return -1;
-	}
-	if ((fp = fopen(path, "w")) == NULL) {
-		pf_err(path, "cannot open for writing: %s", strerror(errno));
-		return -1;
-	}
-	while ((n = fread(buf, 1, sizeof(buf), tmp)) > 0)
-		if (fwrite(buf, 1, n, fp) != n)
-			break;
-	bad = ferror(tmp) || ferror(fp) || fflush(fp) != 0;
-	if (bad)
-		pf_write_error(path);
-	if (fclose(fp) != 0 && !bad) {
-		pf_write_error(path);
-		bad = 1;
-	}
-	return bad ? -1 : 0;
-}
-
 static double
 now_s(void)
 {
@@ -80,22 +50,19 @@ now_s(void)
 int
 main(int argc, char **argv)
 {
-	const struct pim_engine *e;
-	void *state = NULL;
-	struct pim_opts o, *op = &o;
-	struct pim_row def;
-	struct table all, t;
+	struct pim_cost_run u;
+	struct pim_opts *op = &u.o;
+	struct table_out *out;
 	const char *config = "newton-gddr6", *tracef = NULL;
 	char *path;
 	int engine_opt = 0;
-	FILE *trace = NULL;
-	int64_t n = 0, g = 0, rows, cmds, trows = 0, tcmds = 0;
+	int64_t n = 0, g = 0;
 	double dispatch = -1;
-	int ch, i, nohide = 0, stats = 0, rc = PF_EXIT_DATA, first = 1;
+	int ch, ok, nohide = 0, stats = 0, rc;
 	double t0;
 
 	pf_setprogname(argv[0]);
-	memset(&o, 0, sizeof(o));
+	memset(&u, 0, sizeof(u));
 	while ((ch = getopt(argc, argv, "abEGHT:c:d:g:hn:rsx")) != -1) {
 		if (strchr("abEGTgrx", ch) != NULL)
 			engine_opt = ch;
@@ -129,88 +96,57 @@ main(int argc, char **argv)
 
 	if ((path = conf_resolve("pim", config)) == NULL)
 		return PF_EXIT_DATA;
-	if ((e = pim_engine_of(path)) == NULL) {
+	if ((u.e = pim_engine_of(path)) == NULL) {
 		free(path);
 		return PF_EXIT_DATA;
 	}
-	if (engine_opt != 0 && strchr(e->opts, engine_opt) == NULL) {
+	if (engine_opt != 0 && strchr(u.e->opts, engine_opt) == NULL) {
 		free(path);
 		pf_err(NULL, "-%c: not an option of arch %s", engine_opt,
-		    e->arch);
+		    u.e->arch);
 		usage(PF_EXIT_USAGE);
 	}
-	state = e->open(path, &def);
+	u.state = u.e->open(path, &u.def);
 	free(path);
-	if (state == NULL)
+	if (u.state == NULL)
 		return PF_EXIT_DATA;
 	/* options fill the row parameters a row leaves empty */
 	if (n > 0)
-		def.channels = n;
+		u.def.channels = n;
 	if (g > 0)
-		def.max_gwrite = g;
+		u.def.max_gwrite = g;
 	if (nohide)
-		def.hiding = 0;
+		u.def.hiding = 0;
 	if (dispatch >= 0)
-		def.dispatch_ns = dispatch;
-	/*
-	 * The trace goes to an anonymous file first and is copied to -T's
-	 * file only once every row is costed: a failure never truncates or
-	 * removes a file this run did not create (nor a device node).
-	 */
-	if (tracef != NULL && (o.trace = trace = tmpfile()) == NULL) {
+		u.def.dispatch_ns = dispatch;
+	if (tracef != NULL && (op->trace = tmpfile()) == NULL) {
 		pf_err(NULL, "cannot create a temporary file: %s",
 		    strerror(errno));
-		e->close(state);
+		u.e->close(u.state);
 		return PF_EXIT_DATA;
 	}
-
 	t0 = now_s();
-	table_init(&all, "-");
-	for (i = 0; i < (argc > 0 ? argc : 1); i++) {
-		const char *in = argc > 0 ? argv[i] : "-";
-
-		if (first) {
-			table_free(&all);
-			if (table_load(in, &all) < 0 ||
-			    pim_cost_table(e, state, &all, &def, &o, &rows,
-			    &cmds) < 0)
-				goto out;
-			first = 0;
-		} else {
-			if (table_load(in, &t) < 0)
-				goto out;
-			if (pim_cost_table(e, state, &t, &def, &o, &rows,
-			    &cmds) < 0 ||
-			    table_append(&all, &t) < 0) {
-				table_free(&t);
-				goto out;
-			}
-			table_free(&t);
-		}
-		trows += rows;
-		tcmds += cmds;
-	}
-	if (stats) {
+	out = table_out_open(stdout, TABLE_HOLD);
+	ok = table_stream(argv, argc, NULL, pim_cost_block, &u, out) == 0;
+	if (ok && stats) {
 		double dt = now_s() - t0;
 
 		fprintf(stderr, "%s: %lld pim rows, %lld commands timed, "
 		    "%.3f s cpu, %.0f rows/s, %.0f commands/s\n", pf_progname(),
-		    (long long)trows, (long long)tcmds, dt,
-		    dt > 0 ? (double)trows / dt : 0,
-		    dt > 0 ? (double)tcmds / dt : 0);
+		    (long long)u.rows, (long long)u.cmds, dt,
+		    dt > 0 ? (double)u.rows / dt : 0,
+		    dt > 0 ? (double)u.cmds / dt : 0);
 	}
-	if (trace != NULL && publish_trace(trace, tracef) < 0)
-		goto out;
-	if (table_write(stdout, &all) < 0) {
+	if (ok && op->trace != NULL && pim_trace_publish(op->trace, tracef) < 0)
+		ok = 0;
+	rc = ok ? PF_EXIT_OK : PF_EXIT_DATA;
+	if (table_out_close(out, ok) < 0) {
 		pf_write_error(NULL);
-		goto out;
+		rc = PF_EXIT_DATA;
 	}
-	rc = PF_EXIT_OK;
-out:
-	table_free(&all);
-	e->close(state);
-	if (trace != NULL)
-		fclose(trace);
+	u.e->close(u.state);
+	if (op->trace != NULL)
+		fclose(op->trace);
 	if (pf_close_stdout() < 0)
 		rc = PF_EXIT_DATA;
 	return rc;

@@ -1,8 +1,9 @@
 /*
- * table_fmtns and table_setint against printf: the cost tools' numbers
- * are formatted by hand, and must be byte for byte what "%.3f" and
- * PRId64 give (ties at exactly half a thousandth to even, negative
- * zero, values past the fast range), on values of every magnitude.
+ * table_fmtns, table_fmtfix and table_setint against printf: the cost
+ * tools' numbers are formatted by hand, and must be byte for byte what
+ * "%.3f", "%.*f" (0 to 6 digits) and PRId64 give (ties at exactly half a
+ * unit of the last digit to even, negative zero, values past the fast
+ * range), on values of every magnitude.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -27,6 +28,22 @@ one(double v)
 	}
 }
 
+/* table_fmtfix with every number of digits it takes. */
+static void
+fix(double v)
+{
+	char a[512], b[512];
+	int d, na, nb;
+
+	for (d = 0; d <= 6; d++) {
+		na = table_fmtfix(a, sizeof(a), v, d);
+		nb = snprintf(b, sizeof(b), "%.*f", d, v);
+		if ((na != nb || strcmp(a, b) != 0) && bad++ < 10)
+			fprintf(stderr, "%.17g, %d digits: '%s', printf '%s'\n",
+			    v, d, a, b);
+	}
+}
+
 int
 main(void)
 {
@@ -43,7 +60,14 @@ main(void)
 	for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
 		one(fixed[i]);
 		one(-fixed[i]);
+		fix(fixed[i]);
+		fix(-fixed[i]);
 	}
+	fix(9007199254.7409915);	/* past 2^53 / 1e6: printf's own */
+	fix(0.0000005);
+	fix(0.0000015);
+	fix(2.5);
+	fix(3.5);
 	one(INFINITY);
 	one(-INFINITY);
 	one(NAN);
@@ -57,6 +81,12 @@ main(void)
 		one((double)rnd(0, 1000000000) / 1000 + 0.0005);
 		one((double)rnd(0, 4000000) / 8);	/* k/8: exact ties */
 		one(nextafter((double)rnd(0, 1000000) / 1000 + 0.0005, 0));
+		if (k % 4 == 0) {
+			fix(v);
+			fix((double)rnd(0, 1000000000) / 1000000 + 0.0000005);
+			fix((double)rnd(0, 4000000) / 64);	/* exact ties */
+			fix((double)rnd(0, 100000) + 0.5);
+		}
 	}
 	CHECK_EQ_I(bad, 0);
 

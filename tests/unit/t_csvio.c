@@ -3,6 +3,7 @@
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "arith.h"
@@ -29,6 +30,85 @@ writestr(const struct table *t, char *buf, size_t n)
 	table_write(fp, t);
 	fclose(fp);
 	return buf;
+}
+
+/* The quoting rule written out plainly, to hold table_write to. */
+static void
+refquote(const char *f, char *out)
+{
+	size_t n = strlen(f);
+	int q = strpbrk(f, ",\"\r\n") != NULL ||
+	    (n > 0 && (f[0] == ' ' || f[n - 1] == ' '));
+
+	if (q)
+		*out++ = '"';
+	for (; *f != '\0'; f++) {
+		if (*f == '"')
+			*out++ = '"';
+		*out++ = *f;
+	}
+	if (q)
+		*out++ = '"';
+	*out = '\0';
+}
+
+/*
+ * Fields of every quoting case, alone and after others, at every length
+ * up to past the output's block, written and read back.
+ */
+static void
+quoting(void)
+{
+	static const char *const cases[] = { "x", "", "a b", " lead",
+	    "trail ", " ", "q\"u", "\"", "l\nb", "c\rr", "x,y", ",", "1.500" };
+	struct table t, u;
+	char *got, *want, *w, f[70000];
+	size_t ncase = sizeof(cases) / sizeof(cases[0]), i, r, len;
+	FILE *fp;
+
+	table_init(&t, "q");
+	table_addcol(&t, "a");
+	table_addcol(&t, "b");
+	for (i = 0; i < ncase; i++) {
+		r = table_addrow(&t);
+		table_set(&t, r, 0, cases[i]);
+		table_set(&t, r, 1, cases[(i + 3) % ncase]);
+	}
+	for (len = 1; len < sizeof(f); len = len * 3 + 1) {
+		memset(f, 'z', len);
+		f[len] = '\0';
+		if (len % 2)
+			f[len / 2] = ',';
+		r = table_addrow(&t);
+		table_set(&t, r, 0, f);
+		table_set(&t, r, 1, len % 4 == 1 ? " " : "v");
+	}
+	want = w = malloc(8 * sizeof(f) + 4096);
+	strcpy(w, "a,b\n");
+	w += strlen(w);
+	for (r = 0; r < t.nrows; r++) {
+		refquote(table_get(&t, r, 0), w);
+		w += strlen(w);
+		*w++ = ',';
+		refquote(table_get(&t, r, 1), w);
+		w += strlen(w);
+		*w++ = '\n';
+	}
+	*w = '\0';
+	got = NULL;
+	fp = open_memstream(&got, &len);
+	CHECK(table_write(fp, &t) == 0);
+	fclose(fp);
+	CHECK(strcmp(got, want) == 0);
+	CHECK(readstr(got, &u) == 0);
+	CHECK_EQ_I(u.nrows, t.nrows);
+	for (r = 0; r < t.nrows && r < u.nrows; r++)
+		CHECK(strcmp(table_get(&t, r, 0), table_get(&u, r, 0)) == 0 &&
+		    strcmp(table_get(&t, r, 1), table_get(&u, r, 1)) == 0);
+	free(got);
+	free(want);
+	table_free(&t);
+	table_free(&u);
 }
 
 int
@@ -120,5 +200,6 @@ main(int argc, char **argv)
 	CHECK_EQ_I(dtype_bytes("fp16"), 2);
 	CHECK_EQ_I(dtype_bytes("fp32"), 4);
 	CHECK_EQ_I(dtype_bytes("fp17"), 0);
+	quoting();
 	return CHECK_DONE();
 }
