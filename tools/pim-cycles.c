@@ -20,7 +20,7 @@
 static void
 usage(int rc)
 {
-	fprintf(rc == PF_EXIT_OK ? stdout : stderr, "usage: pim-cycles [-abEGHrsx] [-c config] "
+	fprintf(rc == PF_EXIT_OK ? stdout : stderr, "usage: pim-cycles [-abEGHprsx] [-c config] "
 	    "[-d dispatch_ns] [-g max_gwrite] [-n pim_channels] [-T tracefile] "
 	    "[file ...]\n");
 	exit(rc);
@@ -33,6 +33,12 @@ posarg(const char *s, int opt)
 
 	if (parse_int64(s, &v) < 0 || v < 1 || v > (1 << 20)) {
 		pf_err(NULL, "-%c: bad count '%s'", opt, s);
+		usage(PF_EXIT_USAGE);
+	}
+	/* n_gwrite takes 1, 2, 4, ...: another maximum would round down */
+	if (opt == 'g' && (v & (v - 1)) != 0) {
+		pf_err(NULL, "-g '%s': want a power of two (n_gwrite is 1, 2, "
+		    "4, ...)", s);
 		usage(PF_EXIT_USAGE);
 	}
 	return v;
@@ -92,11 +98,12 @@ main(int argc, char **argv)
 	int64_t n = 0, g = 0, rows, cmds, trows = 0, tcmds = 0;
 	double dispatch = -1;
 	int ch, i, nohide = 0, stats = 0, rc = PF_EXIT_DATA, first = 1;
+	int print = 0;
 	double t0;
 
 	pf_setprogname(argv[0]);
 	memset(&o, 0, sizeof(o));
-	while ((ch = getopt(argc, argv, "abEGHT:c:d:g:hn:rsx")) != -1) {
+	while ((ch = getopt(argc, argv, "abEGHT:c:d:g:hn:prsx")) != -1) {
 		if (strchr("abEGTgrx", ch) != NULL)
 			engine_opt = ch;
 		switch (ch) {
@@ -118,6 +125,7 @@ main(int argc, char **argv)
 			break;
 		case 'g': g = posarg(optarg, ch); break;
 		case 'n': n = posarg(optarg, ch); break;
+		case 'p': print = 1; break;
 		case 'r': op->reduce = 1; break;
 		case 's': stats = 1; break;
 		case 'x': nohide = 1; break;
@@ -152,6 +160,14 @@ main(int argc, char **argv)
 		def.hiding = 0;
 	if (dispatch >= 0)
 		def.dispatch_ns = dispatch;
+	if (print) {
+		/* the machine, for drivers that must not parse configs */
+		printf("arch,channels,max_gwrite,hiding\n%s,%lld,%lld,%d\n",
+		    e->arch, (long long)def.channels,
+		    (long long)def.max_gwrite, def.hiding);
+		e->close(state);
+		return pf_close_stdout() < 0 ? PF_EXIT_DATA : PF_EXIT_OK;
+	}
 	/*
 	 * The trace goes to an anonymous file first and is copied to -T's
 	 * file only once every row is costed: a failure never truncates or
