@@ -41,6 +41,19 @@ rc=$?
 [ ! -e "$W/nopim" ] || fail "OUTDIR exists after pim-cycles failed"
 ls -A "$W" | grep -q '^\.' && fail "leftover temporary folders: $(ls -A "$W")"
 
+# Under ulimit -f the stage that passes the limit says "File too large"
+# and pimflow names it (it said only "exit 153", SIGXFSZ; issue 10,
+# defect 12); nothing is published, no temporary folder is left.
+(ulimit -f 20 && pimflow -q -x "$m" "$W/small") >"$W/out" 2>"$W/err"
+rc=$?
+[ $rc -eq 1 ] || fail "ulimit -f: exit $rc, want 1: $(cat "$W/err")"
+grep -q '^[a-z0-9-]*: <stdout>: File too large$' "$W/err" ||
+    fail "ulimit -f: no stage says File too large: $(cat "$W/err")"
+grep -q "^pimflow: stage [a-z0-9-]* failed (exit 1); no $W/small written\$" "$W/err" ||
+    fail "ulimit -f: $(cat "$W/err")"
+[ ! -e "$W/small" ] || fail "ulimit -f: OUTDIR written"
+ls -A "$W" | grep -q '^\.small' && fail "ulimit -f: left $(ls -A "$W" | grep '^\.small')"
+
 # An existing folder that is not a pimflow result is never replaced.
 mkdir "$W/precious"
 echo keep >"$W/precious/notes"
