@@ -97,7 +97,8 @@ same_stream(const struct ngen_plan *p, int64_t a, int64_t b)
  * proportion to the stream, so a piece past the bound is refused rather
  * than run for hours.  The default timing adds repeating periods in
  * closed form (newton_time.c) and takes any stream whose cycles fit in
- * 64 bits; -2 (no report) past that.
+ * 64 bits (-2, no report, past that), but for a refresh period of
+ * NT_MAXPHASE or more, which keeps the bound.
  */
 static int
 time_channel(const struct pim_model *m, const struct ngen_plan *p, int64_t ch,
@@ -114,7 +115,8 @@ time_channel(const struct pim_model *m, const struct ngen_plan *p, int64_t ch,
 		seg[i].count = ngen_chan_blocks(&p->part[i], ch);
 		cmds += (double)seg[i].count * (double)nt_block_cmds(seg[i].b);
 	}
-	if (exact && cmds * (double)repeat > PIM_MAX_CMDS)
+	if ((exact || m->t_refi >= NT_MAXPHASE) &&
+	    cmds * (double)repeat > PIM_MAX_CMDS)
 		rc = -1;
 	else {
 		nt_run(m, hiding, seg, (size_t)p->nparts, repeat, exact, st);
@@ -286,9 +288,9 @@ toobig:
 		    "piece or lower the batch");
 	else
 		pf_err(where, "a channel's stream has more than %.0f PIM "
-		    "commands, the most pim-cycles -E issues one by one (a few "
-		    "seconds); split the piece or lower the batch",
-		    PIM_MAX_CMDS);
+		    "commands, the most pim-cycles issues one by one (a few "
+		    "seconds: with -E, or t_refi %d or more); split the piece "
+		    "or lower the batch", PIM_MAX_CMDS, NT_MAXPHASE);
 	return -1;
 }
 

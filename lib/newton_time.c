@@ -253,7 +253,6 @@ skip(struct eng *e, const struct calib *cb, int64_t n)
  * t_refi + 2 refresh steps; the result is the one of issuing every
  * command (tests/unit/t_newton.c compares them).
  */
-#define NT_MAXPHASE	65536	/* longer refresh periods: no detection */
 
 struct visit {
 	int64_t		left;		/* work left at the visit (0: none) */
