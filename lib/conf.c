@@ -38,6 +38,7 @@ conf_load(const char *path, struct conf *c)
 {
 	FILE *fp;
 	char buf[1024], *line, *eq, *key, *val, *hash;
+	struct stat st;
 	long lineno = 0;
 	size_t i;
 
@@ -47,6 +48,11 @@ conf_load(const char *path, struct conf *c)
 		pf_err(path, "%s", strerror(errno));
 		conf_free(c);
 		return -1;
+	}
+	/* a folder opens for reading on Linux and fails at the first read */
+	if (fstat(fileno(fp), &st) == 0 && S_ISDIR(st.st_mode)) {
+		pf_err(path, "is a folder, not a config file");
+		goto bad;
 	}
 	while (fgets(buf, sizeof(buf), fp) != NULL) {
 		lineno++;
@@ -83,7 +89,7 @@ conf_load(const char *path, struct conf *c)
 		c->n++;
 	}
 	if (ferror(fp)) {
-		pf_err(path, "read error");
+		pf_err(path, "read error: %s", strerror(errno));
 		goto bad;
 	}
 	fclose(fp);

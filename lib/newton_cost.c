@@ -95,9 +95,13 @@ same_stream(const struct ngen_plan *p, int64_t a, int64_t b)
 }
 
 /*
- * Time channel ch; -1 (no report) when its stream has more than
- * PIM_MAX_CMDS commands: simulating takes time in proportion to the
- * stream, so a piece past the bound is refused rather than run for hours.
+ * Time channel ch; -1 (no report) when exact (-E) and its stream has more
+ * than PIM_MAX_CMDS commands: issuing every command takes time in
+ * proportion to the stream, so a piece past the bound is refused rather
+ * than run for hours.  The default timing adds repeating periods in
+ * closed form (newton_time.c) and takes any stream whose cycles fit in
+ * 64 bits (-2, no report, past that), but for a refresh period of
+ * NT_MAXPHASE or more, which keeps the bound.
  */
 static int
 time_channel(const struct pim_model *m, const struct ngen_plan *p, int64_t ch,
@@ -114,10 +118,14 @@ time_channel(const struct pim_model *m, const struct ngen_plan *p, int64_t ch,
 		seg[i].count = ngen_chan_blocks(&p->part[i], ch);
 		cmds += (double)seg[i].count * (double)nt_block_cmds(seg[i].b);
 	}
-	if (cmds * (double)repeat > PIM_MAX_CMDS)
+	if ((exact || m->t_refi >= NT_MAXPHASE) &&
+	    cmds * (double)repeat > PIM_MAX_CMDS)
 		rc = -1;
-	else
+	else {
 		nt_run(m, hiding, seg, (size_t)p->nparts, repeat, exact, st);
+		if (st->cycles < 0)
+			rc = -2;
+	}
 	for (i = 0; i < p->nparts; i++)
 		ngen_chblock_free(&cb[i]);
 	return rc;
@@ -134,6 +142,7 @@ eval_plan(const struct pim_model *m, const struct ngen_plan *plan,
 {
 	struct nt_stats st;
 	int64_t ch, prev;
+	int rc;
 
 	c->st.cycles = -1;
 	for (ch = 0; ch < (o->all ? plan->nch : 1); ch++) {
@@ -142,8 +151,9 @@ eval_plan(const struct pim_model *m, const struct ngen_plan *plan,
 				break;
 		if (prev < ch)
 			continue;
-		if (time_channel(m, plan, ch, hiding, repeat, o->exact, &st) < 0)
-			return -1;
+		if ((rc = time_channel(m, plan, ch, hiding, repeat, o->exact,
+		    &st)) < 0)
+			return rc;
 		c->cmds += st.gwrite + st.gact + st.comp + st.readres;
 		if (st.cycles > c->st.cycles) {
 			c->st = st;
@@ -211,7 +221,7 @@ newton_cost_layer(const struct pim_model *m, const struct layer *l,
 	FILE *trace = o->trace;
 	int64_t repeat = 1, inst, jnch = nch, ch, len;
 	double comp, rr, gw, bytes, outs, abytes;
-	int i, esz;
+	int i, esz, toobig_rc = -1;
 
 	memset(c, 0, sizeof(*c));
 	memset(&gl, 0, sizeof(gl));
@@ -252,7 +262,7 @@ newton_cost_layer(const struct pim_model *m, const struct layer *l,
 		jnch = nch / inst;
 	if (ngen_build(m, &gl, jnch, max_gw, &plan) < 0)
 		goto toolarge;
-	if (eval_plan(m, &plan, o, hiding, repeat, c) < 0) {
+	if ((toobig_rc = eval_plan(m, &plan, o, hiding, repeat, c)) < 0) {
 		ngen_free(&plan);
 		goto toobig;
 	}
@@ -269,8 +279,8 @@ newton_cost_layer(const struct pim_model *m, const struct layer *l,
 				    plan.nparts > 1 ? g1 : 0, &alt) < 0)
 					continue;
 				memset(&ac, 0, sizeof(ac));
-				if (eval_plan(m, &alt, o, hiding, repeat,
-				    &ac) < 0) {
+				if ((toobig_rc = eval_plan(m, &alt, o, hiding,
+				    repeat, &ac)) < 0) {
 					ngen_free(&alt);
 					ngen_free(&plan);
 					goto toobig;
@@ -339,9 +349,14 @@ toolarge:
 	pf_err(where, "shape too large to schedule on pim");
 	return -1;
 toobig:
-	pf_err(where, "a channel's stream has more than %.0f PIM commands, "
-	    "the most pim-cycles simulates (a few seconds); split the piece "
-	    "or lower the batch", PIM_MAX_CMDS);
+	if (toobig_rc == -2)
+		pf_err(where, "a channel's cycle count passes 64 bits; split the "
+		    "piece or lower the batch");
+	else
+		pf_err(where, "a channel's stream has more than %.0f PIM "
+		    "commands, the most pim-cycles issues one by one (a few "
+		    "seconds: with -E, or t_refi %d or more); split the piece "
+		    "or lower the batch", PIM_MAX_CMDS, NT_MAXPHASE);
 	return -1;
 }
 

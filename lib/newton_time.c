@@ -6,6 +6,7 @@
  * oracle the tests compare the fast path against.
  */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "newton_time.h"
@@ -22,6 +23,7 @@ struct eng {
 	int64_t	resume;			/* nothing issues before this (REF + 1) */
 	int64_t	next_inj;		/* next refresh injection clock */
 	int	any_rr;			/* a READRES was issued */
+	int	over;			/* a clock or count passed 64 bits */
 	struct nt_stats st;
 };
 
@@ -240,14 +242,136 @@ skip(struct eng *e, const struct calib *cb, int64_t n)
 	e->st.readres += n * cb->st.readres;
 }
 
+/*
+ * Periods in closed form.  At a quiet point no earlier command can bind a
+ * later one, so what follows depends only on the phase, the clocks to the
+ * next refresh injection (next_inj - rr, in [2, t_refi + 1] after any
+ * READRES).  When a phase comes back, the work between the two visits
+ * (blocks of a run, or repetitions of the stream) repeats for ever: whole
+ * periods are added at once, every clock moved by the period's length and
+ * every count by its counts.  A run of 10^12 blocks so costs at most
+ * t_refi + 2 refresh steps; the result is the one of issuing every
+ * command (tests/unit/t_newton.c compares them).
+ */
+
+struct visit {
+	int64_t		left;		/* work left at the visit (0: none) */
+	int64_t		rr;
+	struct nt_stats	st;
+};
+
+struct cycle {
+	struct visit	*seen;		/* by phase; NULL: no detection */
+	int64_t		 nph;
+};
+
+static void
+cycle_init(struct cycle *cy, const struct eng *e, int64_t work)
+{
+	cy->seen = NULL;
+	cy->nph = 0;
+	/* only a long run pays for the table */
+	if (work < 4096 || e->m->t_refi >= NT_MAXPHASE)
+		return;
+	cy->nph = e->m->t_refi + 2;
+	cy->seen = calloc((size_t)cy->nph, sizeof(*cy->seen));
+}
+
+static void
+cycle_free(struct cycle *cy)
+{
+	free(cy->seen);
+	cy->seen = NULL;
+}
+
+/* a + k * (b - a) into *r; -1 past 64 bits (b >= a). */
+static int
+ahead(int64_t a, int64_t b, int64_t k, int64_t *r)
+{
+	int64_t d = b - a;
+
+	if (d < 0 || (d > 0 && k > (INT64_MAX / 4 - b) / d))
+		return -1;
+	*r = b + k * d;
+	return 0;
+}
+
+/*
+ * At a quiet point with *left units of work to go (each costing the same
+ * as the period's): record the visit, or, at a phase seen before, jump
+ * over the whole periods that fit.  Returns 1 after a jump.
+ */
+static int
+cycle_step(struct cycle *cy, struct eng *e, int64_t *left)
+{
+	struct visit *v, v0;
+	int64_t ph, per, k, d, drr, *c[5], *c0[5];
+	int i;
+
+	if (cy->seen == NULL || (ph = e->next_inj - e->rr) < 0 || ph >= cy->nph)
+		return 0;
+	v = &cy->seen[ph];
+	if (v->left <= *left) {
+		v->left = *left;
+		v->rr = e->rr;
+		v->st = e->st;
+		return 0;
+	}
+	v0 = *v;
+	v = &v0;
+	per = v->left - *left;
+	k = *left / per;
+	cycle_free(cy);		/* what is left is shorter than a period */
+	if (k == 0)
+		return 0;
+	drr = e->rr;
+	if (ahead(v->rr, e->rr, k, &drr) < 0) {
+		e->over = 1;
+		return 0;
+	}
+	d = drr - e->rr;
+	c[0] = &e->st.gwrite; c[1] = &e->st.gact; c[2] = &e->st.comp;
+	c[3] = &e->st.readres; c[4] = &e->st.ref;
+	c0[0] = &v->st.gwrite; c0[1] = &v->st.gact; c0[2] = &v->st.comp;
+	c0[3] = &v->st.readres; c0[4] = &v->st.ref;
+	for (i = 0; i < 5; i++)
+		if (ahead(*c0[i], *c[i], k, c[i]) < 0) {
+			e->over = 1;
+			return 0;
+		}
+	/* every clock moves by d; never-issued ones stay so */
+	e->rr += d;
+	e->now += d;
+	e->next_inj += d;
+	if (e->resume != NEG)
+		e->resume += d;
+	if (e->gw != NEG)
+		e->gw += d;
+	if (e->comp != NEG)
+		e->comp += d;
+	if (e->prea != NEG)
+		e->prea += d;
+	if (e->ref != NEG)
+		e->ref += d;
+	for (i = 0; i < 4; i++)
+		if (e->ga[i] != NEG)
+			e->ga[i] += d;
+	*left -= k * per;
+	return 1;
+}
+
 static void
 run_seg(struct eng *e, const struct nt_seg *sg, const struct calib *cb,
     int exact)
 {
 	int64_t left = sg->count, n;
+	struct cycle cy;
 
-	while (left > 0) {
+	cycle_init(&cy, e, exact || cb->d <= 0 ? 0 : left);
+	while (left > 0 && !e->over) {
 		if (!exact && cb->d > 0 && quiet(e)) {
+			if (cycle_step(&cy, e, &left))
+				continue;
 			/* Blocks whose every READRES + 1 stays before the injection. */
 			n = (e->next_inj - e->rr - 2) / cb->d;
 			if (n > left)
@@ -261,6 +385,7 @@ run_seg(struct eng *e, const struct nt_seg *sg, const struct calib *cb,
 		run_block(e, sg->b, exact);
 		left--;
 	}
+	cycle_free(&cy);
 }
 
 void
@@ -269,6 +394,7 @@ nt_run(const struct pim_model *m, int hiding, const struct nt_seg *seg,
 {
 	struct eng e;
 	struct calib cbs[8], *cb = cbs;
+	struct cycle cy;
 	size_t i;
 	int64_t r;
 
@@ -282,10 +408,19 @@ nt_run(const struct pim_model *m, int hiding, const struct nt_seg *seg,
 		else
 			cb[i].d = 0;
 	}
-	for (r = 0; r < repeat; r++)
+	/* repetitions of the whole stream: periods in closed form too */
+	cycle_init(&cy, &e, exact ? 0 : repeat);
+	for (r = repeat; r > 0 && !e.over; ) {
+		if (!exact && e.any_rr && quiet(&e) && cycle_step(&cy, &e, &r))
+			continue;
 		for (i = 0; i < nseg; i++)
 			run_seg(&e, &seg[i], exact ? NULL : &cb[i], exact);
+		r--;
+	}
+	cycle_free(&cy);
 	eng_finish(&e, st);
+	if (e.over)
+		st->cycles = -1;
 }
 
 void

@@ -44,6 +44,13 @@ enum nt_cmd { NT_GWRITE, NT_GACT0, NT_GACT1, NT_GACT2, NT_GACT3, NT_COMP,
 	NT_READRES };
 
 /*
+ * Refresh periods (t_refi) below this have their repeating periods added
+ * in closed form; with a longer one a stream is simulated refresh by
+ * refresh (newton_time.c).
+ */
+#define NT_MAXPHASE	65536
+
+/*
  * Time a channel stream: the nseg segments in order, the whole list
  * repeated `repeat` times (>= 0).  hiding selects c (pim_model_c).  exact
  * != 0 disables the closed-form skipping (every command is issued; for

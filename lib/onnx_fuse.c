@@ -397,23 +397,40 @@ users(struct fuse *e)
 {
 	struct model *m = e->m;
 	size_t i, k;
-	int j, t;
+	int t, pass, *cnt, *last;
 
+	/*
+	 * Two passes, counting then filling, with the last node seen per
+	 * tensor (nodes come in index order, so a node using t twice is
+	 * caught there): a tensor with 200k consumers costs 200k steps,
+	 * not 200k squared.
+	 */
 	e->users = xcalloc(m->nt ? m->nt : 1, sizeof(int *));
 	e->nusers = xcalloc(m->nt ? m->nt : 1, sizeof(int));
-	for (i = 0; i < m->nn; i++)
-		for (k = 0; k < m->n[i].nin; k++) {
-			if ((t = m->n[i].in[k]) < 0)
-				continue;
-			for (j = 0; j < e->nusers[t]; j++)
-				if (e->users[t][j] == (int)i)
-					break;
-			if (j < e->nusers[t])
-				continue;
-			e->users[t] = xreallocarray(e->users[t],
-			    (size_t)e->nusers[t] + 1, sizeof(int));
-			e->users[t][e->nusers[t]++] = (int)i;
-		}
+	cnt = xcalloc(m->nt ? m->nt : 1, sizeof(int));
+	last = xcalloc(m->nt ? m->nt : 1, sizeof(int));	/* node + 1 */
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < m->nn; i++)
+			for (k = 0; k < m->n[i].nin; k++) {
+				if ((t = m->n[i].in[k]) < 0 ||
+				    last[t] == (int)i + 1)
+					continue;
+				last[t] = (int)i + 1;
+				if (pass == 0)
+					cnt[t]++;
+				else
+					e->users[t][e->nusers[t]++] = (int)i;
+			}
+		if (pass == 0)
+			for (i = 0; i < m->nt; i++) {
+				if (cnt[i] > 0)
+					e->users[i] = xcalloc((size_t)cnt[i],
+					    sizeof(int));
+				last[i] = 0;
+			}
+	}
+	free(cnt);
+	free(last);
 }
 
 void

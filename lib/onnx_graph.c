@@ -286,6 +286,7 @@ graph_inputs(struct model *m, const struct input_shape *is, int nis)
 			return -1;
 		}
 		t = &m->t[ti];
+		m->reshaped = 1;
 		t->declrank = is[j].rank;
 		memcpy(t->decl, is[j].dims, sizeof(t->decl));
 	}
@@ -563,6 +564,20 @@ keepshape(struct model *m, const struct node *n)
 	return 0;
 }
 
+/* t's computed shape agrees with its declared one (symbolic dims agree). */
+static int
+declared_ok(const struct tensor *t)
+{
+	int j;
+
+	if (t->declrank != t->rank)
+		return 0;
+	for (j = 0; j < t->rank; j++)
+		if (t->decl[j] >= 0 && t->decl[j] != t->dims[j])
+			return 0;
+	return 1;
+}
+
 /*
  * Infer the output shapes and types of node ni from its inputs (which
  * must be known) by its op's rule, and mark outputs constant when every
@@ -621,6 +636,23 @@ infer1(struct model *m, int ni, int keep)
 			pf_err(m->file, "node %s: output '%s' of shape %s has "
 			    "more elements than 64 bits count", n->name,
 			    t->name, shape_str(t, buf, sizeof(buf)));
+			return -1;
+		}
+		/*
+		 * A shape the model declares (value_info, graph outputs) for
+		 * its own input shapes must be the one computed: a model that
+		 * contradicts itself is refused, not read one way or the other.
+		 */
+		if (!m->reshaped && t->declrank >= 0 && !declared_ok(t)) {
+			char dbuf[160];
+			struct tensor d = *t;
+
+			d.rank = t->declrank;
+			memcpy(d.dims, t->decl, sizeof(d.dims));
+			pf_err(m->file, "node %s: output '%s' has shape %s, the "
+			    "model declares %s", n->name, t->name,
+			    shape_str(t, buf, sizeof(buf)),
+			    shape_str(&d, dbuf, sizeof(dbuf)));
 			return -1;
 		}
 		for (j = 0; j < t->rank; j++)

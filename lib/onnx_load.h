@@ -102,6 +102,7 @@ struct model {
 	struct node	*n;
 	size_t		 nn;
 	int		*order;		/* nodes in topological order */
+	int		 reshaped;	/* -i gave input shapes: declared ones may be stale */
 };
 
 /*

@@ -78,28 +78,39 @@ layout(const struct tensor *t, int chan, int64_t *b, int64_t *c, int64_t *h,
 	}
 }
 
-/* Union of the source layers of tensors ts (n of them) into dst. */
+static int intcmp(const void *, const void *);
+
+/*
+ * Union of the source layers of tensors ts (n of them) into dst, sorted:
+ * gathered, sorted and made distinct, so a node of many inputs (a Sum of
+ * 200k operands) costs n log n, not n squared.
+ */
 void
 row_srcunion(struct model *m, const int *ts, size_t n, struct tensor *dst)
 {
-	int *buf, nb = 0, cap = 0, i, j;
-	size_t k;
+	int *buf, nb = 0, i;
+	size_t k, cap = 0;
 
 	for (k = 0; k < n; k++)
 		if (ts[k] >= 0 && !m->t[ts[k]].isconst)
-			cap += m->t[ts[k]].nsrc;
-	buf = xcalloc(cap ? (size_t)cap : 1, sizeof(int));
+			cap += (size_t)m->t[ts[k]].nsrc;
+	buf = xcalloc(cap ? cap : 1, sizeof(int));
 	for (k = 0; k < n; k++) {
 		const struct tensor *t;
 
 		if (ts[k] < 0 || (t = &m->t[ts[k]])->isconst)
 			continue;
-		for (i = 0; i < t->nsrc; i++) {
-			for (j = 0; j < nb && buf[j] != t->src[i]; j++)
-				;
-			if (j == nb)
-				buf[nb++] = t->src[i];
-		}
+		for (i = 0; i < t->nsrc; i++)
+			buf[nb++] = t->src[i];
+	}
+	if (nb > 1) {
+		int j = 0;
+
+		qsort(buf, (size_t)nb, sizeof(int), intcmp);
+		for (i = 1; i < nb; i++)
+			if (buf[i] != buf[j])
+				buf[++j] = buf[i];
+		nb = j + 1;
 	}
 	free(dst->src);
 	dst->src = buf;

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "diag.h"
 #include "onnx.pb-c.h"
 #include "onnx_load.h"
+#include "onnx_wire.h"
 #include "xalloc.h"
 
 #define S(s) ((s) != NULL ? (s) : "")
@@ -229,10 +231,36 @@ typedget(struct tensor *t, const Onnx__TensorProto *tp, int64_t n)
 	}
 }
 
+/*
+ * Length of tp's raw_data: its own, or the one onnx_wire left in its
+ * place (ONNX_WIRE_RAWLEN); -1 when it has none.
+ */
+static int64_t
+rawlen(const Onnx__TensorProto *tp)
+{
+	const ProtobufCMessageUnknownField *u;
+	uint64_t v;
+	size_t i, k;
+
+	if (tp->has_raw_data)
+		return (int64_t)tp->raw_data.len;
+	for (i = 0; i < tp->base.n_unknown_fields; i++) {
+		u = &tp->base.unknown_fields[i];
+		if (u->tag != ONNX_WIRE_RAWLEN ||
+		    u->wire_type != PROTOBUF_C_WIRE_TYPE_VARINT)
+			continue;
+		for (v = 0, k = 0; k < u->len && k < 9; k++)
+			v |= (uint64_t)(u->data[k] & 0x7f) << (7 * k);
+		return v > INT64_MAX ? INT64_MAX : (int64_t)v;
+	}
+	return -1;
+}
+
 int
 tensor_from_proto(struct tensor *t, const Onnx__TensorProto *tp,
     const char *file, const char *where)
 {
+	int64_t want, have;
 	int64_t n;
 	size_t i;
 	int sz;
@@ -258,9 +286,22 @@ tensor_from_proto(struct tensor *t, const Onnx__TensorProto *tp,
 	t->dtype = tp->has_data_type ? tp->data_type : DT_UNDEF;
 	t->known = 1;
 	sz = onnx_dtype_size(t->dtype);
-	if (!onnx_keepval(t->dtype, n) || sz == 0 || (tp->has_data_location &&
+	if (sz == 0 || (tp->has_data_location &&
 	    tp->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL) ||
 	    tp->n_external_data > 0)
+		return 0;	/* dims are all this tool needs */
+	/* raw_data that does not hold the dims is a broken tensor, kept or not */
+	if ((have = rawlen(tp)) >= 0 && (ck_mul(n, sz, &want) < 0 ||
+	    have != want)) {
+		if (ck_mul(n, sz, &want) < 0)
+			pf_err(file, "%s: raw_data has %lld bytes, want more "
+			    "than 64 bits count", where, (long long)have);
+		else
+			pf_err(file, "%s: raw_data has %lld bytes, want %lld",
+			    where, (long long)have, (long long)want);
+		return -1;
+	}
+	if (!onnx_keepval(t->dtype, n))
 		return 0;	/* dims are all this tool needs */
 	tensor_setval(t, n);
 	if (tp->has_raw_data) {

@@ -363,6 +363,27 @@ strip(struct src *s, int kind, const uint8_t *p, const uint8_t *end,
 			return -1;
 	}
 	while ((r = next(s, &p, end, &f)) > 0) {
+		if (kind == M_TENSOR && f.num == ONNX_WIRE_RAWLEN)
+			continue;	/* only ours may say a length */
+		if (kind == M_TENSOR && !keep && f.num == 9 && f.wt == WT_LEN) {
+			uint8_t tag[10];
+			size_t n = 0;
+			uint64_t v = (uint64_t)ONNX_WIRE_RAWLEN << 3 | WT_VARINT;
+
+			do {
+				tag[n++] = (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+				v >>= 7;
+			} while (v > 0);
+			put(o, tag, n);
+			n = 0;
+			v = f.v;
+			do {
+				tag[n++] = (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+				v >>= 7;
+			} while (v > 0);
+			put(o, tag, n);
+			continue;
+		}
 		if (kind == M_TENSOR && !keep && isdata(s, &f))
 			continue;
 		k = f.wt == WT_LEN && depth < MAXDEPTH ? child(kind, f.num) : -1;

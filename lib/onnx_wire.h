@@ -19,6 +19,16 @@
 #include <stdint.h>
 
 /*
+ * A raw_data field left out is replaced by a varint field of this number
+ * holding its length, so the loader can still check the length against
+ * the dims without the bytes.  The number lies in the range protobuf
+ * reserves for its implementation (19000-19999), which no .proto, ONNX's
+ * included, may declare; protobuf-c keeps it as an unknown field, and one
+ * found in the input is dropped.
+ */
+#define ONNX_WIRE_RAWLEN	19000
+
+/*
  * Copy of the serialised ModelProto in[0..len) without the data of the
  * tensors whose values are not kept.  Returns an allocated buffer (free
  * it) of *outlen bytes, or NULL when the bytes are not a protobuf that

@@ -17,7 +17,7 @@
 static void
 usage(int rc)
 {
-	fprintf(rc == PF_EXIT_OK ? stdout : stderr, "usage: %s [-a axes] [-C total_channels] "
+	fprintf(rc == PF_EXIT_OK ? stdout : stderr, "usage: %s [-m] [-a axes] [-C total_channels] "
 	    "[-c gpu_config] [-e rules] [-g max_gwrite]\n"
 	    "\t[-n pim_channels] [-p types] [-r from:to:step] [-s stages] "
 	    "[file]\n",
@@ -26,13 +26,29 @@ usage(int rc)
 }
 
 static int64_t
-num(const char *s, int64_t lo, int64_t hi)
+num(const char *s, int opt, int64_t lo, int64_t hi)
 {
 	int64_t v;
 
-	if (parse_int64(s, &v) < 0 || v < lo || v > hi)
+	if (parse_int64(s, &v) < 0 || v < lo || v > hi) {
+		pf_err(NULL, "-%c '%s': want a whole number from %lld to %lld",
+		    opt, s, (long long)lo, (long long)hi);
 		usage(PF_EXIT_USAGE);
+	}
 	return v;
+}
+
+/* An option argument split_opt_* refused. */
+static void
+badopt(int opt, const char *s)
+{
+	if (opt == 'r')
+		pf_err(NULL, "-r '%s': want from:to:step with 1 <= from <= to "
+		    "<= 99 and step >= 1", s);
+	else
+		pf_err(NULL, "-%c '%s': not a valid value (see pf-split(1))",
+		    opt, s);
+	usage(PF_EXIT_USAGE);
 }
 
 int
@@ -42,46 +58,56 @@ main(int argc, char **argv)
 	struct table in, out;
 	const char *config = NULL;
 	int64_t total = 0, npim = 0;
-	int ch, rc = PF_EXIT_OK;
+	int ch, gset = 0, machine = 0, rc = PF_EXIT_OK;
 
 	pf_setprogname(argv[0]);
 	split_opts_init(&o);
-	while ((ch = getopt(argc, argv, "a:C:c:e:g:hn:p:r:s:")) != -1) {
+	while ((ch = getopt(argc, argv, "a:C:c:e:g:hmn:p:r:s:")) != -1) {
 		switch (ch) {
 		case 'h':
 			usage(PF_EXIT_OK);
 			break;
 		case 'a':
 			if (split_opt_axes(&o, optarg) < 0)
-				usage(PF_EXIT_USAGE);
+				badopt(ch, optarg);
 			break;
 		case 'C':
-			total = num(optarg, 2, 1 << 20);
+			total = num(optarg, ch, 2, 1 << 20);
 			break;
 		case 'c':
 			config = optarg;
 			break;
 		case 'e':
 			if (split_opt_rules(&o, optarg) < 0)
-				usage(PF_EXIT_USAGE);
+				badopt(ch, optarg);
 			break;
 		case 'g':
-			o.gwrite = num(optarg, 1, 64);
+			o.gwrite = num(optarg, ch, 1, 64);
+			gset = 1;
+			/* n_gwrite takes 1, 2, 4, ...: 3 would mean 2 */
+			if ((o.gwrite & (o.gwrite - 1)) != 0) {
+				pf_err(NULL, "-g '%s': want a power of two "
+				    "(n_gwrite is 1, 2, 4, ...)", optarg);
+				usage(PF_EXIT_USAGE);
+			}
+			break;
+		case 'm':
+			machine = 1;
 			break;
 		case 'n':
-			npim = num(optarg, 1, 1 << 20);
+			npim = num(optarg, ch, 1, 1 << 20);
 			break;
 		case 'p':
 			if (split_opt_types(&o, optarg) < 0)
-				usage(PF_EXIT_USAGE);
+				badopt(ch, optarg);
 			break;
 		case 'r':
 			if (split_opt_ratios(&o, optarg) < 0)
-				usage(PF_EXIT_USAGE);
+				badopt(ch, optarg);
 			break;
 		case 's':
 			if (split_opt_stages(&o, optarg) < 0)
-				usage(PF_EXIT_USAGE);
+				badopt(ch, optarg);
 			break;
 		default:
 			usage(PF_EXIT_USAGE);
@@ -110,6 +136,19 @@ main(int argc, char **argv)
 		    "channels of the machine", (long long)o.pim_channels,
 		    (long long)total);
 		usage(PF_EXIT_USAGE);
+	}
+	/* each GWRITE group is at least one PIM channel */
+	if (gset && o.gwrite > o.pim_channels) {
+		pf_err(NULL, "-g %lld: more GWRITE groups than the %lld PIM "
+		    "channels", (long long)o.gwrite, (long long)o.pim_channels);
+		usage(PF_EXIT_USAGE);
+	}
+	if (machine) {
+		/* the machine, for drivers that must not parse configs */
+		printf("channels,pim_channels,max_gwrite\n%lld,%lld,%lld\n",
+		    (long long)total, (long long)o.pim_channels,
+		    (long long)o.gwrite);
+		return pf_close_stdout() < 0 ? PF_EXIT_DATA : PF_EXIT_OK;
 	}
 	if (table_load(argc == 1 ? argv[0] : "-", &in) < 0)
 		return PF_EXIT_DATA;

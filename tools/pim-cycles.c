@@ -20,7 +20,7 @@
 static void
 usage(int rc)
 {
-	fprintf(rc == PF_EXIT_OK ? stdout : stderr, "usage: pim-cycles [-abEGHrsx] [-c config] "
+	fprintf(rc == PF_EXIT_OK ? stdout : stderr, "usage: pim-cycles [-abEGHprsx] [-c config] "
 	    "[-d dispatch_ns] [-g max_gwrite] [-n pim_channels] [-T tracefile] "
 	    "[file ...]\n");
 	exit(rc);
@@ -58,12 +58,12 @@ main(int argc, char **argv)
 	int engine_opt = 0;
 	int64_t n = 0, g = 0;
 	double dispatch = -1;
-	int ch, ok, nohide = 0, stats = 0, rc;
+	int ch, ok, nohide = 0, stats = 0, rc, print = 0;
 	double t0;
 
 	pf_setprogname(argv[0]);
 	memset(&u, 0, sizeof(u));
-	while ((ch = getopt(argc, argv, "abEGHT:c:d:g:hn:rsx")) != -1) {
+	while ((ch = getopt(argc, argv, "abEGHT:c:d:g:hn:prsx")) != -1) {
 		if (strchr("abEGTgrx", ch) != NULL)
 			engine_opt = ch;
 		switch (ch) {
@@ -85,6 +85,7 @@ main(int argc, char **argv)
 			break;
 		case 'g': g = posarg(optarg, ch); break;
 		case 'n': n = posarg(optarg, ch); break;
+		case 'p': print = 1; break;
 		case 'r': op->reduce = 1; break;
 		case 's': stats = 1; break;
 		case 'x': nohide = 1; break;
@@ -119,6 +120,14 @@ main(int argc, char **argv)
 		u.def.hiding = 0;
 	if (dispatch >= 0)
 		u.def.dispatch_ns = dispatch;
+	if (print) {
+		/* the machine, for drivers that must not parse configs */
+		printf("arch,channels,max_gwrite,hiding\n%s,%lld,%lld,%d\n",
+		    u.e->arch, (long long)u.def.channels,
+		    (long long)u.def.max_gwrite, u.def.hiding);
+		u.e->close(u.state);
+		return pf_close_stdout() < 0 ? PF_EXIT_DATA : PF_EXIT_OK;
+	}
 	if (tracef != NULL && (op->trace = tmpfile()) == NULL) {
 		pf_err(NULL, "cannot create a temporary file: %s",
 		    strerror(errno));

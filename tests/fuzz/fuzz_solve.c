@@ -3,10 +3,14 @@
  * (solve_read_costs) and solved under every policy, each plan written;
  * a solved policy's total must be non-negative, and the policies must
  * nest: pimflow <= mddp, pipeline <= newton++ when all are solved.
+ * Plans of more than FZ_SOLVE_MAX_WRITE layers are checked, not written.
  * Built by tests/fuzz/run.sh.
  */
 #include "fuzz_stage.h"
 #include "solve_io.h"
+
+/* Largest plan written (layers); every plan is solved and checked. */
+#define FZ_SOLVE_MAX_WRITE	65536
 
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -45,7 +49,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		if (ok[P_MDDP] && ok[P_NEWTONPP] && pl[P_MDDP].ps > pl[P_NEWTONPP].ps)
 			abort();
-		if (ok[P_PIMFLOW]) {
+		/*
+		 * The plan has a row per layer: a valid table of a million
+		 * layers took over 10 s to write under the sanitizers, past
+		 * the campaign's timeout, with nothing to learn past what
+		 * smaller plans exercise of the writer.  The input is kept in
+		 * regress/solve/last-1001000.csv (seeded, and run through
+		 * pf-solve by regress.sh).
+		 */
+		if (ok[P_PIMFLOW] && in.nlayers <= FZ_SOLVE_MAX_WRITE) {
 			solve_plan_table(&in, &pl[P_PIMFLOW], NULL, &out);
 			fz_write(&out);
 			table_free(&out);

@@ -128,7 +128,9 @@ stage() {	# harness, seeds...
 	h=$1; shift
 	want "$h" || return 0
 	build "fuzz_$h" $ONNXSRC || { fail=1; return 0; }
-	seed "$OUT/corpus-$h" 16384 "$@" tests/fuzz/seeds/"$h"/*
+	# regress/<harness>/: inputs that once crashed or hung it (fixed)
+	seed "$OUT/corpus-$h" 16384 "$@" tests/fuzz/seeds/"$h"/* \
+	    tests/fuzz/regress/"$h"/*
 	run "fuzz_$h" "$OUT/corpus-$h" -dict=tests/fuzz/csv.dict \
 	    -max_len=16384 || fail=1
 }

@@ -4,7 +4,8 @@
 # and publishes nothing; a run that holds the folder's lock makes a
 # second one refuse at once with a clear line; a run killed by SIGTERM or
 # SIGINT at whatever moment leaves either the whole old result or the
-# whole new one (never no folder, never a mix), and no temporary folder.
+# whole new one (never no folder, never a mix), and no temporary folder;
+# three concurrent runs into one folder never mix.
 . "$TOP/tests/pipeline/common"
 need_tools
 need_model resnet18_cifar10
@@ -45,4 +46,39 @@ for sig in TERM INT; do
 done
 left=$(ls -A "$W" | grep '^\.keep\.' || true)
 [ -z "$left" ] || fail "temporary folders left: $left"
+
+# Three runs into one new folder at once, each with its own PIM share:
+# each either publishes or refuses with one line, and the folder holds
+# one run's files only (its tasks, pieces and summary agree with the
+# table that run printed), with nothing nested in it and no temporary
+# folder or lock beside it.
+for n in 8 16 24; do
+	pimflow -x -n $n "$m" "$W/three" >"$W/t$n.out" 2>"$W/t$n.err" &
+done
+wait
+ok=""
+for n in 8 16 24; do
+	if [ -s "$W/t$n.out" ]; then
+		[ ! -s "$W/t$n.err" ] || fail "three: -n $n published with: $(cat "$W/t$n.err")"
+		ok="$ok $n"
+	else
+		[ "$(cat "$W/t$n.err")" = "pimflow: $W/three: another pimflow run is writing it; wait for it to end" ] ||
+		    fail "three: -n $n: $(cat "$W/t$n.err")"
+	fi
+done
+[ -n "$ok" ] || fail "three: no run published"
+check_outdir "$W/three" noplots
+n=$(csvcol "$W/three/tasks.csv" pim_channels | sort -u)
+case " $ok " in *" $n "*) ;; *) fail "three: tasks.csv of -n '$n', which did not publish ($ok)" ;; esac
+[ "$(csvcol "$W/three/pieces.csv" pim_channels | sort -u)" = "$n" ] || fail "three: pieces.csv of another run"
+# every policy's time as the -n $n run printed it (time_us, one decimal)
+jq -r '.policies[] | "\(.policy) \(.ns)"' "$W/three/summary.json" |
+    awk '{ printf "%s %.1f\n", $1, $2 / 1000 }' >"$W/t.want"
+awk '$1 ~ /^(none|newton\+|newton\+\+|mddp|pipeline|pimflow|attn-pim)$/ { print $1, $2 }' \
+    "$W/t$n.out" >"$W/t.got"
+[ -s "$W/t.got" ] && cmp -s "$W/t.want" "$W/t.got" ||
+    fail "three: summary.json is not the -n $n run's: $(diff "$W/t.want" "$W/t.got")"
+[ -z "$(find "$W/three" -mindepth 1 -type d)" ] || fail "three: a folder nested in the result"
+left=$(ls -A "$W" | grep '^\.three\.' || true)
+[ -z "$left" ] || fail "three: left beside the result: $left"
 echo "publishing keeps the old result"

@@ -506,6 +506,48 @@ test_geometry(void)
 	CHECK_EQ_I(c.st.gwrite, 28 * 56 / 4);
 }
 
+/*
+ * Periods in closed form (newton_time.c): long runs of blocks and many
+ * repetitions of a stream give exactly the cycles and counts of issuing
+ * every command, for blocks of a few shapes, with and without hiding; a
+ * run whose clock passes 64 bits reports cycles -1, at once.
+ */
+static void
+test_periods(void)
+{
+	static const size_t off1[] = { 0, 1 }, off2[] = { 0, 2, 3 };
+	static const int64_t g1[] = { 8 }, g2[] = { 3, 5, 16 };
+	struct nt_block b[2] = { { 1, off1, g1 }, { 2, off2, g2 } };
+	struct nt_seg seg[2];
+	struct nt_stats f, x;
+	int64_t counts[] = { 5000, 7919, 20011 }, reps[] = { 1, 3, 4999 };
+	size_t i, j;
+	int hid;
+
+	for (hid = 0; hid < 2; hid++)
+		for (i = 0; i < 3; i++)
+			for (j = 0; j < 3; j++) {
+				int64_t n = counts[i] / (reps[j] > 1 ? 1000 : 1);
+
+				seg[0].b = &b[0];
+				seg[0].count = n;
+				seg[1].b = &b[1];
+				seg[1].count = n / 3 + 1;
+				nt_run(&M, hid, seg, 2, reps[j], 0, &f);
+				nt_run(&M, hid, seg, 2, reps[j], 1, &x);
+				CHECK_EQ_I(f.cycles, x.cycles);
+				CHECK_EQ_I(f.gwrite, x.gwrite);
+				CHECK_EQ_I(f.gact, x.gact);
+				CHECK_EQ_I(f.comp, x.comp);
+				CHECK_EQ_I(f.readres, x.readres);
+				CHECK_EQ_I(f.ref, x.ref);
+			}
+	seg[0].b = &b[1];
+	seg[0].count = INT64_MAX / 8;
+	nt_run(&M, 1, seg, 1, 1, 0, &f);
+	CHECK_EQ_I(f.cycles, -1);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -518,5 +560,6 @@ main(int argc, char **argv)
 	test_best();
 	test_properties();
 	test_geometry();
+	test_periods();
 	return CHECK_DONE();
 }

@@ -51,6 +51,18 @@ def main():
     t.raw_data = b"\0\0\0"
     save("rawdata_short", [N("Reshape", ["x", "shp"], ["y"])],
          [vi("x", [1, 10])], [vi("y", [1, 10])], [t])
+    # A conv weight too large to keep (its data is skipped unread) whose
+    # raw_data holds 100 bytes of the 147456 its dims need.
+    t = numpy_helper.from_array(np.zeros([64, 64, 3, 3], np.float32), "w")
+    t.raw_data = b"\0" * 100
+    save("rawdata_big_short", [N("Conv", ["x", "w"], ["y"], pads=[1, 1, 1, 1])],
+         [vi("x", [1, 64, 8, 8])], [vi("y", [1, 64, 8, 8])], [t])
+    # Range(0, 56.49f, 0.07f) has 807 values; the model declares 808 for it.
+    save("range_decl808", [scalar("s", T.FLOAT, 0.0), scalar("l", T.FLOAT, 56.49),
+                           scalar("d", T.FLOAT, 0.07),
+                           N("Range", ["s", "l", "d"], ["r"]),
+                           N("Add", ["x", "r"], ["y"])],
+         [vi("x", [1, 807])], [vi("y", [1, 807])], vinfo=[vi("r", [808])])
 
 
 if __name__ == "__main__":
