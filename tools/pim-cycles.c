@@ -35,6 +35,12 @@ posarg(const char *s, int opt)
 		pf_err(NULL, "-%c: bad count '%s'", opt, s);
 		usage(PF_EXIT_USAGE);
 	}
+	/* n_gwrite takes 1, 2, 4, ...: another maximum would round down */
+	if (opt == 'g' && (v & (v - 1)) != 0) {
+		pf_err(NULL, "-g '%s': want a power of two (n_gwrite is 1, 2, "
+		    "4, ...)", s);
+		usage(PF_EXIT_USAGE);
+	}
 	return v;
 }
 
