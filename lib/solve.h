@@ -51,6 +51,7 @@ struct cand {
 	 */
 	unsigned char	 din, dout;
 	long long	 hin_ps, hout_ps, hin_pj, hout_pj;
+	int		 tensor;	/* its GPU pieces on tensor cores: 1, 0, -1 unknown */
 };
 
 enum { SD_GPU = 1, SD_PIM = 2 };

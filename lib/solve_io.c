@@ -15,7 +15,8 @@
 
 static const char *const plancols[] = {
 	"layer", "name", "op", "kind", "axis", "ratio", "segment", "gpu_ns",
-	"pim_ns", "ns", "base_ns", "energy_nj", "objective", "handoff_ns", NULL
+	"pim_ns", "ns", "base_ns", "energy_nj", "objective", "handoff_ns",
+	"align_only", NULL
 };
 
 void
@@ -46,6 +47,7 @@ solve_in_free(struct solve_in *in)
 	free(in->preds);
 	free(in->npreds);
 	free(in->base_ps);
+	free(in->base_tensor);
 	free(in->kv);
 	free(in->bytes_only);
 	solve_in_init(in);
@@ -408,7 +410,7 @@ read_energy(const struct table *t, struct solve_in *in)
 int
 solve_read_costs(const struct table *t, struct solve_in *in)
 {
-	long c[TC_NNEED], clk, clkline = 0, hc[4];
+	long c[TC_NNEED], clk, clkline = 0, hc[4], tc;
 	size_t i, *idx;
 	int64_t maxlast = -1;
 	int rc = 0;
@@ -419,13 +421,24 @@ solve_read_costs(const struct table *t, struct solve_in *in)
 	clk = table_col(t, task_cost_opt[TC_GPU_CLOCK - TC_NNEED]);
 	for (i = 0; i < 4; i++)
 		hc[i] = table_col(t, task_cost_opt[TC_DEV_IN - TC_NNEED + i]);
+	tc = table_col(t, task_cost_opt[TC_GPU_TENSOR - TC_NNEED]);
 	in->c = xcalloc(t->nrows + 1, sizeof(*in->c));
 	for (i = 0; i < t->nrows; i++) {
 		struct cand *x = &in->c[i];
+		const char *s;
 
 		in->nc = i + 1;
 		if (parse_row(t, i, c, x) < 0 || parse_edges(t, i, hc, x) < 0)
 			return -1;
+		x->tensor = -1;
+		if (tc >= 0 && *(s = table_get(t, i, (size_t)tc)) != '\0') {
+			if (strcmp(s, "0") != 0 && strcmp(s, "1") != 0) {
+				pf_errl(t->fname, x->line, "column 'gpu_tensor': "
+				    "expected 0 or 1, not '%s'", s);
+				return -1;
+			}
+			x->tensor = s[0] == '1';
+		}
 		if (in->nlayers >= 0 && x->last >= in->nlayers) {
 			pf_errl(t->fname, x->line, "candidate '%s' covers "
 			    "layers %lld-%lld, beyond the last layer %lld",
@@ -469,14 +482,19 @@ solve_read_costs(const struct table *t, struct solve_in *in)
 				in->c[i].kv = 1;
 	}
 	in->base_ps = xcalloc((size_t)in->nlayers + 1, sizeof(long long));
-	for (i = 0; i < (size_t)in->nlayers; i++)
+	in->base_tensor = xcalloc((size_t)in->nlayers + 1, sizeof(int));
+	for (i = 0; i < (size_t)in->nlayers; i++) {
 		in->base_ps[i] = -1;
+		in->base_tensor[i] = -1;
+	}
 	for (i = 0; i < in->nc; i++) {
 		const struct cand *x = &in->c[i];
 
 		if (x->kind == K_BASE && x->first == x->last &&
-		    in->base_ps[x->first] < 0)
+		    in->base_ps[x->first] < 0) {
 			in->base_ps[x->first] = x->ps;
+			in->base_tensor[x->first] = x->tensor;
+		}
 	}
 	return 0;
 }
@@ -653,6 +671,28 @@ setps(struct table *t, size_t r, size_t col, long long ps)
 	table_set(t, r, col, buf);
 }
 
+/*
+ * Whether split x of layer j saves time over the layer's GPU-only time
+ * through alignment alone: its GPU piece runs on tensor cores where the
+ * whole layer does not (the piece's dims became aligned), and that piece
+ * scaled to the whole layer (gpu time x 100 / ratio) is no slower than
+ * the split itself, so the GPU alone on the piece's path would do as well
+ * without PIM running beside it.
+ */
+static int
+align_only(const struct solve_in *in, const struct cand *x, int64_t j)
+{
+	if (x->kind != K_SPLIT || x->first != j || x->ratio <= 0 ||
+	    in->base_ps == NULL || in->base_tensor == NULL ||
+	    in->base_ps[j] < 0 ||
+	    x->ps >= in->base_ps[j])
+		return 0;
+	if (x->tensor != 1 || in->base_tensor[j] != 0)
+		return 0;
+	/* ps <= 9e15 (pf-merge's bound): x 100 fits 64 bits */
+	return x->gpu_ps * 100 <= x->ps * (long long)x->ratio;
+}
+
 void
 solve_plan_table(const struct solve_in *in, const struct plan *pl,
     const struct objective *o, struct table *out)
@@ -704,8 +744,9 @@ solve_plan_table(const struct solve_in *in, const struct plan *pl,
 				    pl->hpj[k] : 0);
 			table_set(out, r, 12, obj);
 			setps(out, r, 13, j == x->first ? pl->hps[k] : 0);
+			table_setint(out, r, 14, align_only(in, x, j));
 			if (in->bytes_only != NULL)
-				table_set(out, r, 14, in->bytes_only[j] ?
+				table_set(out, r, 15, in->bytes_only[j] ?
 				    "bytes" : "model");
 		}
 	}

@@ -23,6 +23,7 @@ struct solve_in {
 	int64_t		**preds;
 	int		 *npreds;
 	long long	 *base_ps;	/* per layer, -1 when no base candidate */
+	int		 *base_tensor;	/* per layer, its base's tensor (-1 unknown) */
 	int		  have_energy;	/* every candidate has energy_nj */
 	double		  static_w[2];	/* GPU-only and partitioned machine */
 	const char	 *fname;	/* costs file name for diagnostics */

@@ -185,14 +185,14 @@ out:
 
 static int
 fold(const struct table *t, const long *c, long gwc, long hidec, long lc,
-    long clkc, long ec, long sc, const long *hc, const size_t *idx,
+    long clkc, long ec, long sc, const long *hc, long tc, const size_t *idx,
     const struct group *g, double sync_ns, struct table *out)
 {
 	int64_t inner = 0;
 	long long in_ps = 0, out_ps = 0;
 	int din = 1, dout = 1;
 	double energy = 0, sw[2] = { -1, -1 }, v;
-	int have_e = ec >= 0, k2;
+	int have_e = ec >= 0, k2, tens = -1;
 	const char *cand = table_get(t, idx[g->lo], (size_t)c[N_CAND]);
 	int64_t gpu = 0, pim = 0, wall = 0, sync_ps, ratio, *step;
 	int64_t st, nstep = 0;
@@ -271,6 +271,13 @@ fold(const struct table *t, const long *c, long gwc, long hidec, long lc,
 				goto bad;
 			}
 		}
+		/* 1 when every GPU piece ran on tensor cores */
+		if (d == 0 && tc >= 0) {
+			const char *a = table_get(t, r, (size_t)tc);
+
+			if (*a != '\0')
+				tens = strcmp(a, "1") == 0 && tens != 0;
+		}
 		if ((k2 = optnum(t, r, ec, &v)) < 0)
 			goto bad;
 		if (k2 == 0)
@@ -347,6 +354,8 @@ fold(const struct table *t, const long *c, long gwc, long hidec, long lc,
 	table_set(out, r, TC_HANDOFF_IN, buf);
 	ps_to_ns(out_ps, buf, sizeof(buf));
 	table_set(out, r, TC_HANDOFF_OUT, buf);
+	if (tens >= 0)
+		table_setint(out, r, TC_GPU_TENSOR, tens);
 	return 0;
 bad:
 	free(step);
@@ -517,8 +526,8 @@ merge_rows(struct merge *m, const struct table *t)
 	for (i = 0; i < ng; i++)
 		if (fold(t, c, gwc, hidec, table_col(t, "layer"),
 		    table_col(t, "gpu_clock_mhz"), table_col(t, "energy_nj"),
-		    table_col(t, "static_w"), hc, idx, &g[i], m->sync_ns,
-		    &m->out) < 0)
+		    table_col(t, "static_w"), hc, table_col(t, "gpu_tensor"), idx,
+		    &g[i], m->sync_ns, &m->out) < 0)
 			goto done;
 	rc = 0;
 done:

@@ -49,7 +49,7 @@ const char *const task_cost_cols[TC_NNEED + 1] = {
 const char *const task_cost_opt[TC_NCOL - TC_NNEED + 1] = {
 	"gpu_clock_mhz", "energy_nj", "gpu_static_w", "pim_static_w",
 	"handoff_ns", "dev_in", "dev_out", "handoff_in_ns", "handoff_out_ns",
-	NULL
+	"gpu_tensor", NULL
 };
 
 const struct task_axis_def task_axes[TA_NAXIS] = {

@@ -118,7 +118,8 @@ extern const char *const task_pim_cols[TT_NPIM + 1];
  * TC_NNEED, which pf-solve requires, task_cost_opt[] the rest (the GPU
  * clock of the summary's cycles, the energy columns and the hand-off
  * columns of pf-merge(1): handoff_ns inside the candidate, its edges
- * dev_in, dev_out and the hand-offs pf-solve charges there), each
+ * dev_in, dev_out and the hand-offs pf-solve charges there; whether
+ * the GPU pieces ran on tensor cores), each
  * NULL-terminated; the column of TC_x is x in pf-merge's output.
  */
 enum task_cost_col {
@@ -126,7 +127,7 @@ enum task_cost_col {
 	TC_HIDING, TC_GPU_NS, TC_PIM_NS, TC_NS, TC_NNEED,
 	TC_GPU_CLOCK = TC_NNEED, TC_ENERGY, TC_GPU_STATIC, TC_PIM_STATIC,
 	TC_HANDOFF, TC_DEV_IN, TC_DEV_OUT, TC_HANDOFF_IN, TC_HANDOFF_OUT,
-	TC_NCOL
+	TC_GPU_TENSOR, TC_NCOL
 };
 extern const char *const task_cost_cols[TC_NNEED + 1];
 extern const char *const task_cost_opt[TC_NCOL - TC_NNEED + 1];

@@ -174,5 +174,7 @@ main(int argc, char **argv)
 	    "gpu_clock_mhz") == 0);
 	CHECK(strcmp(task_cost_opt[TC_PIM_STATIC - TC_NNEED],
 	    "pim_static_w") == 0);
+	CHECK(strcmp(task_cost_opt[TC_GPU_TENSOR - TC_NNEED],
+	    "gpu_tensor") == 0);
 	return CHECK_DONE();
 }
