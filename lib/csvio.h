@@ -86,6 +86,9 @@ size_t table_addrow(struct table *t);
 
 const char *table_get(const struct table *t, size_t row, size_t col);
 void table_set(struct table *t, size_t row, size_t col, const char *val);
+/* the same from len bytes of s (s need not end in a NUL) */
+void table_setn(struct table *t, size_t row, size_t col, const char *s,
+    size_t len);
 void table_setf(struct table *t, size_t row, size_t col, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void table_setint(struct table *t, size_t row, size_t col, int64_t v);

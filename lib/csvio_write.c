@@ -1,0 +1,189 @@
+/*
+ * CSV tables, the writing side: rows assembled into a buffer and written
+ * in blocks, held until a size so that a failing tool leaves stdout empty,
+ * with RFC 4180 quoting only where a field needs it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "csvio.h"
+#include "diag.h"
+#include "xalloc.h"
+
+/*
+ * Output assembled a row at a time and written in blocks of OUTBLK, or,
+ * while held, kept until it passes hold bytes.
+ */
+struct table_out {
+	FILE	*fp;
+	char	*b;
+	size_t	 n, cap;
+	size_t	 hold;
+	int	 streaming;	/* the hold is over */
+	int	 wrote;		/* part of the output reached fp */
+	int	 err;
+};
+
+#define OUTBLK	65536
+
+static void
+wflush(struct table_out *w)
+{
+	if (w->n > 0 && !w->err) {
+		w->wrote = 1;
+		if (fwrite(w->b, 1, w->n, w->fp) != w->n)
+			w->err = 1;
+	}
+	w->n = 0;
+}
+
+/* Room for n more bytes. */
+static void
+room(struct table_out *w, size_t n)
+{
+	if (w->cap - w->n >= n)
+		return;
+	if (w->streaming && w->n > 0) {
+		wflush(w);
+		if (w->cap >= n)
+			return;
+	}
+	while (w->cap - w->n < n)
+		w->cap = w->cap < OUTBLK ? OUTBLK : 2 * w->cap;
+	w->b = xreallocarray(w->b, w->cap, 1);
+}
+
+/* The bytes that end an unquoted field's scan: NUL and what needs quotes. */
+static const unsigned char special[256] = {
+	[0] = 1, [','] = 1, ['"'] = 1, ['\r'] = 1, ['\n'] = 1
+};
+
+/*
+ * A field, after a comma when sep, RFC 4180-quoted where it needs it
+ * (csv_write's quoting).
+ */
+static void
+putfield(struct table_out *w, const char *s, int sep)
+{
+	size_t len, i, k, avail;
+	char *d;
+	int q;
+
+	room(w, 64);
+	d = w->b + w->n;
+	if (sep) {
+		*d++ = ',';
+		w->n++;
+	}
+	/* copied as it is scanned: most fields are a few plain bytes */
+	avail = w->cap - w->n;
+	for (i = 0; i < avail && !special[(unsigned char)s[i]]; i++)
+		d[i] = s[i];
+	if (i < avail && s[i] == '\0' &&
+	    (i == 0 || (s[0] != ' ' && s[i - 1] != ' '))) {
+		w->n += i;
+		return;
+	}
+	len = i + strlen(s + i);
+	for (q = 0; i < len; i++)
+		if (special[(unsigned char)s[i]])
+			q = 1;
+	if (len > 0 && (s[0] == ' ' || s[len - 1] == ' '))
+		q = 1;
+	room(w, 2 * len + 3);
+	if (!q) {
+		memcpy(w->b + w->n, s, len);
+		w->n += len;
+		return;
+	}
+	k = w->n;
+	w->b[k++] = '"';
+	for (i = 0; i < len; i++) {
+		if (s[i] == '"')
+			w->b[k++] = '"';
+		w->b[k++] = s[i];
+	}
+	w->b[k++] = '"';
+	w->n = k;
+}
+
+/* A row's end: a held output past its hold starts streaming. */
+static void
+endrow(struct table_out *w)
+{
+	room(w, 1);
+	w->b[w->n++] = '\n';
+	if (!w->streaming && w->n > w->hold)
+		w->streaming = 1;
+	if (w->streaming && w->n >= OUTBLK)
+		wflush(w);
+}
+
+static void
+putrow(struct table_out *w, const struct table *t, size_t r)
+{
+	size_t c;
+
+	for (c = 0; c < t->ncols; c++)
+		putfield(w, table_get(t, r, c), c > 0);
+	endrow(w);
+}
+
+struct table_out *
+table_out_open(FILE *fp, size_t hold)
+{
+	struct table_out *w = xcalloc(1, sizeof(*w));
+
+	w->fp = fp;
+	w->hold = hold;
+	w->streaming = hold == 0;
+	return w;
+}
+
+int
+table_out_header(struct table_out *w, const struct table *t)
+{
+	size_t c;
+
+	for (c = 0; c < t->ncols; c++)
+		putfield(w, t->cols[c], c > 0);
+	endrow(w);
+	return w->err ? -1 : 0;
+}
+
+int
+table_out_rows(struct table_out *w, const struct table *t)
+{
+	size_t r;
+
+	/* Stop at the first failure, errno still telling why. */
+	for (r = 0; r < t->nrows && !w->err; r++)
+		putrow(w, t, r);
+	return w->err ? -1 : 0;
+}
+
+int
+table_out_close(struct table_out *w, int ok)
+{
+	int rc = 0;
+
+	if (ok) {
+		wflush(w);
+		rc = w->err || ferror(w->fp) ? -1 : 0;
+	} else if (w->wrote && !w->err)
+		(void)fputc('"', w->fp);
+	free(w->b);
+	free(w);
+	return rc;
+}
+
+int
+table_write(FILE *fp, const struct table *t)
+{
+	struct table_out *w = table_out_open(fp, 0);
+
+	(void)table_out_header(w, t);
+	(void)table_out_rows(w, t);
+	return table_out_close(w, 1);
+}
