@@ -350,6 +350,26 @@ copies(const struct gpu_mach *g, double n, double b, int esz, int *in_l2,
 }
 
 /* A conv, gemm or matmul as a tiled GEMM; returns main kernel cycles. */
+/*
+ * The GEMM-like kernels' figures into the layer's cost: bytes, kernels and
+ * extra cycles add up; the main kernel's shape replaces what was there.
+ */
+static void
+take_kern(const struct gpu_kern *k, struct gpu_cost *c)
+{
+	c->tile = k->tile;
+	c->occupancy = k->occ;
+	c->splitk = k->splitk;
+	c->ctas = k->ctas;
+	c->waves = k->waves;
+	c->math_cycles = k->math;
+	c->mem_cycles = k->mem;
+	c->dram_bytes += k->dram_bytes;
+	c->l2_bytes += k->l2_bytes;
+	c->kernels += k->kernels;
+	c->aux_cycles += k->aux_cycles;
+}
+
 static double
 gemm_layer(const struct gpu_mach *g, const struct layer *l, int esz,
     int in_l2, struct gpu_cost *c)
@@ -406,17 +426,7 @@ gemm_layer(const struct gpu_mach *g, const struct layer *l, int esz,
 		}
 	}
 	gpu_gemm_cost(g, &p, &k);
-	c->tile = k.tile;
-	c->occupancy = k.occ;
-	c->splitk = k.splitk;
-	c->ctas = k.ctas;
-	c->waves = k.waves;
-	c->math_cycles = k.math;
-	c->mem_cycles = k.mem;
-	c->dram_bytes += k.dram_bytes;
-	c->l2_bytes += k.l2_bytes;
-	c->kernels += k.kernels;
-	c->aux_cycles += k.aux_cycles;
+	take_kern(&k, c);
 	return k.cycles - k.aux_cycles;
 }
 
@@ -468,17 +478,7 @@ winograd(const struct gpu_mach *g, const struct layer *l, int in_l2,
 		c->winograd = (int)algs[i];
 		c->path = GPU_CUDA;
 		c->main_cycles = k.cycles - k.aux_cycles;
-		c->aux_cycles += k.aux_cycles;
-		c->kernels += k.kernels;
-		c->dram_bytes += k.dram_bytes;
-		c->l2_bytes += k.l2_bytes;
-		c->tile = k.tile;
-		c->occupancy = k.occ;
-		c->splitk = k.splitk;
-		c->ctas = k.ctas;
-		c->waves = k.waves;
-		c->math_cycles = k.math;
-		c->mem_cycles = k.mem;
+		take_kern(&k, c);
 	}
 }
 
