@@ -181,6 +181,8 @@ gpu_cost_table(struct table *t, const struct gpu_cost_opts *o)
 		return -1;
 	kind = table_col(t, "kind");
 	pimch = table_col(t, "pim_channels");
+	/* the machine is known here: the share pf-split left open is set */
+	task_pim_resolve(t, pimch, o->total);
 	name = table_col(t, "name");
 	if (ms != NULL && ngpu > 0 && name < 0) {
 		pf_errl(t->fname, 1, "missing column 'name' (needed by -m)");

@@ -128,6 +128,29 @@ rowparam(const struct table *t, size_t row, long col, int64_t def,
 	return 0;
 }
 
+/*
+ * pim_channels of row r: rowparam's, but the share pf-split left to the
+ * GPU config (TASK_PIM_AUTO) is only known here when -n gave it.
+ */
+static int
+channels(const struct table *t, size_t r, long col, int64_t def,
+    int fill_auto, int64_t *v)
+{
+	if (col >= 0 && strcmp(table_get(t, r, (size_t)col),
+	    TASK_PIM_AUTO) == 0) {
+		if (!fill_auto) {
+			pf_errl(t->fname, table_line(t, r), "column "
+			    "'pim_channels': '%s' is the share the GPU config "
+			    "decides: run gpu-cycles first, or give pf-split -c "
+			    "or -n, or pim-cycles -n", TASK_PIM_AUTO);
+			return -1;
+		}
+		*v = def;
+		return 0;
+	}
+	return rowparam(t, r, col, def, 1, 1 << 20, v);
+}
+
 static void
 put(struct table *t, size_t r, size_t col, const struct pim_col *pc,
     const struct pim_out *c, size_t k)
@@ -196,7 +219,7 @@ pim_cost_table(const struct pim_engine *e, void *state, struct table *t,
 		if (nrows == 0 && layer_cols_find(t, &lc) < 0)
 			goto out;
 		if (layer_get(t, &lc, r, &l) < 0 ||
-		    rowparam(t, r, cch, def->channels, 1, 1 << 20,
+		    channels(t, r, cch, def->channels, o->fill_auto,
 		    &p.channels) < 0 ||
 		    rowparam(t, r, cgw, def->max_gwrite, 1, 1 << 20,
 		    &p.max_gwrite) < 0 ||

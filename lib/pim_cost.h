@@ -48,6 +48,7 @@ struct pim_opts {
 	int	best;		/* -b: n_gwrite by fewest cycles */
 	int	exact;		/* -E: issue every command */
 	int	no_handoff;	/* -H: hand-off columns 0 */
+	int	fill_auto;	/* -n: fills pim_channels = auto too */
 	FILE	*trace;		/* -T: command streams, or NULL */
 };
 

@@ -28,7 +28,7 @@ split_opts_init(struct split_opts *o)
 	o->types = 1 << 1 | 1 << 2 | 1 << 3 | 1 << PIPE_FC;
 	o->stages = 1 << 2;
 	/* §0 glossary: 16 of 32 channels for PIM, n_gwrite 4 with hiding */
-	o->pim_channels = TASK_PIM_SHARE;
+	o->pim_channels = 0;	/* TASK_PIM_AUTO: the GPU config decides */
 	o->gwrite = 4;
 	split_rules_init(&o->rules);
 }
@@ -208,7 +208,12 @@ emit(struct gen *g, const struct task_cand *c, char axis, int ratio,
 	    (size_t)g->preds_in));
 	layer_put(t, &g->olc, r, &pc->l);
 	/* the PIM share travels on every piece; each cost tool derives its side */
-	table_setint(t, r, (size_t)g->tail[TT_PIM_CHANNELS], g->o->pim_channels);
+	if (g->o->pim_channels > 0)
+		table_setint(t, r, (size_t)g->tail[TT_PIM_CHANNELS],
+		    g->o->pim_channels);
+	else
+		table_set(t, r, (size_t)g->tail[TT_PIM_CHANNELS],
+		    TASK_PIM_AUTO);
 	if (pc->dev == DEV_PIM) {
 		table_setint(t, r, (size_t)g->tail[TT_PIM_GWRITE], gw);
 		table_setint(t, r, (size_t)g->tail[TT_PIM_HIDING], hide);

@@ -19,7 +19,8 @@ struct split_opts {
 	int			types;		/* bit t: published type t (1..3) */
 	int			chains;		/* bit n: generic chains of n layers */
 	int			stages;		/* bit s: s pipeline stages */
-	int64_t			pim_channels;	/* PIM share N, on every piece */
+	int64_t			pim_channels;	/* PIM share N on every piece;
+						   0: TASK_PIM_AUTO */
 	int64_t			gwrite;
 	struct split_rules	rules;
 };

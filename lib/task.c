@@ -253,6 +253,19 @@ task_pim_share(int64_t total)
 	return total > TASK_PIM_SHARE ? TASK_PIM_SHARE : total / 2;
 }
 
+void
+task_pim_resolve(struct table *t, long pimch, int64_t total)
+{
+	size_t r;
+
+	if (pimch < 0)
+		return;
+	for (r = 0; r < t->nrows; r++)
+		if (strcmp(table_get(t, r, (size_t)pimch), TASK_PIM_AUTO) == 0)
+			table_setint(t, r, (size_t)pimch,
+			    task_pim_share(total));
+}
+
 int
 task_gpu_channels(const struct table *t, size_t r, long kind, long pimch,
     int64_t total, const char *cfg, int64_t *ch)

@@ -144,11 +144,24 @@ void task_ps_to_ns(long long ps, char *buf, size_t n);
 #define TASK_PIM_SHARE	16
 
 /*
+ * pim_channels when pf-split was not told the machine: the share
+ * task_pim_share() gives the GPU config's channels, which gpu-cycles,
+ * the stage that knows the machine, writes in its place on every row.
+ */
+#define TASK_PIM_AUTO	"auto"
+
+/*
  * The default PIM share of a machine of total channels (>= 2): the
  * published 16, or half of a machine of at most 16 channels.  The only
  * place this rule lives.
  */
 int64_t task_pim_share(int64_t total);
+
+/*
+ * Write task_pim_share(total) in column pimch (-1: absent, nothing to
+ * do) of every row of t that holds TASK_PIM_AUTO.
+ */
+void task_pim_resolve(struct table *t, long pimch, int64_t total);
 
 /*
  * The GPU's memory channels for row r of t, a GPU piece of a machine of

@@ -130,7 +130,7 @@ main(int argc, char **argv)
 	}
 	/* The machine, when known, decides the default share and bounds it. */
 	o.pim_channels = npim > 0 ? npim : total > 0 ? task_pim_share(total) :
-	    TASK_PIM_SHARE;
+	    0;
 	if (total > 0 && o.pim_channels >= total) {
 		pf_err(NULL, "-n %lld: PIM channels must be fewer than the %lld "
 		    "channels of the machine", (long long)o.pim_channels,
@@ -138,16 +138,20 @@ main(int argc, char **argv)
 		usage(PF_EXIT_USAGE);
 	}
 	/* each GWRITE group is at least one PIM channel */
-	if (gset && o.gwrite > o.pim_channels) {
+	if (gset && o.pim_channels > 0 && o.gwrite > o.pim_channels) {
 		pf_err(NULL, "-g %lld: more GWRITE groups than the %lld PIM "
 		    "channels", (long long)o.gwrite, (long long)o.pim_channels);
 		usage(PF_EXIT_USAGE);
 	}
 	if (machine) {
 		/* the machine, for drivers that must not parse configs */
-		printf("channels,pim_channels,max_gwrite\n%lld,%lld,%lld\n",
-		    (long long)total, (long long)o.pim_channels,
-		    (long long)o.gwrite);
+		char n[32] = TASK_PIM_AUTO;
+
+		if (o.pim_channels > 0)
+			snprintf(n, sizeof(n), "%lld",
+			    (long long)o.pim_channels);
+		printf("channels,pim_channels,max_gwrite\n%lld,%s,%lld\n",
+		    (long long)total, n, (long long)o.gwrite);
 		return pf_close_stdout() < 0 ? PF_EXIT_DATA : PF_EXIT_OK;
 	}
 	if (table_load(argc == 1 ? argv[0] : "-", &in) < 0)

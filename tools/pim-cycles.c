@@ -118,8 +118,10 @@ main(int argc, char **argv)
 	if (u.state == NULL)
 		return PF_EXIT_DATA;
 	/* options fill the row parameters a row leaves empty */
-	if (n > 0)
+	if (n > 0) {
 		u.def.channels = n;
+		op->fill_auto = 1;
+	}
 	if (g > 0)
 		u.def.max_gwrite = g;
 	if (nohide)

@@ -97,7 +97,8 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
     "$tmp/l512.csv" || exit 1
 
 # 3. kv matmuls are PIM candidates by default; 4. physics
-"$BIN/pf-split" "$tmp/l512.csv" >"$tmp/tasks.csv" 2>"$tmp/err" || fail "pf-split: $(cat "$tmp/err")"
+# -n 16: the share stated, as pim-cycles runs without gpu-cycles here
+"$BIN/pf-split" -n 16 "$tmp/l512.csv" >"$tmp/tasks.csv" 2>"$tmp/err" || fail "pf-split: $(cat "$tmp/err")"
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
     $c["device"] == "pim" && $c["resident"] == "kv" { n++ }
     END { if (n < 2) { print "FAIL pf-split: " n + 0 " kv pim pieces"; exit 1 } }' \
@@ -137,7 +138,7 @@ paste -d'|' "$tmp/newton.csv" "$tmp/seqc.csv" | awk -F'|' '
 # 12 heads on 16 channels: one channel each) issues only the COMPs of its
 # keys, 2048 x 64 / (16 banks x 16 lanes) = 512, with 8 keys per row (the
 # weights layout would issue 8 times that)
-"$BIN/pf-split" "$tmp/gpt2_decode.csv" | "$BIN/pim-cycles" >"$tmp/g2p.csv" || fail "pim-cycles gpt2_decode"
+"$BIN/pf-split" -n 16 "$tmp/gpt2_decode.csv" | "$BIN/pim-cycles" >"$tmp/g2p.csv" || fail "pim-cycles gpt2_decode"
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
     $c["device"] == "pim" && $c["resident"] == "kv" && $c["gemm_n"] == 2048 && $c["gemm_k"] == 64 {
 	n++; if ($c["comp"] != 512) { print "FAIL kv packing: " $c["cand"] " comp " $c["comp"] ", want 512"; bad = 1 } }

@@ -21,7 +21,7 @@ for in in "$TOP"/tests/pim-cycles/*/in; do
 	done
 done
 m=$TOP/share/pimflow/models/mobilenet_v2.onnx
-if onnx2layers "$m" >"$tmp/layers" && pf-split "$tmp/layers" >"$tmp/tasks"; then
+if onnx2layers "$m" >"$tmp/layers" && pf-split -n 16 "$tmp/layers" >"$tmp/tasks"; then
 	for opt in "" "-x -g 1"; do
 		pim-cycles $opt "$tmp/tasks" >"$tmp/f" || exit 1
 		pim-cycles -E $opt "$tmp/tasks" >"$tmp/e" || exit 1
