@@ -5,8 +5,10 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "conf.h"
 #include "diag.h"
 #include "gpu_cost.h"
 #include "memo.h"
@@ -53,6 +55,27 @@ struct gpu_text {
 	char	clock[32], static_w[32];
 };
 
+/*
+ * Report a dtype the config has no rate for: the dtype, the config's file
+ * and the keys that would rate it (gpu-cycles(1) EXIT STATUS).
+ */
+static void
+no_rate(const char *fname, long line, const char *dtype, const char *config)
+{
+	const char *keys = gpu_dtype_keys(dtype);
+	char *path = conf_resolve("gpu", config);
+
+	if (keys != NULL)
+		pf_errl(fname, line, "dtype '%s': GPU config %s has no rate "
+		    "for it (%s are 0)", dtype, path != NULL ? path : config,
+		    keys);
+	else
+		pf_errl(fname, line, "dtype '%s': GPU config %s has no rate "
+		    "for it (no GPU config key rates %s)", dtype, path != NULL ?
+		    path : config, dtype);
+	free(path);
+}
+
 /* Fill one gpu row; returns -1 after reporting. */
 static int
 cost_row(struct table *t, size_t r, const struct layer_cols *lc,
@@ -70,6 +93,7 @@ cost_row(struct table *t, size_t r, const struct layer_cols *lc,
 	double cyc, ns, dev, ghz = m->clock_mhz / 1e3;
 	int64_t ch;
 	long line = table_line(t, r);
+	int rc;
 
 	if (layer_get(t, lc, r, &l) < 0)
 		return -1;
@@ -82,7 +106,10 @@ cost_row(struct table *t, size_t r, const struct layer_cols *lc,
 	key.ch = ch;
 	if ((hit = memo_get(memo, &key)) != NULL)
 		c = *hit;
-	else if (gpu_layer_cost(m, &l, (double)ch, &c) < 0) {
+	else if ((rc = gpu_layer_cost(m, &l, (double)ch, &c)) == -2) {
+		no_rate(t->fname, line, l.dtype, o->config);
+		return -1;
+	} else if (rc < 0) {
 		long gc = l.gemm_m <= 0 ? lc->gemm_m : l.gemm_n <= 0 ?
 		    lc->gemm_n : l.gemm_k <= 0 ? lc->gemm_k : lc->gemm_batch;
 

@@ -301,6 +301,16 @@ gpu_dtype_ok(const struct gpu_model *m, const char *dtype)
 	return 0;
 }
 
+const char *
+gpu_dtype_keys(const char *dtype)
+{
+	if (is_int8(dtype))
+		return "tc_flop_per_sm_cycle_int8 and cuda_flop_per_sm_cycle_int8";
+	if (strcmp(dtype, "fp8") == 0)
+		return "tc_flop_per_sm_cycle_int8";
+	return NULL;
+}
+
 double
 gpu_peak_rate(const struct gpu_model *m, const char *dtype)
 {

@@ -166,6 +166,14 @@ int gpu_input_in_l2(const struct gpu_mach *g, double in_bytes);
  */
 int gpu_dtype_ok(const struct gpu_model *m, const char *dtype);
 
+/*
+ * The config keys whose rates a dtype may use ("tc_flop_per_sm_cycle_int8
+ * and cuda_flop_per_sm_cycle_int8" for int8), or NULL when no key rates
+ * it (fp64, int16, ...): the words of gpu-cycles' diagnostic for a dtype
+ * gpu_dtype_ok() refuses.
+ */
+const char *gpu_dtype_keys(const char *dtype);
+
 /* FLOP/cycle/SM of the fastest unit a dtype may use (tensor if any). */
 double gpu_peak_rate(const struct gpu_model *m, const char *dtype);
 
