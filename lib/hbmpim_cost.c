@@ -203,7 +203,7 @@ hbmpim_cost_layer(const struct hbmpim_model *m, const struct layer *l,
 			return -1;
 		}
 		c->kernel = l->op == OP_ACT ? HP_RELU : HP_ADD;
-		/* fp16 lanes: wider types take proportionally more bursts */
+		/* fp16 lanes (other dtypes are refused, engine_refuse) */
 		esz = dtype_bytes(l->dtype);
 		v[0] = l->batch; v[1] = l->out_c; v[2] = l->out_h;
 		v[3] = l->out_w;
@@ -336,6 +336,20 @@ engine_close(void *state)
 	free(st);
 }
 
+/*
+ * The PIM blocks' SIMD lanes are FP16 (share/doc/devices.md §3.5, 16-lane
+ * FP16 ADD/MUL/MAC/MAD): fp16 layers only.
+ */
+static const char *
+engine_refuse(void *state, const struct layer *l)
+{
+	(void)state;
+	if (strcmp(l->dtype, "fp16") == 0)
+		return NULL;
+	return "the PIM blocks' SIMD lanes are FP16 only; not PIM-eligible";
+}
+
 const struct pim_engine hbmpim_engine = {
-	"hbm-pim", "", cols, engine_open, engine_cost, engine_close
+	"hbm-pim", "", cols, engine_open, engine_cost, engine_close,
+	engine_refuse
 };

@@ -411,5 +411,6 @@ engine_cost(void *state, const struct layer *l, const struct pim_row *p,
 
 
 const struct pim_engine newton_engine = {
-	"newton", "abEGTgrx", cols, engine_open, engine_cost, free
+	"newton", "abEGTgrx", cols, engine_open, engine_cost, free,
+	pim_refuse_newton
 };

@@ -94,6 +94,24 @@ pim_gemv_map(const struct layer *l, int per_group, const char *where,
 	}
 }
 
+const char *
+pim_refuse_newton(void *state, const struct layer *l)
+{
+	(void)state;
+	/*
+	 * Each bank's 16 multipliers take 16-bit floating-point operands,
+	 * 16 to a 32-byte column (share/doc/newton-timing.md §4-5,
+	 * share/doc/devices.md §3.1, §3.4): fp32 does not fit the lanes,
+	 * and int8 would have to be widened to 16 bits and summed in
+	 * floating point, which is not the integer arithmetic a quantised
+	 * layer asks for.
+	 */
+	if (strcmp(l->dtype, "fp16") == 0 || strcmp(l->dtype, "bf16") == 0)
+		return NULL;
+	return "the MAC lanes multiply 16-bit floating-point values (fp16 or "
+	    "bf16) only; not PIM-eligible";
+}
+
 double
 pim_handoff_ns(const struct pim_row *p, int64_t nch, double bytes)
 {
@@ -195,11 +213,12 @@ pim_cost_table(const struct pim_engine *e, void *state, struct table *t,
 	const struct pim_out *hit;
 	struct memo *memo = NULL;
 	long dev, cch, cgw, chd;
-	size_t r, k, ncol, cyc, nsc, dsc, hic, hoc, col[PIM_MAXCOLS];
+	size_t r, k, ncol, cyc, nsc, dsc, hic, hoc, rfc, col[PIM_MAXCOLS];
 	double *hin = NULL, *hout = NULL;
 	int64_t hid, nrows = 0, ncmd = 0;
-	char *ispim = NULL, where[256];
-	int rc = -1;
+	char *ispim = NULL, where[256], **why = NULL;
+	const char *rf;
+	int rc = -1, havelc = 0;
 
 	if (task_devices(t, &dev, NULL) < 0)
 		return -1;
@@ -210,14 +229,16 @@ pim_cost_table(const struct pim_engine *e, void *state, struct table *t,
 	cost = xcalloc(t->nrows + 1, sizeof(*cost));
 	hin = xcalloc(t->nrows + 1, sizeof(*hin));
 	hout = xcalloc(t->nrows + 1, sizeof(*hout));
+	why = xcalloc(t->nrows + 1, sizeof(*why));
 	for (r = 0; r < t->nrows; r++)
 		ispim[r] = strcmp(table_get(t, r, (size_t)dev),
 		    task_dev_name(TASK_PIM)) == 0;
 	for (r = 0; r < t->nrows; r++) {
 		if (!ispim[r])
 			continue;
-		if (nrows == 0 && layer_cols_find(t, &lc) < 0)
+		if (!havelc && layer_cols_find(t, &lc) < 0)
 			goto out;
+		havelc = 1;
 		if (layer_get(t, &lc, r, &l) < 0 ||
 		    channels(t, r, cch, def->channels, o->fill_auto,
 		    &p.channels) < 0 ||
@@ -226,6 +247,13 @@ pim_cost_table(const struct pim_engine *e, void *state, struct table *t,
 		    rowparam(t, r, chd, def->hiding, 0, 1, &hid) < 0)
 			goto out;
 		p.hiding = (int)hid;
+		if (e->refuse != NULL && (rf = e->refuse(state, &l)) != NULL) {
+			size_t n = strlen(rf) + strlen(l.dtype) + 16;
+
+			why[r] = xmalloc(n);
+			snprintf(why[r], n, "dtype '%s': %s", l.dtype, rf);
+			continue;
+		}
 		/* a trace needs every row's commands: no memo then */
 		hit = NULL;
 		if (o->trace == NULL) {
@@ -271,9 +299,17 @@ pim_cost_table(const struct pim_engine *e, void *state, struct table *t,
 	dsc = table_addcol(t, "dispatch_ns");
 	hic = table_addcol(t, "handoff_in_ns");
 	hoc = table_addcol(t, "handoff_out_ns");
+	rfc = table_addcol(t, "pim_refused");
 	for (r = 0; r < t->nrows; r++) {
 		if (!ispim[r])
 			continue;
+		if (why[r] != NULL) {
+			/* not PIM-eligible: no cost, the reason */
+			table_set(t, r, cyc, "");
+			table_set(t, r, nsc, "");
+			table_set(t, r, rfc, why[r]);
+			continue;
+		}
 		table_setint(t, r, cyc, cost[r].cycles);
 		table_setns(t, r, nsc, cost[r].ns);
 		for (k = 0; k < ncol; k++)
@@ -293,6 +329,9 @@ out:
 	free(cost);
 	free(hin);
 	free(hout);
+	for (r = 0; why != NULL && r < t->nrows; r++)
+		free(why[r]);
+	free(why);
 	return rc;
 }
 

@@ -128,6 +128,12 @@ struct pim_engine {
 		    const struct pim_row *p, const struct pim_opts *o,
 		    const char *where, struct pim_out *out);
 	void	 (*close)(void *state);
+	/*
+	 * NULL, or why piece l is not PIM-eligible on this device (a dtype
+	 * its MAC lanes do not take): the row is refused, not costed
+	 * (pim_refused), and pf-merge leaves its candidate out.
+	 */
+	const char *(*refuse)(void *state, const struct layer *l);
 };
 
 /* The engines, NULL-terminated; the first is the default of a config. */
@@ -150,8 +156,10 @@ const struct pim_engine *pim_engine_of(const char *path);
  * times, not part of ns (pf-merge and pf-solve charge them where the
  * data crosses between the devices): handoff_in_ns = sync_ns + in_bytes
  * / (channels x link_bpns), handoff_out_ns the same with out_bytes (0
- * with o->no_handoff); other rows untouched.  def fills empty
- * row parameters.  On a fault reports "file:line: ..." and returns -1
+ * with o->no_handoff); other rows untouched.  A row that e->refuse
+ * refuses keeps cycles, ns and the other columns empty and says why in
+ * pim_refused ("dtype 'fp32': ..."; empty on every other row).  def fills
+ * empty row parameters.  On a fault reports "file:line: ..." and returns -1
  * with t's cells unchanged.  *rows and *cmds (may be NULL) count the PIM
  * rows and the timed commands.
  */
@@ -179,5 +187,8 @@ int pim_cost_block(void *arg, struct table *in, const struct table **res);
  * did not create (nor a device node).  0, or -1 after reporting.
  */
 int pim_trace_publish(FILE *tmp, const char *path);
+
+/* The 16-bit floating-point dtypes Newton's and AiM's MAC lanes take. */
+const char *pim_refuse_newton(void *state, const struct layer *l);
 
 #endif

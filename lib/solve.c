@@ -60,9 +60,10 @@ policy_allows(enum policy p, const struct cand *c)
 {
 	int opt = c->hiding != 0;	/* published PIM settings (GW, hiding) */
 
+	/* (a KV layer PIM refused, with no pim candidate, stays on the GPU) */
 	if (p == P_ATTNPIM)
-		return c->kind == K_GPU ? !c->kv : c->kind == K_PIM && c->kv &&
-		    opt;
+		return c->kind == K_GPU ? !c->kv || c->kv_gpu : c->kind == K_PIM &&
+		    c->kv && opt;
 	switch (c->kind) {
 	case K_BASE:
 		return p == P_NONE;

@@ -42,6 +42,7 @@ struct cand {
 	long		 line;		/* input line, for diagnostics */
 	unsigned char	*dev;		/* K_DAG: device of each layer (0 gpu, 1 pim) */
 	int		 kv;		/* covers an attention matmul over a KV cache */
+	int		 kv_gpu;	/* K_GPU on KV layers no pim candidate covers */
 	/*
 	 * Its edges (pf-merge's dev_in, dev_out): who reads its input
 	 * (SD_GPU, SD_PIM or both), where its output is (SD_GPU or SD_PIM);

@@ -481,6 +481,24 @@ solve_read_costs(const struct table *t, struct solve_in *in)
 			if (j >= 0 && in->kv[j])
 				in->c[i].kv = 1;
 	}
+	/*
+	 * attn-pim on a KV layer that has no whole-layer pim candidate (its
+	 * PIM pieces refused, pim-cycles(1)): its gpu candidate may run it
+	 */
+	if (in->kv != NULL) {
+		unsigned char *haspim = xcalloc((size_t)in->nlayers + 1, 1);
+
+		for (i = 0; i < in->nc; i++)
+			if (in->c[i].kind == K_PIM && in->c[i].first ==
+			    in->c[i].last && in->c[i].first < in->nlayers)
+				haspim[in->c[i].first] = 1;
+		for (i = 0; i < in->nc; i++)
+			if (in->c[i].kind == K_GPU && in->c[i].kv &&
+			    in->c[i].first == in->c[i].last &&
+			    !haspim[in->c[i].first])
+				in->c[i].kv_gpu = 1;
+		free(haspim);
+	}
 	in->base_ps = xcalloc((size_t)in->nlayers + 1, sizeof(long long));
 	in->base_tensor = xcalloc((size_t)in->nlayers + 1, sizeof(int));
 	for (i = 0; i < (size_t)in->nlayers; i++) {

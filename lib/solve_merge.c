@@ -183,10 +183,16 @@ out:
 	return rc;
 }
 
+/*
+ * One candidate's row of costs.csv; 0, -1 after a report, or 1 when a
+ * PIM piece was refused as not PIM-eligible (pim_refused, column rfc):
+ * the candidate is left out and *why (if still NULL) names the reason.
+ */
 static int
 fold(const struct table *t, const long *c, long gwc, long hidec, long lc,
-    long clkc, long ec, long sc, const long *hc, long tc, const size_t *idx,
-    const struct group *g, double sync_ns, struct table *out)
+    long clkc, long ec, long sc, const long *hc, long tc, long rfc,
+    const size_t *idx, const struct group *g, double sync_ns,
+    struct table *out, const char **why)
 {
 	int64_t inner = 0;
 	long long in_ps = 0, out_ps = 0;
@@ -240,6 +246,13 @@ fold(const struct table *t, const long *c, long gwc, long hidec, long lc,
 		devs |= 1 << d;
 		(void)table_int(t, r, (size_t)c[N_STEP], &st);
 		ns = table_get(t, r, (size_t)c[N_NS]);
+		if (*ns == '\0' && d == 1 && rfc >= 0 &&
+		    *table_get(t, r, (size_t)rfc) != '\0') {
+			if (*why == NULL)
+				*why = table_get(t, r, (size_t)rfc);
+			free(step);
+			return 1;
+		}
 		if (*ns == '\0') {
 			pf_errl(t->fname, table_line(t, r),
 			    "candidate '%s': %s piece of layer %s (step %lld) "
@@ -448,8 +461,18 @@ merge_init(struct merge *m, double sync_ns)
 }
 
 void
+merge_report(const struct merge *m)
+{
+	if (m->nleft > 0)
+		pf_warn(m->why_file, "%zu candidates left out, a PIM piece "
+		    "refused: %s", m->nleft, m->why);
+}
+
+void
 merge_free(struct merge *m)
 {
+	free(m->why);
+	free(m->why_file);
 	if (m->seen != NULL) {
 		free(m->seen->slot);
 		free(m->seen->names);
@@ -462,8 +485,10 @@ merge_free(struct merge *m)
 int
 merge_rows(struct merge *m, const struct table *t)
 {
-	long c[TT_NHEAD + 1], gwc, hidec, hc[2];
+	long c[TT_NHEAD + 1], gwc, hidec, hc[2], rfc;
 	size_t *idx = NULL, i, ng = 0;
+	const char *why = NULL;
+	int k;
 	struct group *g = NULL;
 	const char *cand;
 	int64_t first;
@@ -488,6 +513,7 @@ merge_rows(struct merge *m, const struct table *t)
 			    "column 'cand': empty field");
 			return -1;
 		}
+	rfc = table_col(t, "pim_refused");
 	/* the rows in their order: fold takes an index of them */
 	idx = xcalloc(t->nrows + 1, sizeof(*idx));
 	g = xcalloc(t->nrows + 1, sizeof(*g));
@@ -523,12 +549,18 @@ merge_rows(struct merge *m, const struct table *t)
 		}
 		g[ng - 1].hi = i + 1;
 	}
-	for (i = 0; i < ng; i++)
-		if (fold(t, c, gwc, hidec, table_col(t, "layer"),
+	for (i = 0; i < ng; i++) {
+		if ((k = fold(t, c, gwc, hidec, table_col(t, "layer"),
 		    table_col(t, "gpu_clock_mhz"), table_col(t, "energy_nj"),
-		    table_col(t, "static_w"), hc, table_col(t, "gpu_tensor"), idx,
-		    &g[i], m->sync_ns, &m->out) < 0)
+		    table_col(t, "static_w"), hc, table_col(t, "gpu_tensor"), rfc,
+		    idx, &g[i], m->sync_ns, &m->out, &why)) < 0)
 			goto done;
+		m->nleft += k == 1;
+	}
+	if (why != NULL && m->why == NULL) {
+		m->why = xstrdup(why);
+		m->why_file = xstrdup(t->fname);
+	}
 	rc = 0;
 done:
 	free(idx);
@@ -552,7 +584,8 @@ merge_costs(const struct table *t, double sync_ns, struct table *out)
 	int rc;
 
 	merge_init(&m, sync_ns);
-	rc = merge_rows(&m, t);
+	if ((rc = merge_rows(&m, t)) == 0)
+		merge_report(&m);
 	*out = m.out;
 	table_init(&m.out, NULL);
 	merge_free(&m);

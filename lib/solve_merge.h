@@ -47,6 +47,10 @@ int merge_costs(const struct table *tasks, double sync_ns,
  * ("file:line: candidate '...': its pieces come again after another
  * candidate's ..."); for that m keeps the names of the current first
  * layer's candidates, so its memory does not grow with the table.
+ * A candidate with a PIM piece that pim-cycles refused (empty ns, the
+ * reason in pim_refused) is left out and counted in m->nleft;
+ * merge_report then warns once for the run ("file: warning: N candidates
+ * left out, a PIM piece refused: REASON"), nothing when none was.
  * merge_block is merge_rows as a block function (arg: the struct merge,
  * *res: m->out).  merge_free frees m.
  */
@@ -57,10 +61,14 @@ struct merge {
 	struct merge_seen	*seen;
 	int64_t			 first;	/* of the last candidate */
 	int			 any;	/* a candidate was folded */
+	size_t			 nleft;	/* candidates left out, a PIM piece refused */
+	char			*why;	/* the first one's pim_refused */
+	char			*why_file;	/* and its input's name */
 };
 void merge_init(struct merge *m, double sync_ns);
 int merge_rows(struct merge *m, const struct table *t);
 int merge_block(void *arg, struct table *in, const struct table **res);
+void merge_report(const struct merge *m);
 void merge_free(struct merge *m);
 
 /*

@@ -50,6 +50,8 @@ main(int argc, char **argv)
 	merge_init(&m, sync_ns);
 	out = table_out_open(stdout, TABLE_HOLD);
 	ok = table_stream(argv, argc, "cand", merge_block, &m, out) == 0;
+	if (ok)
+		merge_report(&m);
 	rc = ok ? PF_EXIT_OK : PF_EXIT_DATA;
 	if (table_out_close(out, ok) < 0) {
 		pf_write_error(NULL);
