@@ -7,6 +7,8 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 static int check_failures;
 
@@ -42,6 +44,43 @@ rnd(int64_t lo, int64_t hi)
 	check_rng ^= check_rng >> 7;
 	check_rng ^= check_rng << 17;
 	return lo + (int64_t)(check_rng % (uint64_t)(hi - lo + 1));
+}
+
+/*
+ * What a call reports: stderr goes to an unlinked temporary file from
+ * capture_start() to capture_end(), which puts what was written in buf
+ * (NUL-terminated, at most n - 1 bytes) and restores stderr.
+ */
+struct capture {
+	int	saved, fd;
+};
+
+static inline int
+capture_start(struct capture *c)
+{
+	char path[] = "/tmp/pf_checkXXXXXX";
+
+	fflush(stderr);
+	if ((c->fd = mkstemp(path)) < 0)
+		return -1;
+	unlink(path);
+	c->saved = dup(2);
+	dup2(c->fd, 2);
+	return 0;
+}
+
+static inline void
+capture_end(struct capture *c, char *buf, size_t n)
+{
+	ssize_t k;
+
+	fflush(stderr);
+	dup2(c->saved, 2);
+	close(c->saved);
+	lseek(c->fd, 0, SEEK_SET);
+	k = read(c->fd, buf, n - 1);
+	buf[k < 0 ? 0 : k] = '\0';
+	close(c->fd);
 }
 
 #endif

@@ -8,7 +8,6 @@
  * ".It Cm NAME Pq UNIT" followed by the table's doc, so the page and the
  * table cannot drift apart.
  */
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +37,6 @@ static const struct conf_key keys[] = {
 };
 
 static char path[] = "/tmp/t_confXXXXXX";
-static char errpath[] = "/tmp/t_conf_errXXXXXX";
 
 /*
  * Write text as the config and bind it; err gets what was reported on
@@ -48,21 +46,18 @@ static int
 bind_text(const char *text, struct obj *o, char *err, size_t errsz)
 {
 	struct conf c;
+	struct capture cap;
 	char raw[1024], pre[128], *p;
 	FILE *fp;
-	int rc, saved, efd;
-	ssize_t n;
+	int rc;
 
 	memset(o, 0, sizeof(*o));
 	if ((fp = fopen(path, "w")) == NULL)
 		return -2;
 	fputs(text, fp);
 	fclose(fp);
-	fflush(stderr);
-	saved = dup(2);
-	if ((efd = open(errpath, O_RDWR | O_TRUNC)) < 0)
+	if (capture_start(&cap) < 0)
 		return -2;
-	dup2(efd, 2);
 	rc = conf_load(path, &c);
 	if (rc == 0) {
 		rc = conf_bind(&c, keys, o);
@@ -70,13 +65,7 @@ bind_text(const char *text, struct obj *o, char *err, size_t errsz)
 			rc = conf_check_unused(&c);
 		conf_free(&c);
 	}
-	fflush(stderr);
-	dup2(saved, 2);
-	close(saved);
-	lseek(efd, 0, SEEK_SET);
-	n = read(efd, raw, sizeof(raw) - 1);
-	raw[n < 0 ? 0 : n] = '\0';
-	close(efd);
+	capture_end(&cap, raw, sizeof(raw));
 	snprintf(pre, sizeof(pre), "%s: %s", pf_progname(), path);
 	p = strstr(raw, pre);
 	if (p == raw)
@@ -177,9 +166,6 @@ main(int argc, char **argv)
 	if ((fd = mkstemp(path)) < 0)
 		return 1;
 	close(fd);
-	if ((fd = mkstemp(errpath)) < 0)
-		return 1;
-	close(fd);
 
 	/* Every type lands in its field. */
 	CHECK(bind_text("r = 2.5\nw = 32\ni = 123456789012\nb = 1\n", &o, err,
@@ -225,6 +211,5 @@ main(int argc, char **argv)
 	documented("pim-cycles", hbmpim_model_keys);
 
 	unlink(path);
-	unlink(errpath);
 	return CHECK_DONE();
 }

@@ -1,7 +1,8 @@
 /*
  * Unit tests of the PIM model configs: newton-gddr6.conf holds exactly the
  * published values of pim_model_newton(), aim-gddr6.conf loads, and a
- * config with a missing or unknown key is refused.
+ * config with a missing or unknown key is refused with the one line that
+ * names the file (and line) and the key.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,9 +29,11 @@ main(int argc, char **argv)
 {
 	const struct conf_key *k;
 	struct pim_model a, b;
-	char tmp[] = "/tmp/t_pim_modelXXXXXX", line[512];
+	char tmp[] = "/tmp/t_pim_modelXXXXXX", line[512], err[1024];
+	char want[1024];
+	struct capture cap;
 	FILE *in, *out;
-	int fd;
+	int fd, nl = 0;
 
 	(void)argc;
 	pf_setprogname(argv[0]);
@@ -85,16 +88,33 @@ main(int argc, char **argv)
 	in = fopen(share("newton-gddr6.conf"), "r");
 	CHECK(in != NULL && out != NULL);
 	while (in != NULL && fgets(line, sizeof(line), in) != NULL)
-		if (strncmp(line, "mac_lanes", 9) != 0)
+		if (strncmp(line, "mac_lanes", 9) != 0) {
 			fputs(line, out);
-	fclose(in);
+			nl++;
+		}
+	if (in != NULL)
+		fclose(in);
 	fflush(out);
-	fprintf(stderr, "expected diagnostic: ");
+	CHECK(capture_start(&cap) == 0);
 	CHECK(pim_model_load(tmp, &a) == -1);
+	capture_end(&cap, err, sizeof(err));
+	snprintf(want, sizeof(want), "%s: %s: missing key 'mac_lanes'\n",
+	    pf_progname(), tmp);
+	if (strcmp(err, want) != 0)
+		fprintf(stderr, "missing key: stderr '%s', want '%s'\n", err,
+		    want);
+	CHECK(strcmp(err, want) == 0);
 	fputs("mac_lanes = 16\nbogus_key = 1\n", out);
 	fflush(out);
-	fprintf(stderr, "expected diagnostic: ");
+	CHECK(capture_start(&cap) == 0);
 	CHECK(pim_model_load(tmp, &a) == -1);
+	capture_end(&cap, err, sizeof(err));
+	snprintf(want, sizeof(want), "%s: %s:%d: unknown key 'bogus_key'\n",
+	    pf_progname(), tmp, nl + 2);
+	if (strcmp(err, want) != 0)
+		fprintf(stderr, "unknown key: stderr '%s', want '%s'\n", err,
+		    want);
+	CHECK(strcmp(err, want) == 0);
 	fclose(out);
 	unlink(tmp);
 	return CHECK_DONE();
