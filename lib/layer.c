@@ -175,29 +175,39 @@ getstr(const struct table *t, size_t row, long col, char *dst, size_t n)
 	return 0;
 }
 
+/* The n numeric columns nc of row, each at least its minimum, into l. */
+static int
+getnums(const struct table *t, size_t row, const struct layer_cols *lc,
+    const struct numcol *nc, size_t n, struct layer *l)
+{
+	size_t i, col;
+	int64_t *v;
+
+	for (i = 0; i < n; i++) {
+		col = (size_t)*CFIELD(lc, &nc[i]);
+		v = LFIELD(l, &nc[i]);
+		if (table_int(t, row, col, v) < 0)
+			return -1;
+		if (*v < nc[i].min) {
+			pf_errl(t->fname, table_line(t, row), "column '%s': "
+			    "must be %s, not '%s'", t->cols[col], nc[i].min > 0 ?
+			    "positive" : "non-negative", table_get(t, row, col));
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int
 layer_get(const struct table *t, const struct layer_cols *lc, size_t row,
     struct layer *l)
 {
 	char op[24];
-	size_t i;
 	long line = table_line(t, row);
 
 	layer_init(l);
-	for (i = 0; i < NNUM; i++) {
-		const struct numcol *nc = &numcols[i];
-		size_t col = (size_t)*CFIELD(lc, nc);
-		int64_t *v = LFIELD(l, nc);
-
-		if (table_int(t, row, col, v) < 0)
-			return -1;
-		if (*v < nc->min) {
-			pf_errl(t->fname, line, "column '%s': must be %s, not '%s'",
-			    t->cols[col], nc->min > 0 ? "positive" :
-			    "non-negative", table_get(t, row, col));
-			return -1;
-		}
-	}
+	if (getnums(t, row, lc, numcols, NNUM, l) < 0)
+		return -1;
 	if (getstr(t, row, lc->op, op, sizeof(op)) < 0 ||
 	    getstr(t, row, lc->act, l->act, sizeof(l->act)) < 0 ||
 	    getstr(t, row, lc->dtype, l->dtype, sizeof(l->dtype)) < 0)
@@ -213,20 +223,8 @@ layer_get(const struct table *t, const struct layer_cols *lc, size_t row,
 		}
 		strcpy(l->resident, s);
 	}
-	for (i = 0; lc->in_d >= 0 && i < NDCOL; i++) {
-		const struct numcol *nc = &dcols[i];
-		size_t col = (size_t)*CFIELD(lc, nc);
-		int64_t *v = LFIELD(l, nc);
-
-		if (table_int(t, row, col, v) < 0)
-			return -1;
-		if (*v < nc->min) {
-			pf_errl(t->fname, line, "column '%s': must be %s, not '%s'",
-			    t->cols[col], nc->min > 0 ? "positive" :
-			    "non-negative", table_get(t, row, col));
-			return -1;
-		}
-	}
+	if (lc->in_d >= 0 && getnums(t, row, lc, dcols, NDCOL, l) < 0)
+		return -1;
 	if (lc->kv_seq >= 0) {
 		const char *s = table_get(t, row, (size_t)lc->kv_seq);
 
