@@ -47,6 +47,20 @@ rnd(int64_t lo, int64_t hi)
 }
 
 /*
+ * rel under the source tree ($TOP, else the current folder), in a buffer
+ * the next call reuses.
+ */
+static inline const char *
+check_top(const char *rel)
+{
+	static char buf[4096];
+	const char *top = getenv("TOP");
+
+	snprintf(buf, sizeof(buf), "%s/%s", top != NULL ? top : ".", rel);
+	return buf;
+}
+
+/*
  * What a call reports: stderr goes to an unlinked temporary file from
  * capture_start() to capture_end(), which puts what was written in buf
  * (NUL-terminated, at most n - 1 bytes) and restores stderr.

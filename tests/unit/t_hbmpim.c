@@ -50,16 +50,8 @@ tree_p(int64_t n)
 	return 454 + 478 * (n / 2) + 431 * ((n - 1) / 2);
 }
 
-static char *
-share(const char *rel)
-{
-	const char *top = getenv("TOP");
-	static char buf[4096];
-
-	snprintf(buf, sizeof(buf), "%s/share/pimflow/pim/%s",
-	    top != NULL ? top : ".", rel);
-	return buf;
-}
+/* a shipped PIM config */
+#define share(rel)	check_top("share/pimflow/pim/" rel)
 
 int
 main(int argc, char **argv)

@@ -13,16 +13,8 @@
 #include "pim_model.h"
 #include "check.h"
 
-static char *
-share(const char *rel)
-{
-	const char *top = getenv("TOP");
-	static char buf[4096];
-
-	snprintf(buf, sizeof(buf), "%s/share/pimflow/pim/%s",
-	    top != NULL ? top : ".", rel);
-	return buf;
-}
+/* a shipped PIM config */
+#define share(rel)	check_top("share/pimflow/pim/" rel)
 
 int
 main(int argc, char **argv)
