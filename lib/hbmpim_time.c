@@ -539,12 +539,26 @@ dram_ok(const struct hbmpim_dram *d)
 	    d->columns >= 32 && d->rows > ROW_REGS && d->bl >= 2;
 }
 
+/* Stream s alone on a fresh channel of d, its counts and cycles in r. */
+static void
+run_alone(const struct hbmpim_dram *d, struct stream *s, struct hbmpim_run *r)
+{
+	struct chan *c = xmalloc(sizeof(*c));
+
+	chan_init(c, d);
+	phase_start(c, s);
+	run_phase(c);
+	*r = c->st;
+	r->cycles = c->t;
+	free(c);
+	free(s->b.v);
+}
+
 int
 hbmpim_pim(const struct hbmpim_dram *d, enum hbmpim_kernel k, int64_t out,
     int64_t in, int64_t batch, int64_t channels, struct hbmpim_run *r)
 {
 	struct stream s;
-	struct chan *c;
 
 	memset(r, 0, sizeof(*r));
 	if (!dram_ok(d) || batch < 1 || channels < 1 || out < 1 ||
@@ -574,14 +588,7 @@ hbmpim_pim(const struct hbmpim_dram *d, enum hbmpim_kernel k, int64_t out,
 		if (s.n_t < 1 || 8 * s.n_t / d->columns + 256 >= ROW_PARK)
 			return -1;
 	}
-	c = xmalloc(sizeof(*c));
-	chan_init(c, d);
-	phase_start(c, &s);
-	run_phase(c);
-	*r = c->st;
-	r->cycles = c->t;
-	free(c);
-	free(s.b.v);
+	run_alone(d, &s, r);
 	return 0;
 }
 
@@ -589,7 +596,6 @@ int
 hbmpim_write(const struct hbmpim_dram *d, int64_t bursts, struct hbmpim_run *r)
 {
 	struct stream s;
-	struct chan *c;
 
 	memset(r, 0, sizeof(*r));
 	if (!dram_ok(d) || bursts < 1 || bursts > d->ranks * d->rows *
@@ -600,14 +606,7 @@ hbmpim_write(const struct hbmpim_dram *d, int64_t bursts, struct hbmpim_run *r)
 	s.base = 1;
 	s.wr = 1;
 	s.count = bursts;
-	c = xmalloc(sizeof(*c));
-	chan_init(c, d);
-	phase_start(c, &s);
-	run_phase(c);
-	*r = c->st;
-	r->cycles = c->t;
-	free(c);
-	free(s.b.v);
+	run_alone(d, &s, r);
 	return 0;
 }
 
