@@ -21,7 +21,8 @@
 # seeds: the golden inputs of each tool and tests/fuzz/seeds/<harness>/
 # (the adversarial corpus).
 # FUZZ_HARNESS=csv|onnx|graph|wire|split|gpu|pim|merge|solve|chain runs
-# only one.  FUZZ_KEEPGOING=1 runs in
+# only one; FUZZ_BUILD_ONLY=1 builds and links without running (a link
+# failure exits 1).  FUZZ_KEEPGOING=1 runs in
 # libFuzzer's fork mode, collecting every crash instead of stopping at the
 # first (reproducers in fuzz-out/crash-NAME/).
 set -u
@@ -65,6 +66,10 @@ seed() {	# corpus dir, max bytes, files...
 
 run() {		# name corpus extra-libfuzzer-args...
 	name=$1 corpus=$2; shift 2
+	if [ -n "${FUZZ_BUILD_ONLY:-}" ]; then
+		rm -f "$OUT/bin/$name.$$"
+		return 0
+	fi
 	mkdir -p "$OUT/crash-$name"
 	# Own log per run (several runs may share fuzz-out), then the latest.
 	log=$OUT/$name.log.$$
