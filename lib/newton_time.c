@@ -22,6 +22,9 @@ struct eng {
 	int64_t	gw, ga[4], comp, rr, prea, ref;
 	int64_t	resume;			/* nothing issues before this (REF + 1) */
 	int64_t	next_inj;		/* next refresh injection clock */
+	int64_t	refi;			/* injection period (t_refi; INF: none) */
+	int64_t	*rec;			/* READRES clocks, or NULL (calibrate) */
+	size_t	nrec;
 	int	any_rr;			/* a READRES was issued */
 	int	over;			/* a clock or count passed 64 bits */
 	struct nt_stats st;
@@ -48,6 +51,7 @@ eng_init(struct eng *e, const struct pim_model *m, int hiding)
 	for (k = 0; k < 4; k++)
 		e->ga[k] = NEG;
 	e->next_inj = m->t_refi;
+	e->refi = m->t_refi;
 }
 
 static int64_t
@@ -87,12 +91,14 @@ issue(struct eng *e, enum nt_cmd cmd)
 		e->rr = t;
 		e->any_rr = 1;
 		e->st.readres++;
+		if (e->rec != NULL)
+			e->rec[e->nrec++] = t;
 		/* A refresh injected by t+1 is served now: PREA, REF after tRP. */
 		if (e->next_inj <= t + 1) {
 			e->prea = t + 1;
 			e->ref = t + 1 + m->t_rp;
 			e->resume = e->ref + 1;
-			e->next_inj += m->t_refi;
+			e->next_inj += e->refi;
 			e->st.ref++;
 		}
 		break;
@@ -170,11 +176,32 @@ nt_block_cmds(const struct nt_block *b)
 	return n;
 }
 
+/*
+ * From a quiet block start through the block whose READRES j serves a
+ * refresh, on to the next quiet block boundary, when no other refresh
+ * falls in between: it depends on j alone (the clocks of the block's
+ * first j READRESes are those of the calibration), so it is measured
+ * once per j and then added in one step (refresh_block).
+ */
+struct cont {
+	int		state;		/* 0 not measured, 1 usable, -1 not */
+	int64_t		blocks;		/* whole blocks after the refresh's */
+	int64_t		d;		/* last READRES - the block's start */
+	int64_t		gw, ga[4], comp, prea, ref, resume; /* from it, or NEG */
+	struct nt_stats	st;
+};
+
+/* Whole blocks a refresh's way to a quiet boundary may take (cont). */
+#define CONT_MAXBLK	8
+
 /* A block's duration from the READRES before it, measured once. */
 struct calib {
 	int64_t		d;		/* last READRES - previous READRES */
 	int64_t		gw, ga[4], comp, prea, ref;	/* offsets from it, or NEG */
 	struct nt_stats	st;
+	size_t		nrr;		/* READRESes of the block */
+	int64_t		*rr;		/* their offsets from the start */
+	struct cont	*cont;		/* by the READRES serving a refresh */
 };
 
 static int64_t
@@ -193,6 +220,9 @@ calibrate(const struct pim_model *m, int hiding, const struct nt_block *b,
 	eng_init(&e, m, hiding);
 	e.rr = e.now = 0;
 	e.next_inj = INF;
+	cb->nrr = b->off[b->nsets];
+	cb->rr = e.rec = calloc(cb->nrr + 1, sizeof(*cb->rr));
+	cb->cont = NULL;
 	run_block(&e, b, 0);
 	cb->d = e.rr;
 	cb->gw = offs(e.gw, e.rr);
@@ -202,23 +232,27 @@ calibrate(const struct pim_model *m, int hiding, const struct nt_block *b,
 	cb->st = e.st;
 }
 
-/* No constraint of the past can bind a command issued after rr. */
+/*
+ * At a block boundary (the last command a READRES, the next a GWRITE), no
+ * constraint of the past can bind a command issued after rr, every one
+ * of which issues at rr + 1 or later.  The past commands a later one
+ * consults before that command's own block overwrites them: the GWRITE
+ * waits on the last GWRITE (c), REF and PREA hold the first G_ACT0, the
+ * last COMP holds the first COMP and, through a READRES group without
+ * COMPs, a READRES.  The G_ACTs never: a G_ACTk consults G_ACT(k-1) of its
+ * own set and a COMP the four of its set, issued before it; nor does a
+ * GWRITE->COMP spacing, the block's GWRITE coming first.
+ */
 static int
 quiet(const struct eng *e)
 {
 	const struct pim_model *m = e->m;
 	int64_t lim = e->rr + 1;
-	int k;
 
-	if (e->now != e->rr || e->resume > lim ||
-	    e->ref + m->t_rfc > lim || e->prea + m->t_rp > lim ||
-	    e->gw + max2(e->c, m->t_gwrite_comp) > lim ||
-	    e->comp + max2(m->t_ccd_s, m->t_comp_readres) > lim)
-		return 0;
-	for (k = 0; k < 4; k++)
-		if (e->ga[k] + max2(m->t_faw, m->t_rcd) > lim)
-			return 0;
-	return 1;
+	return e->now == e->rr && e->resume <= lim &&
+	    e->ref + m->t_rfc <= lim && e->prea + m->t_rp <= lim &&
+	    e->gw + e->c <= lim &&
+	    e->comp + max2(m->t_ccd_s, m->t_comp_readres) <= lim;
 }
 
 static void
@@ -360,9 +394,108 @@ cycle_step(struct cycle *cy, struct eng *e, int64_t *left)
 	return 1;
 }
 
+/* ct from the refresh at the READRES at offset rj of block b (struct cont). */
 static void
-run_seg(struct eng *e, const struct nt_seg *sg, const struct calib *cb,
-    int exact)
+cont_make(const struct pim_model *m, int hiding, const struct nt_block *b,
+    int64_t rj, struct cont *ct)
+{
+	struct eng e;
+	int64_t k;
+	int i;
+
+	eng_init(&e, m, hiding);
+	e.rr = e.now = 0;
+	e.next_inj = rj + 1;
+	e.refi = INF;
+	run_block(&e, b, 0);
+	for (k = 0; !quiet(&e); k++) {
+		if (k == CONT_MAXBLK) {
+			ct->state = -1;
+			return;
+		}
+		run_block(&e, b, 0);
+	}
+	ct->state = 1;
+	ct->blocks = k;
+	ct->d = e.rr;
+	ct->gw = offs(e.gw, e.rr);
+	for (i = 0; i < 4; i++)
+		ct->ga[i] = offs(e.ga[i], e.rr);
+	ct->comp = offs(e.comp, e.rr);
+	ct->prea = offs(e.prea, e.rr);
+	ct->ref = offs(e.ref, e.rr);
+	ct->resume = offs(e.resume, e.rr);
+	ct->st = e.st;
+}
+
+static void
+set_off(int64_t *v, int64_t base, int64_t off)
+{
+	if (off != NEG)
+		*v = base + off;
+}
+
+/*
+ * At a quiet block start where the next block serves a refresh (no whole
+ * block fits before the injection): the block and those after it up to
+ * the next quiet boundary in one step, when no further refresh falls in
+ * them and the segment has those blocks.  Returns 1 after the step, 0
+ * when the caller must issue the block.
+ */
+static int
+refresh_block(struct eng *e, const struct nt_block *b, struct calib *cb,
+    int hiding, int64_t *left)
+{
+	const struct pim_model *m = e->m;
+	int64_t ph = e->next_inj - e->rr, base;
+	size_t lo = 0, hi = cb->nrr, mid;
+	struct cont *ct;
+	int i;
+
+	if (cb->rr == NULL || cb->nrr == 0 || cb->rr[cb->nrr - 1] < ph - 1)
+		return 0;
+	/* the first READRES at t with next_inj <= t + 1 serves it */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (cb->rr[mid] >= ph - 1)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	if (cb->cont == NULL &&
+	    (cb->cont = calloc(cb->nrr, sizeof(*cb->cont))) == NULL)
+		return 0;
+	ct = &cb->cont[lo];
+	if (ct->state == 0)
+		cont_make(m, hiding, b, cb->rr[lo], ct);
+	/* the next injection comes after every READRES of the way */
+	if (ct->state < 0 || ct->blocks >= *left ||
+	    ph > INF - m->t_refi || ph + m->t_refi < ct->d + 2)
+		return 0;
+	e->rr += ct->d;
+	e->now = e->rr;
+	base = e->rr;
+	set_off(&e->gw, base, ct->gw);
+	for (i = 0; i < 4; i++)
+		set_off(&e->ga[i], base, ct->ga[i]);
+	set_off(&e->comp, base, ct->comp);
+	set_off(&e->prea, base, ct->prea);
+	set_off(&e->ref, base, ct->ref);
+	set_off(&e->resume, base, ct->resume);
+	e->next_inj += m->t_refi;
+	e->any_rr = 1;
+	e->st.gwrite += ct->st.gwrite;
+	e->st.gact += ct->st.gact;
+	e->st.comp += ct->st.comp;
+	e->st.readres += ct->st.readres;
+	e->st.ref += ct->st.ref;
+	*left -= ct->blocks + 1;
+	return 1;
+}
+
+static void
+run_seg(struct eng *e, const struct nt_seg *sg, struct calib *cb,
+    int hiding, int exact)
 {
 	int64_t left = sg->count, n;
 	struct cycle cy;
@@ -381,6 +514,8 @@ run_seg(struct eng *e, const struct nt_seg *sg, const struct calib *cb,
 				left -= n;
 				continue;
 			}
+			if (refresh_block(e, sg->b, cb, hiding, &left))
+				continue;
 		}
 		run_block(e, sg->b, exact);
 		left--;
@@ -403,10 +538,13 @@ nt_run(const struct pim_model *m, int hiding, const struct nt_seg *seg,
 		exact = 1;
 	eng_init(&e, m, hiding);
 	for (i = 0; !exact && i < nseg; i++) {
-		if (seg[i].b->nsets > 0)
+		if (seg[i].b->nsets > 0) {
 			calibrate(m, hiding, seg[i].b, &cb[i]);
-		else
+		} else {
 			cb[i].d = 0;
+			cb[i].rr = NULL;
+			cb[i].cont = NULL;
+		}
 	}
 	/* repetitions of the whole stream: periods in closed form too */
 	cycle_init(&cy, &e, exact ? 0 : repeat);
@@ -414,10 +552,15 @@ nt_run(const struct pim_model *m, int hiding, const struct nt_seg *seg,
 		if (!exact && e.any_rr && quiet(&e) && cycle_step(&cy, &e, &r))
 			continue;
 		for (i = 0; i < nseg; i++)
-			run_seg(&e, &seg[i], exact ? NULL : &cb[i], exact);
+			run_seg(&e, &seg[i], exact ? NULL : &cb[i], hiding,
+			    exact);
 		r--;
 	}
 	cycle_free(&cy);
+	for (i = 0; !exact && i < nseg; i++) {
+		free(cb[i].rr);
+		free(cb[i].cont);
+	}
 	eng_finish(&e, st);
 	if (e.over)
 		st->cycles = -1;

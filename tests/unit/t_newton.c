@@ -548,6 +548,74 @@ test_periods(void)
 	CHECK_EQ_I(f.cycles, -1);
 }
 
+/*
+ * The fast path against issuing every command on random blocks (sets of
+ * READRES groups, some without COMPs), random runs and repetitions, under
+ * random timing rules: refresh periods from a clock to longer than a
+ * block, so refreshes fall at every READRES of a block, several in one
+ * block, and at the ends of segments (the refresh step of newton_time.c
+ * measured once per READRES and added, the skipped runs, the periods).
+ */
+static void
+test_random_streams(void)
+{
+	size_t off[2][9];
+	int64_t grp[2][40];
+	struct nt_block b[2];
+	struct nt_seg seg[2];
+	struct nt_stats f, x;
+	struct pim_model m;
+	int64_t rep;
+	int i, k, hid;
+	size_t s, ns, g;
+
+	check_rng = 20261201;
+	for (i = 0; i < 400; i++) {
+		m = M;
+		m.t_gwrite_hide = rnd(1, 8);
+		m.gwrite_columns = rnd(1, 40);
+		m.t_ccd_s = rnd(1, 4);
+		m.t_gwrite_comp = rnd(0, 60);
+		m.t_faw = rnd(0, 20);
+		m.t_rcd = rnd(0, 15);
+		m.t_comp_readres = rnd(0, 3);
+		m.t_readres_gwrite = rnd(0, 8);
+		m.t_rp = rnd(0, 15);
+		m.t_rfc = rnd(0, 400);
+		m.t_refi = rnd(0, 3) == 0 ? rnd(1, 60) : rnd(60, 2500);
+		m.t_readres_latency = rnd(0, 20);
+		hid = (int)rnd(0, 1);
+		for (k = 0; k < 2; k++) {
+			ns = (size_t)rnd(1, 8);
+			off[k][0] = 0;
+			for (s = 0, g = 0; s < ns; s++) {
+				int64_t n = rnd(1, 4);
+
+				for (; n > 0; n--)
+					grp[k][g++] = rnd(0, 5) == 0 ? 0 :
+					    rnd(1, 40);
+				off[k][s + 1] = g;
+			}
+			b[k].nsets = ns;
+			b[k].off = off[k];
+			b[k].grp = grp[k];
+			seg[k].b = &b[k];
+			seg[k].count = rnd(0, 4) == 0 ? rnd(0, 3) :
+			    rnd(1, 300);
+		}
+		k = (int)rnd(1, 2);
+		rep = rnd(1, 3);
+		nt_run(&m, hid, seg, (size_t)k, rep, 0, &f);
+		nt_run(&m, hid, seg, (size_t)k, rep, 1, &x);
+		CHECK_EQ_I(f.cycles, x.cycles);
+		CHECK_EQ_I(f.gwrite, x.gwrite);
+		CHECK_EQ_I(f.gact, x.gact);
+		CHECK_EQ_I(f.comp, x.comp);
+		CHECK_EQ_I(f.readres, x.readres);
+		CHECK_EQ_I(f.ref, x.ref);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -561,5 +629,6 @@ main(int argc, char **argv)
 	test_properties();
 	test_geometry();
 	test_periods();
+	test_random_streams();
 	return CHECK_DONE();
 }
