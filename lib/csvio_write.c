@@ -38,12 +38,10 @@ wflush(struct table_out *w)
 	w->n = 0;
 }
 
-/* Room for n more bytes. */
+/* Room for n more bytes: the buffer flushed or grown. */
 static void
-room(struct table_out *w, size_t n)
+grow(struct table_out *w, size_t n)
 {
-	if (w->cap - w->n >= n)
-		return;
 	if (w->streaming && w->n > 0) {
 		wflush(w);
 		if (w->cap >= n)
@@ -52,6 +50,13 @@ room(struct table_out *w, size_t n)
 	while (w->cap - w->n < n)
 		w->cap = w->cap < OUTBLK ? OUTBLK : 2 * w->cap;
 	w->b = xreallocarray(w->b, w->cap, 1);
+}
+
+static inline void
+room(struct table_out *w, size_t n)
+{
+	if (w->cap - w->n < n)
+		grow(w, n);
 }
 
 /* The bytes that end an unquoted field's scan: NUL and what needs quotes. */
@@ -123,10 +128,12 @@ endrow(struct table_out *w)
 static void
 putrow(struct table_out *w, const struct table *t, size_t r)
 {
+	const char *const *cell = &t->cells[r * t->stride];
 	size_t c;
 
+	/* NULL: an empty cell (table_get) */
 	for (c = 0; c < t->ncols; c++)
-		putfield(w, table_get(t, r, c), c > 0);
+		putfield(w, cell[c] != NULL ? cell[c] : "", c > 0);
 	endrow(w);
 }
 

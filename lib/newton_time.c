@@ -289,33 +289,101 @@ skip(struct eng *e, const struct calib *cb, int64_t n)
  */
 
 struct visit {
+	int64_t		ph;		/* the phase */
 	int64_t		left;		/* work left at the visit (0: none) */
 	int64_t		rr;
 	struct nt_stats	st;
 };
 
+/* The visits and slots a run starts with, without an allocation. */
+#define CY_VISITS	64
+
 struct cycle {
-	struct visit	*seen;		/* by phase; NULL: no detection */
+	struct visit	*v;		/* n visits; NULL: no detection */
+	uint32_t	*slot;		/* cap: visit index + 1 by phase, 0 free */
+	size_t		 n, cap;
 	int64_t		 nph;
+	struct visit	 v0[CY_VISITS];
+	uint32_t	 slot0[2 * CY_VISITS];
 };
 
+/*
+ * Every run of two or more units looks for periods: a run visits few
+ * phases (a quiet point before a refresh has a phase below the block's
+ * length), kept in a table that grows with them.
+ */
 static void
 cycle_init(struct cycle *cy, const struct eng *e, int64_t work)
 {
-	cy->seen = NULL;
+	cy->v = NULL;
 	cy->nph = 0;
-	/* only a long run pays for the table */
-	if (work < 4096 || e->m->t_refi >= NT_MAXPHASE)
+	if (work < 2 || e->m->t_refi >= NT_MAXPHASE)
 		return;
 	cy->nph = e->m->t_refi + 2;
-	cy->seen = calloc((size_t)cy->nph, sizeof(*cy->seen));
+	memset(cy->slot0, 0, sizeof(cy->slot0));
+	cy->v = cy->v0;
+	cy->slot = cy->slot0;
+	cy->cap = 2 * CY_VISITS;
+	cy->n = 0;
 }
 
 static void
 cycle_free(struct cycle *cy)
 {
-	free(cy->seen);
-	cy->seen = NULL;
+	if (cy->v != NULL && cy->v != cy->v0) {
+		free(cy->v);
+		free(cy->slot);
+	}
+	cy->v = NULL;
+}
+
+/* The slot of phase ph: its visit's, or the free one it would take. */
+static size_t
+cy_find(const struct cycle *cy, const uint32_t *slot, size_t cap, int64_t ph)
+{
+	size_t i = (size_t)((uint64_t)ph * 0x9e3779b97f4a7c15u >> 32) &
+	    (cap - 1);
+
+	while (slot[i] != 0 && cy->v[slot[i] - 1].ph != ph)
+		i = (i + 1) & (cap - 1);
+	return i;
+}
+
+/* The visit of phase ph, a new one (left 0) if none; NULL: no room. */
+static struct visit *
+cy_visit(struct cycle *cy, int64_t ph)
+{
+	struct visit *v;
+	uint32_t *slot;
+	size_t i, k, cap;
+
+	i = cy_find(cy, cy->slot, cy->cap, ph);
+	if (cy->slot[i] != 0)
+		return &cy->v[cy->slot[i] - 1];
+	if (cy->n == cy->cap / 2) {
+		/* past a few thousand phases a period is not worth it */
+		cap = 2 * cy->cap;
+		if (cap > ((size_t)1 << 14) ||
+		    (slot = calloc(cap, sizeof(*slot))) == NULL)
+			return NULL;
+		if ((v = malloc(cap / 2 * sizeof(*v))) == NULL) {
+			free(slot);
+			return NULL;
+		}
+		memcpy(v, cy->v, cy->n * sizeof(*v));
+		cycle_free(cy);
+		cy->v = v;
+		cy->slot = slot;
+		cy->cap = cap;
+		for (k = 0; k < cy->n; k++)
+			slot[cy_find(cy, slot, cap, v[k].ph)] = (uint32_t)k + 1;
+		i = cy_find(cy, slot, cap, ph);
+	}
+	v = &cy->v[cy->n];
+	memset(v, 0, sizeof(*v));
+	v->ph = ph;
+	cy->slot[i] = (uint32_t)++cy->n;
+	return v;
 }
 
 /* a + k * (b - a) into *r; -1 past 64 bits (b >= a). */
@@ -342,9 +410,13 @@ cycle_step(struct cycle *cy, struct eng *e, int64_t *left)
 	int64_t ph, per, k, d, drr, *c[5], *c0[5];
 	int i;
 
-	if (cy->seen == NULL || (ph = e->next_inj - e->rr) < 0 || ph >= cy->nph)
+	if (cy->v == NULL || (ph = e->next_inj - e->rr) < 0 ||
+	    ph >= cy->nph)
 		return 0;
-	v = &cy->seen[ph];
+	if ((v = cy_visit(cy, ph)) == NULL) {
+		cycle_free(cy);
+		return 0;
+	}
 	if (v->left <= *left) {
 		v->left = *left;
 		v->rr = e->rr;
