@@ -28,6 +28,19 @@ if onnx2layers "$m" >"$tmp/layers" && pf-split -n 16 "$tmp/layers" >"$tmp/tasks"
 		cmp -s "$tmp/f" "$tmp/e" || { echo "differs on mobilenet_v2: $opt"; exit 1; }
 		n=$((n + 1))
 	done
+	# the same pieces with the row parameters varied row by row
+	# (channels 3 to 128, n_gwrite 1 to 8, hiding on and off): refreshes
+	# at every phase of every block shape
+	awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
+	    { k = NR % 7; $c["pim_channels"] = k == 0 ? 4 : k == 1 ? 32 : k == 2 ? 64 : k == 3 ? 8 : k == 4 ? 3 : k == 5 ? 128 : 16
+	      $c["pim_gwrite"] = NR % 3 == 0 ? 1 : NR % 3 == 1 ? 2 : 8; $c["pim_hiding"] = NR % 2; print }' \
+	    "$tmp/tasks" >"$tmp/mixed" || exit 1
+	for opt in "" "-a" "-b"; do
+		pim-cycles $opt "$tmp/mixed" >"$tmp/f" || exit 1
+		pim-cycles -E $opt "$tmp/mixed" >"$tmp/e" || exit 1
+		cmp -s "$tmp/f" "$tmp/e" || { echo "differs on mixed mobilenet_v2: $opt"; exit 1; }
+		n=$((n + 1))
+	done
 else
 	echo "FAIL: onnx2layers | pf-split on $m failed"
 	exit 1
