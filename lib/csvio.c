@@ -730,6 +730,25 @@ out:
 	return rc;
 }
 
+int
+table_stream_stdout(char *const *files, int nfiles, const char *group,
+    int (*fn)(void *arg, struct table *in, const struct table **res),
+    int (*done)(void *arg), void *arg)
+{
+	struct table_out *o = table_out_open(stdout, TABLE_HOLD);
+	int ok;
+
+	ok = table_stream(files, nfiles, group, fn, arg, o) == 0 &&
+	    (done == NULL || done(arg) == 0);
+	if (table_out_close(o, ok) < 0) {
+		pf_write_error(NULL);
+		ok = 0;
+	}
+	if (pf_close_stdout() < 0)
+		ok = 0;
+	return ok ? 0 : -1;
+}
+
 size_t
 table_addrow(struct table *t)
 {

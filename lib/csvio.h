@@ -192,11 +192,29 @@ int table_stream(char *const *files, int nfiles, const char *group,
     int (*fn)(void *arg, struct table *in, const struct table **res),
     void *arg, struct table_out *o);
 
+/*
+ * A row-wise stage's run, its output on stdout: table_stream into a
+ * table_out of stdout holding TABLE_HOLD bytes; then, when done is not
+ * NULL, done(arg), what the stage checks after the last row (0, or -1
+ * after reporting); then the output closed, kept when each step
+ * succeeded and cut otherwise (table_out_close), and stdout closed
+ * (pf_close_stdout).  Returns 0, or -1 after reporting.
+ */
+int table_stream_stdout(char *const *files, int nfiles, const char *group,
+    int (*fn)(void *arg, struct table *in, const struct table **res),
+    int (*done)(void *arg), void *arg);
+
 /* Input line of a row for diagnostics (header = 1). */
 long table_line(const struct table *t, size_t row);
 
 /* Strict number parsers for single strings (0 ok, -1 bad). */
 int parse_int64(const char *s, int64_t *v);
 int parse_double(const char *s, double *v);
+/*
+ * An option's integer argument: s from lo to hi into *v, 0; otherwise
+ * reports "-opt: bad what 's'" and returns -1 (the tool prints usage).
+ */
+int parse_optint(const char *s, int opt, int64_t lo, int64_t hi,
+    const char *what, int64_t *v);
 
 #endif

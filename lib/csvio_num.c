@@ -140,6 +140,17 @@ parse_int64(const char *s, int64_t *v)
 	return 0;
 }
 
+int
+parse_optint(const char *s, int opt, int64_t lo, int64_t hi,
+    const char *what, int64_t *v)
+{
+	if (parse_int64(s, v) < 0 || *v < lo || *v > hi) {
+		pf_err(NULL, "-%c: bad %s '%s'", opt, what, s);
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * The decimal syntax of pf-formats(7): [+-] digits [. digits] [e|E [+-]
  * digits], at least one digit before the exponent.  strtod alone also

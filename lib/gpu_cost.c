@@ -22,12 +22,12 @@ enum {
 	C_N
 };
 const char *const gpu_cost_cols[C_N + 1] = {
-	"cycles", "ns", "bound", "kernels", "device_ns", "launch_ns",
-	"mem_channels", "gpu_tensor", "gpu_tile", "gpu_splitk",
-	"gpu_occupancy", "gpu_ctas", "gpu_waves", "gpu_input_l2",
-	"gpu_main_ns", "gpu_aux_ns", "gpu_dram_bytes", "gpu_l2_bytes",
-	"gpu_source", "gpu_build", "gpu_clock_mhz", "energy_nj", "static_w",
-	NULL
+	TASK_COL_CYCLES, TASK_COL_NS, "bound", "kernels", "device_ns",
+	"launch_ns", "mem_channels", TASK_COL_GPU_TENSOR, "gpu_tile",
+	"gpu_splitk", "gpu_occupancy", "gpu_ctas", "gpu_waves",
+	"gpu_input_l2", "gpu_main_ns", "gpu_aux_ns", "gpu_dram_bytes",
+	"gpu_l2_bytes", "gpu_source", "gpu_build", TASK_COL_GPU_CLOCK,
+	TASK_COL_ENERGY, TASK_COL_STATIC, NULL
 };
 
 /* Largest time of one piece, as pf-merge(1) bounds it. */
@@ -206,8 +206,8 @@ gpu_cost_table(struct table *t, const struct gpu_cost_opts *o)
 	ngpu = ndev[TASK_GPU];
 	if (ngpu > 0 && layer_cols_find(t, &lc) < 0)
 		return -1;
-	kind = table_col(t, "kind");
-	pimch = table_col(t, "pim_channels");
+	kind = table_col(t, task_head_cols[TT_KIND]);
+	pimch = table_col(t, task_pim_cols[TT_PIM_CHANNELS]);
 	/* the machine is known here: the share pf-split left open is set */
 	task_pim_resolve(t, pimch, o->total);
 	name = table_col(t, "name");
@@ -234,10 +234,59 @@ gpu_cost_table(struct table *t, const struct gpu_cost_opts *o)
 
 
 int
+gpu_cost_open(struct gpu_cost_run *r, const char *config, const char *build,
+    const char *energy, long total)
+{
+	int k;
+
+	memset(r, 0, sizeof(*r));
+	if (gpu_model_open(config, build, &r->m) < 0 ||
+	    (k = gpu_energy_for(config, energy, &r->en)) < 0)
+		return -1;
+	r->o.m = &r->m;
+	r->o.en = k > 0 ? &r->en : NULL;
+	r->o.total = total > 0 ? total : (long)r->m.channels;
+	r->o.config = config;
+	return 0;
+}
+
+int
+gpu_cost_measure(struct gpu_cost_run *r, const char *measured, int warn)
+{
+	r->warn = warn;
+	if (measured == NULL)
+		return 0;
+	if (gpu_measured_load(measured, &r->ms) < 0)
+		return -1;
+	r->o.ms = &r->ms;
+	r->o.measured = measured;
+	return 0;
+}
+
+void
+gpu_cost_close(struct gpu_cost_run *r)
+{
+	if (r->o.ms != NULL)
+		gpu_measured_free(&r->ms);
+	r->o.ms = NULL;
+}
+
+int
 gpu_cost_block(void *arg, struct table *in, const struct table **res)
 {
+	struct gpu_cost_run *r = arg;
+
 	*res = in;
-	return gpu_cost_table(in, arg);
+	return gpu_cost_table(in, &r->o);
+}
+
+int
+gpu_cost_done(void *arg)
+{
+	struct gpu_cost_run *r = arg;
+
+	/* a measurement no row used is a mistake in it (-w: a warning) */
+	return gpu_cost_unused(&r->o, r->warn);
 }
 
 int

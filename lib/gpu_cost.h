@@ -38,10 +38,37 @@ extern const char *const gpu_cost_cols[];
 int gpu_cost_table(struct table *t, const struct gpu_cost_opts *o);
 
 /*
+ * What a run of gpu-cycles holds: the model, its energy config, measured
+ * times, and the options over them.
+ */
+struct gpu_cost_run {
+	struct gpu_model	m;
+	struct gpu_energy	en;
+	struct gpu_measured	ms;
+	struct gpu_cost_opts	o;
+	int			warn;	/* unmatched measurements warn */
+};
+
+/*
+ * Open run r: GPU config config with build build (NULL: the config's
+ * default_build), the energy config gpu_energy_for() takes for energy,
+ * total channels (0: the config's).  Returns 0, or -1 after reporting.
+ * gpu_cost_measure then loads measured times (measured NULL: none; warn:
+ * gpu_cost_done warns of unmatched ones instead of failing), 0 or -1
+ * after reporting; gpu_cost_close frees r.
+ */
+int gpu_cost_open(struct gpu_cost_run *r, const char *config,
+    const char *build, const char *energy, long total);
+int gpu_cost_measure(struct gpu_cost_run *r, const char *measured, int warn);
+void gpu_cost_close(struct gpu_cost_run *r);
+
+/*
  * gpu_cost_table as a block function of table_stream (csvio.h): arg is
- * the struct gpu_cost_opts, *res the block.
+ * the struct gpu_cost_run, *res the block.  gpu_cost_done(arg), after the
+ * last block, is gpu_cost_unused with the run's warn.
  */
 int gpu_cost_block(void *arg, struct table *in, const struct table **res);
+int gpu_cost_done(void *arg);
 
 /*
  * After the last row: every measurement of o->ms matched a gpu row.

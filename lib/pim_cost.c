@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "arith.h"
 #include "conf.h"
@@ -222,9 +223,9 @@ pim_cost_table(const struct pim_engine *e, void *state, struct table *t,
 
 	if (task_devices(t, &dev, NULL) < 0)
 		return -1;
-	cch = table_col(t, "pim_channels");
-	cgw = table_col(t, "pim_gwrite");
-	chd = table_col(t, "pim_hiding");
+	cch = table_col(t, task_pim_cols[TT_PIM_CHANNELS]);
+	cgw = table_col(t, task_pim_cols[TT_PIM_GWRITE]);
+	chd = table_col(t, task_pim_cols[TT_PIM_HIDING]);
 	ispim = xcalloc(t->nrows + 1, 1);
 	cost = xcalloc(t->nrows + 1, sizeof(*cost));
 	hin = xcalloc(t->nrows + 1, sizeof(*hin));
@@ -292,14 +293,14 @@ pim_cost_table(const struct pim_engine *e, void *state, struct table *t,
 		nrows++;
 		ncmd += cost[r].cmds;
 	}
-	cyc = table_addcol(t, "cycles");
-	nsc = table_addcol(t, "ns");
+	cyc = table_addcol(t, TASK_COL_CYCLES);
+	nsc = table_addcol(t, TASK_COL_NS);
 	for (ncol = 0; e->cols[ncol].name != NULL; ncol++)
 		col[ncol] = table_addcol(t, e->cols[ncol].name);
-	dsc = table_addcol(t, "dispatch_ns");
-	hic = table_addcol(t, "handoff_in_ns");
-	hoc = table_addcol(t, "handoff_out_ns");
-	rfc = table_addcol(t, "pim_refused");
+	dsc = table_addcol(t, TASK_COL_DISPATCH);
+	hic = table_addcol(t, TASK_COL_HANDOFF_IN);
+	hoc = table_addcol(t, TASK_COL_HANDOFF_OUT);
+	rfc = table_addcol(t, TASK_COL_REFUSED);
 	for (r = 0; r < t->nrows; r++) {
 		if (!ispim[r])
 			continue;
@@ -347,6 +348,99 @@ pim_cost_block(void *arg, struct table *in, const struct table **res)
 		return -1;
 	u->rows += rows;
 	u->cmds += cmds;
+	return 0;
+}
+
+int
+pim_cost_open(struct pim_cost_run *u, const char *config, int opt)
+{
+	char *path;
+
+	memset(u, 0, sizeof(*u));
+	if ((path = conf_resolve("pim", config)) == NULL)
+		return -1;
+	if ((u->e = pim_engine_of(path)) == NULL) {
+		free(path);
+		return -1;
+	}
+	if (opt != 0 && strchr(u->e->opts, opt) == NULL) {
+		free(path);
+		pf_err(NULL, "-%c: not an option of arch %s", opt, u->e->arch);
+		return -2;
+	}
+	u->state = u->e->open(path, &u->def);
+	free(path);
+	return u->state != NULL ? 0 : -1;
+}
+
+void
+pim_cost_defaults(struct pim_cost_run *u, int64_t n, int64_t g, int nohide,
+    double dispatch)
+{
+	if (n > 0) {
+		u->def.channels = n;
+		u->o.fill_auto = 1;
+	}
+	if (g > 0)
+		u->def.max_gwrite = g;
+	if (nohide)
+		u->def.hiding = 0;
+	if (dispatch >= 0)
+		u->def.dispatch_ns = dispatch;
+}
+
+/* The process's CPU time in seconds (the stats line). */
+static double
+cpu_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int
+pim_cost_start(struct pim_cost_run *u, const char *trace_path, int stats)
+{
+	u->trace_path = trace_path;
+	u->stats = stats;
+	if (trace_path != NULL && (u->o.trace = tmpfile()) == NULL) {
+		pf_err(NULL, "cannot create a temporary file: %s",
+		    strerror(errno));
+		return -1;
+	}
+	u->t0 = cpu_s();
+	return 0;
+}
+
+void
+pim_cost_close(struct pim_cost_run *u)
+{
+	if (u->state != NULL)
+		u->e->close(u->state);
+	if (u->o.trace != NULL)
+		fclose(u->o.trace);
+	u->state = NULL;
+	u->o.trace = NULL;
+}
+
+int
+pim_cost_done(void *arg)
+{
+	struct pim_cost_run *u = arg;
+
+	if (u->stats) {
+		double dt = cpu_s() - u->t0;
+
+		fprintf(stderr, "%s: %lld pim rows, %lld commands timed, "
+		    "%.3f s cpu, %.0f rows/s, %.0f commands/s\n", pf_progname(),
+		    (long long)u->rows, (long long)u->cmds, dt,
+		    dt > 0 ? (double)u->rows / dt : 0,
+		    dt > 0 ? (double)u->cmds / dt : 0);
+	}
+	if (u->o.trace != NULL && pim_trace_publish(u->o.trace,
+	    u->trace_path) < 0)
+		return -1;
 	return 0;
 }
 

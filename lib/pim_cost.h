@@ -168,8 +168,9 @@ int pim_cost_table(const struct pim_engine *e, void *state, struct table *t,
     int64_t *cmds);
 
 /*
- * pim_cost_table as a block function of table_stream (csvio.h): arg is a
- * struct pim_cost_run, whose rows and cmds add up; *res is the block.
+ * What a run of pim-cycles holds: the engine of its config and the
+ * engine's state, the row defaults and options, the counts of the PIM
+ * rows and timed commands, and with stats the CPU clock at the start.
  */
 struct pim_cost_run {
 	const struct pim_engine	*e;
@@ -177,8 +178,43 @@ struct pim_cost_run {
 	struct pim_row		 def;
 	struct pim_opts		 o;
 	int64_t			 rows, cmds;
+	const char		*trace_path;	/* -T, NULL: none */
+	int			 stats;		/* -s */
+	double			 t0;
 };
+
+/*
+ * Open run u on PIM config config (a name or a path): its engine (the
+ * arch key) and the engine's state with the config's row defaults.  An
+ * option letter opt (0: none) that the engine does not take is reported
+ * ("-X: not an option of arch A") and -2 returned; a bad config -1.
+ * pim_cost_start then starts the clock of stats and, with trace_path,
+ * the trace (o.trace, a temporary file until pim_cost_done publishes
+ * it): 0, or -1 after reporting.  pim_cost_close frees u.
+ */
+int pim_cost_open(struct pim_cost_run *u, const char *config, int opt);
+/*
+ * The tool's options over the row parameters a row leaves empty (the
+ * config's defaults): n channels (0: the config's; n > 0 also fills
+ * pim_channels = auto), g the GWRITE maximum (0: the config's), nohide:
+ * no latency hiding, dispatch ns (< 0: the config's).
+ */
+void pim_cost_defaults(struct pim_cost_run *u, int64_t n, int64_t g,
+    int nohide, double dispatch);
+int pim_cost_start(struct pim_cost_run *u, const char *trace_path,
+    int stats);
+void pim_cost_close(struct pim_cost_run *u);
+
+/*
+ * pim_cost_table as a block function of table_stream (csvio.h): arg is a
+ * struct pim_cost_run, whose rows and cmds add up; *res is the block.
+ * pim_cost_done(arg), after the last block, prints the stats line
+ * ("prog: N pim rows, N commands timed, S s cpu, R rows/s, C commands/s")
+ * on stderr with stats and publishes the trace (pim_trace_publish): 0, or
+ * -1 after reporting.
+ */
 int pim_cost_block(void *arg, struct table *in, const struct table **res);
+int pim_cost_done(void *arg);
 
 /*
  * Copy the finished trace from the temporary file tmp to path (-T): the

@@ -13,7 +13,7 @@
 #include "xalloc.h"
 
 /* What pf-merge reads: tasks.csv's head columns and the cost tools' ns. */
-static const char *const nscol[] = { "ns", NULL };
+static const char *const nscol[] = { TASK_COL_NS, NULL };
 enum { N_CAND = TT_CAND, N_FIRST = TT_FIRST, N_LAST = TT_LAST,
 	N_KIND = TT_KIND, N_AXIS = TT_AXIS, N_RATIO = TT_RATIO,
 	N_STEP = TT_STEP, N_DEV = TT_DEVICE, N_NS = TT_NHEAD };
@@ -460,12 +460,15 @@ merge_init(struct merge *m, double sync_ns)
 		table_addcol(&m->out, task_cost_opt[i]);
 }
 
-void
-merge_report(const struct merge *m)
+int
+merge_done(void *arg)
 {
+	const struct merge *m = arg;
+
 	if (m->nleft > 0)
 		pf_warn(m->why_file, "%zu candidates left out, a PIM piece "
 		    "refused: %s", m->nleft, m->why);
+	return 0;
 }
 
 void
@@ -505,15 +508,15 @@ merge_rows(struct merge *m, const struct table *t)
 		    task_pim_cols[gwc < 0 ? TT_PIM_GWRITE : TT_PIM_HIDING]);
 		return -1;
 	}
-	hc[0] = table_col(t, "handoff_in_ns");
-	hc[1] = table_col(t, "handoff_out_ns");
+	hc[0] = table_col(t, TASK_COL_HANDOFF_IN);
+	hc[1] = table_col(t, TASK_COL_HANDOFF_OUT);
 	for (i = 0; i < t->nrows; i++)
 		if (*table_get(t, i, (size_t)c[N_CAND]) == '\0') {
 			pf_errl(t->fname, table_line(t, i),
 			    "column 'cand': empty field");
 			return -1;
 		}
-	rfc = table_col(t, "pim_refused");
+	rfc = table_col(t, TASK_COL_REFUSED);
 	/* the rows in their order: fold takes an index of them */
 	idx = xcalloc(t->nrows + 1, sizeof(*idx));
 	g = xcalloc(t->nrows + 1, sizeof(*g));
@@ -551,9 +554,10 @@ merge_rows(struct merge *m, const struct table *t)
 	}
 	for (i = 0; i < ng; i++) {
 		if ((k = fold(t, c, gwc, hidec, table_col(t, "layer"),
-		    table_col(t, "gpu_clock_mhz"), table_col(t, "energy_nj"),
-		    table_col(t, "static_w"), hc, table_col(t, "gpu_tensor"), rfc,
-		    idx, &g[i], m->sync_ns, &m->out, &why)) < 0)
+		    table_col(t, TASK_COL_GPU_CLOCK),
+		    table_col(t, TASK_COL_ENERGY), table_col(t, TASK_COL_STATIC),
+		    hc, table_col(t, TASK_COL_GPU_TENSOR), rfc, idx, &g[i],
+		    m->sync_ns, &m->out, &why)) < 0)
 			goto done;
 		m->nleft += k == 1;
 	}
@@ -585,7 +589,7 @@ merge_costs(const struct table *t, double sync_ns, struct table *out)
 
 	merge_init(&m, sync_ns);
 	if ((rc = merge_rows(&m, t)) == 0)
-		merge_report(&m);
+		(void)merge_done(&m);
 	*out = m.out;
 	table_init(&m.out, NULL);
 	merge_free(&m);

@@ -49,10 +49,11 @@ int merge_costs(const struct table *tasks, double sync_ns,
  * layer's candidates, so its memory does not grow with the table.
  * A candidate with a PIM piece that pim-cycles refused (empty ns, the
  * reason in pim_refused) is left out and counted in m->nleft;
- * merge_report then warns once for the run ("file: warning: N candidates
+ * merge_done then warns once for the run ("file: warning: N candidates
  * left out, a PIM piece refused: REASON"), nothing when none was.
  * merge_block is merge_rows as a block function (arg: the struct merge,
- * *res: m->out).  merge_free frees m.
+ * *res: m->out), merge_done(arg) the check after its last block (0).
+ * merge_free frees m.
  */
 struct merge_seen;
 struct merge {
@@ -68,7 +69,7 @@ struct merge {
 void merge_init(struct merge *m, double sync_ns);
 int merge_rows(struct merge *m, const struct table *t);
 int merge_block(void *arg, struct table *in, const struct table **res);
-void merge_report(const struct merge *m);
+int merge_done(void *arg);
 void merge_free(struct merge *m);
 
 /*

@@ -38,18 +38,18 @@ const char *const task_head_cols[TT_NHEAD + 1] = {
 };
 
 const char *const task_pim_cols[TT_NPIM + 1] = {
-	"pim_channels", "pim_gwrite", "pim_hiding", NULL
+	TASK_COL_PIM_CHANNELS, TASK_COL_PIM_GWRITE, TASK_COL_PIM_HIDING, NULL
 };
 
 const char *const task_cost_cols[TC_NNEED + 1] = {
-	"cand", "first", "last", "kind", "axis", "ratio", "pim_gwrite",
-	"pim_hiding", "gpu_ns", "pim_ns", "ns", NULL
+	"cand", "first", "last", "kind", "axis", "ratio", TASK_COL_PIM_GWRITE,
+	TASK_COL_PIM_HIDING, "gpu_ns", "pim_ns", TASK_COL_NS, NULL
 };
 
 const char *const task_cost_opt[TC_NCOL - TC_NNEED + 1] = {
-	"gpu_clock_mhz", "energy_nj", "gpu_static_w", "pim_static_w",
-	"handoff_ns", "dev_in", "dev_out", "handoff_in_ns", "handoff_out_ns",
-	"gpu_tensor", NULL
+	TASK_COL_GPU_CLOCK, TASK_COL_ENERGY, "gpu_static_w", "pim_static_w",
+	"handoff_ns", "dev_in", "dev_out", TASK_COL_HANDOFF_IN,
+	TASK_COL_HANDOFF_OUT, TASK_COL_GPU_TENSOR, NULL
 };
 
 const struct task_axis_def task_axes[TA_NAXIS] = {

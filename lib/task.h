@@ -100,6 +100,26 @@ int task_device(const struct table *t, size_t r, long col, enum task_dev *d);
 int task_devices(const struct table *t, long *col, size_t n[TASK_NDEV]);
 
 /*
+ * Column names that stand in more than one table, spelled only here: the
+ * PIM settings of tasks.csv and costs.csv, and the cost columns the cost
+ * tools write on a piece (pf-formats(7), "Cost columns"), which pf-merge
+ * reads and, where costs.csv has the same column, writes per candidate.
+ */
+#define TASK_COL_PIM_CHANNELS	"pim_channels"
+#define TASK_COL_PIM_GWRITE	"pim_gwrite"
+#define TASK_COL_PIM_HIDING	"pim_hiding"
+#define TASK_COL_CYCLES		"cycles"	/* its tool's clock */
+#define TASK_COL_NS		"ns"
+#define TASK_COL_DISPATCH	"dispatch_ns"	/* PIM: part of ns */
+#define TASK_COL_HANDOFF_IN	"handoff_in_ns"
+#define TASK_COL_HANDOFF_OUT	"handoff_out_ns"
+#define TASK_COL_REFUSED	"pim_refused"	/* why not PIM-eligible */
+#define TASK_COL_GPU_CLOCK	"gpu_clock_mhz"
+#define TASK_COL_GPU_TENSOR	"gpu_tensor"
+#define TASK_COL_ENERGY		"energy_nj"
+#define TASK_COL_STATIC		"static_w"
+
+/*
  * The columns of tasks.csv that pf-split writes ahead of a piece's
  * geometry (task_head_cols[]) and after it (task_pim_cols[]), in contract
  * order, NULL-terminated; pf-merge reads them by these names.

@@ -5,15 +5,11 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "csvio.h"
 #include "diag.h"
 #include "gpu_cost.h"
-#include "gpu_energy.h"
-#include "gpu_measured.h"
-#include "gpu_model.h"
 
 struct opts {
 	const char	*config;
@@ -34,31 +30,15 @@ usage(int rc)
 	exit(rc);
 }
 
-static long
-posarg(const char *s, int opt)
-{
-	int64_t v;
-
-	if (parse_int64(s, &v) < 0 || v < 0 || v > 100000) {
-		pf_err(NULL, "-%c: bad channel count '%s'", opt, s);
-		usage(PF_EXIT_USAGE);
-	}
-	return (long)v;
-}
-
 int
 main(int argc, char **argv)
 {
 	struct opts o = { "rtx2060-sim", NULL, NULL, NULL, 0, 0, 0 };
-	struct gpu_energy en;
-	struct gpu_cost_opts co;
-	struct gpu_model m;
-	struct gpu_measured ms;
-	struct table_out *out;
-	int ch, k, rc;
+	struct gpu_cost_run r;
+	int64_t v;
+	int ch, rc;
 
 	pf_setprogname(argv[0]);
-	memset(&co, 0, sizeof(co));
 	while ((ch = getopt(argc, argv, "b:C:c:e:hm:pw")) != -1)
 		switch (ch) {
 		case 'h':
@@ -68,9 +48,10 @@ main(int argc, char **argv)
 			o.build = optarg;
 			break;
 		case 'C':
-			o.total = posarg(optarg, 'C');
-			if (o.total < 1)
+			if (parse_optint(optarg, ch, 0, 100000, "channel count",
+			    &v) < 0 || v < 1)
 				usage(PF_EXIT_USAGE);
+			o.total = (long)v;
 			break;
 		case 'c':
 			o.config = optarg;
@@ -93,37 +74,18 @@ main(int argc, char **argv)
 	argc -= optind;
 	argv += optind;
 
-	if (gpu_model_open(o.config, o.build, &m) < 0 ||
-	    (k = gpu_energy_for(o.config, o.energy, &en)) < 0)
+	if (gpu_cost_open(&r, o.config, o.build, o.energy, o.total) < 0)
 		return PF_EXIT_DATA;
-	co.en = k > 0 ? &en : NULL;
-	if (o.total == 0)
-		o.total = (long)m.channels;
 	if (o.print) {
 		/* the machine, for drivers that must not parse configs */
-		printf("channels,clock_mhz\n%ld,%.15g\n", o.total,
-		    m.clock_mhz);
+		printf("channels,clock_mhz\n%ld,%.15g\n", r.o.total,
+		    r.m.clock_mhz);
 		return pf_close_stdout() < 0 ? PF_EXIT_DATA : PF_EXIT_OK;
 	}
-	if (o.measured != NULL && gpu_measured_load(o.measured, &ms) < 0)
+	if (gpu_cost_measure(&r, o.measured, o.warn) < 0)
 		return PF_EXIT_DATA;
-	co.m = &m;
-	co.ms = o.measured != NULL ? &ms : NULL;
-	co.measured = o.measured;
-	co.total = o.total;
-	co.config = o.config;
-	out = table_out_open(stdout, TABLE_HOLD);
-	/* a measurement no row used is a mistake in it (-w: a warning) */
-	k = table_stream(argv, argc, NULL, gpu_cost_block, &co, out) == 0 &&
-	    gpu_cost_unused(&co, o.warn) == 0;
-	rc = k ? PF_EXIT_OK : PF_EXIT_DATA;
-	if (table_out_close(out, k) < 0) {
-		pf_write_error(NULL);
-		rc = PF_EXIT_DATA;
-	}
-	if (pf_close_stdout() < 0)
-		rc = PF_EXIT_DATA;
-	if (co.ms != NULL)
-		gpu_measured_free(&ms);
+	rc = table_stream_stdout(argv, argc, NULL, gpu_cost_block,
+	    gpu_cost_done, &r) == 0 ? PF_EXIT_OK : PF_EXIT_DATA;
+	gpu_cost_close(&r);
 	return rc;
 }

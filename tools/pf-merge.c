@@ -21,9 +21,8 @@ int
 main(int argc, char **argv)
 {
 	struct merge m;
-	struct table_out *out;
 	double sync_ns = 0;
-	int ch, ok, rc;
+	int ch, rc;
 
 	pf_setprogname(argv[0]);
 	while ((ch = getopt(argc, argv, "hy:")) != -1) {
@@ -48,17 +47,8 @@ main(int argc, char **argv)
 	if (argc > 1)
 		usage(PF_EXIT_USAGE);
 	merge_init(&m, sync_ns);
-	out = table_out_open(stdout, TABLE_HOLD);
-	ok = table_stream(argv, argc, "cand", merge_block, &m, out) == 0;
-	if (ok)
-		merge_report(&m);
-	rc = ok ? PF_EXIT_OK : PF_EXIT_DATA;
-	if (table_out_close(out, ok) < 0) {
-		pf_write_error(NULL);
-		rc = PF_EXIT_DATA;
-	}
+	rc = table_stream_stdout(argv, argc, "cand", merge_block, merge_done,
+	    &m) == 0 ? PF_EXIT_OK : PF_EXIT_DATA;
 	merge_free(&m);
-	if (pf_close_stdout() < 0)
-		rc = PF_EXIT_DATA;
 	return rc;
 }
