@@ -13,6 +13,7 @@
 
 #include "arith.h"
 #include "diag.h"
+#include "memo.h"
 #include "newton_cost.h"
 #include "newton_gen.h"
 #include "xalloc.h"
@@ -209,19 +210,107 @@ append_cycles(const struct pim_model *m, const struct layer *l,
 	    m->t_rp);
 }
 
-int
-newton_cost_layer(const struct pim_model *m, const struct layer *l,
+/*
+ * What the schedule and the timing of a GEMV job give, and all they
+ * depend on (its geometry, the channels, n_gwrite bound, hiding, the
+ * repetitions and the options that change them): rows of other layers
+ * mapping to the same job share them (struct newton_state's memo).
+ */
+struct plan_key {
+	struct ngen_layer	gl;
+	int64_t			jnch, max_gw, repeat;
+	int			hiding, all, exact, best;
+};
+
+struct plan_res {
+	struct nt_stats	st;
+	int64_t		channel, cmds, n_gwrite, n_gwrite_rem, partials;
+	double		comp, rr, gw;	/* all channels' counts (energy) */
+};
+
+/* Schedule and time; 0, -3 too large to schedule, or eval_plan's -1/-2. */
+static int
+plan_cost(const struct pim_model *m, const struct ngen_layer *gl,
+    int64_t jnch, int64_t max_gw, int hiding, int64_t repeat,
+    const struct pim_opts *o, const char *where, struct plan_res *pr)
+{
+	struct ngen_plan plan;
+	struct newton_cost cc, *c = &cc;
+	FILE *trace = o->trace;
+	int64_t ch;
+	int i, toobig_rc;
+
+	memset(&cc, 0, sizeof(cc));
+	if (ngen_build(m, gl, jnch, max_gw, &plan) < 0)
+		return -3;
+	if ((toobig_rc = eval_plan(m, &plan, o, hiding, repeat, c)) < 0) {
+		ngen_free(&plan);
+		return toobig_rc;
+	}
+	if (o->best) {
+		/* -b: every n_gwrite pair, keep the fewest cycles (ties: published). */
+		struct ngen_plan alt;
+		struct newton_cost ac;
+		int64_t g0, g1;
+
+		for (g0 = 1; g0 <= max_gw && g0 <= jnch; g0 *= 2)
+			for (g1 = 1; g1 <= (plan.nparts > 1 ? max_gw : 1) &&
+			    g1 <= jnch; g1 *= 2) {
+				if (ngen_build_pick(m, gl, jnch, max_gw, g0,
+				    plan.nparts > 1 ? g1 : 0, &alt) < 0)
+					continue;
+				memset(&ac, 0, sizeof(ac));
+				if ((toobig_rc = eval_plan(m, &alt, o, hiding,
+				    repeat, &ac)) < 0) {
+					ngen_free(&alt);
+					ngen_free(&plan);
+					return toobig_rc;
+				}
+				c->cmds += ac.cmds;
+				if (ac.st.cycles < c->st.cycles) {
+					ac.cmds = c->cmds;
+					*c = ac;
+					ngen_free(&plan);
+					plan = alt;
+				} else {
+					ngen_free(&alt);
+				}
+			}
+	}
+	if (trace != NULL)
+		for (ch = 0; ch < (o->all ? jnch : 1); ch++) {
+			fprintf(trace, "# %s channel %lld\n", where, (long long)ch);
+			ngen_write_trace(trace, &plan, ch, repeat);
+		}
+	memset(pr, 0, sizeof(*pr));
+	pr->st = c->st;
+	pr->channel = c->channel;
+	pr->cmds = c->cmds;
+	pr->n_gwrite = plan.part[0].g;
+	pr->n_gwrite_rem = plan.nparts > 1 ? plan.part[1].g : 0;
+	for (i = 0; i < plan.nparts; i++)
+		pr->partials += plan.part[i].chunks * plan.part[i].split;
+	/* Energy: PIMFlow_ramulator's per-command model over every channel. */
+	all_counts(&plan, &pr->comp, &pr->rr, &pr->gw);
+	ngen_free(&plan);
+	return 0;
+}
+
+/* newton_cost_layer with a memo of plan_cost by plan_key (NULL: none). */
+static int
+cost_layer(const struct pim_model *m, struct memo *memo, const struct layer *l,
     int64_t nch, int64_t max_gw, int hiding, const struct pim_opts *o,
     const char *where, struct newton_cost *c)
 {
 	struct ngen_layer gl;
-	struct ngen_plan plan;
 	struct pim_gemv g;
 	struct ngen_pack pk;
-	FILE *trace = o->trace;
-	int64_t repeat = 1, inst, jnch = nch, ch, len;
-	double comp, rr, gw, bytes, outs, abytes;
-	int i, esz, toobig_rc = -1;
+	struct plan_key key;
+	struct plan_res pr;
+	const struct plan_res *hit = NULL;
+	int64_t repeat = 1, inst, jnch = nch, len;
+	double bytes, outs, abytes;
+	int esz, rc;
 
 	memset(c, 0, sizeof(*c));
 	memset(&gl, 0, sizeof(gl));
@@ -260,57 +349,37 @@ newton_cost_layer(const struct pim_model *m, const struct layer *l,
 		repeat = ceil_div(inst, nch);
 	} else if (inst > 1)
 		jnch = nch / inst;
-	if (ngen_build(m, &gl, jnch, max_gw, &plan) < 0)
-		goto toolarge;
-	if ((toobig_rc = eval_plan(m, &plan, o, hiding, repeat, c)) < 0) {
-		ngen_free(&plan);
-		goto toobig;
+	/* a trace needs every row's streams */
+	if (o->trace != NULL)
+		memo = NULL;
+	if (memo != NULL) {
+		/* cleared first: equal jobs give equal bytes */
+		memset(&key, 0, sizeof(key));
+		memcpy(&key.gl, &gl, sizeof(gl));
+		key.jnch = jnch;
+		key.max_gw = max_gw;
+		key.repeat = repeat;
+		key.hiding = hiding;
+		key.all = o->all;
+		key.exact = o->exact;
+		key.best = o->best;
+		hit = memo_get(memo, &key);
 	}
-	if (o->best) {
-		/* -b: every n_gwrite pair, keep the fewest cycles (ties: published). */
-		struct ngen_plan alt;
-		struct newton_cost ac;
-		int64_t g0, g1;
-
-		for (g0 = 1; g0 <= max_gw && g0 <= jnch; g0 *= 2)
-			for (g1 = 1; g1 <= (plan.nparts > 1 ? max_gw : 1) &&
-			    g1 <= jnch; g1 *= 2) {
-				if (ngen_build_pick(m, &gl, jnch, max_gw, g0,
-				    plan.nparts > 1 ? g1 : 0, &alt) < 0)
-					continue;
-				memset(&ac, 0, sizeof(ac));
-				if ((toobig_rc = eval_plan(m, &alt, o, hiding,
-				    repeat, &ac)) < 0) {
-					ngen_free(&alt);
-					ngen_free(&plan);
-					goto toobig;
-				}
-				c->cmds += ac.cmds;
-				if (ac.st.cycles < c->st.cycles) {
-					ac.cmds = c->cmds;
-					*c = ac;
-					ngen_free(&plan);
-					plan = alt;
-				} else {
-					ngen_free(&alt);
-				}
-			}
-	}
-	if (trace != NULL)
-		for (ch = 0; ch < (o->all ? jnch : 1); ch++) {
-			fprintf(trace, "# %s channel %lld\n", where, (long long)ch);
-			ngen_write_trace(trace, &plan, ch, repeat);
-		}
-
-	c->n_gwrite = plan.part[0].g;
-	c->n_gwrite_rem = plan.nparts > 1 ? plan.part[1].g : 0;
-	for (i = 0; i < plan.nparts; i++)
-		c->partials += plan.part[i].chunks * plan.part[i].split;
-
-	/* Energy: PIMFlow_ramulator's per-command model over every channel. */
-	all_counts(&plan, &comp, &rr, &gw);
-	c->energy_nj = (double)inst * (comp * pim_model_comp_nj(m) +
-	    rr * m->e_sram_read_nj + gw * m->e_sram_write_nj) +
+	if (hit != NULL)
+		pr = *hit;
+	else if ((rc = plan_cost(m, &gl, jnch, max_gw, hiding, repeat, o,
+	    where, &pr)) < 0)
+		goto bad;
+	else if (memo != NULL)
+		memo_put(memo, &key, &pr);
+	c->st = pr.st;
+	c->channel = pr.channel;
+	c->cmds = pr.cmds;
+	c->n_gwrite = pr.n_gwrite;
+	c->n_gwrite_rem = pr.n_gwrite_rem;
+	c->partials = pr.partials;
+	c->energy_nj = (double)inst * (pr.comp * pim_model_comp_nj(m) +
+	    pr.rr * m->e_sram_read_nj + pr.gw * m->e_sram_write_nj) +
 	    (double)c->st.ref * m->e_pre_nj * (double)m->banks * (double)nch;
 	/*
 	 * The hand-off: the piece's input crosses the DRAM I/O from the
@@ -343,13 +412,11 @@ newton_cost_layer(const struct pim_model *m, const struct layer *l,
 	}
 	c->cycles = c->st.cycles + c->extra + c->append;
 	c->ns = (double)c->cycles * 1000.0 / m->clock_mhz;
-	ngen_free(&plan);
 	return 0;
-toolarge:
-	pf_err(where, "shape too large to schedule on pim");
-	return -1;
-toobig:
-	if (toobig_rc == -2)
+bad:
+	if (rc == -3)
+		pf_err(where, "shape too large to schedule on pim");
+	else if (rc == -2)
 		pf_err(where, "a channel's cycle count passes 64 bits; split the "
 		    "piece or lower the batch");
 	else
@@ -360,16 +427,31 @@ toobig:
 	return -1;
 }
 
-/* The engine state: the model. */
+int
+newton_cost_layer(const struct pim_model *m, const struct layer *l,
+    int64_t nch, int64_t max_gw, int hiding, const struct pim_opts *o,
+    const char *where, struct newton_cost *c)
+{
+	return cost_layer(m, NULL, l, nch, max_gw, hiding, o, where, c);
+}
+
+/* The engine state: the model, and the jobs costed so far. */
+struct newton_state {
+	struct pim_model	 m;
+	struct memo		*plans;
+};
+
 static void *
 engine_open(const char *path, struct pim_row *def)
 {
-	struct pim_model *m = xcalloc(1, sizeof(*m));
+	struct newton_state *st = xcalloc(1, sizeof(*st));
+	struct pim_model *m = &st->m;
 
 	if (pim_model_load(path, m) < 0) {
-		free(m);
+		free(st);
 		return NULL;
 	}
+	st->plans = memo_new(sizeof(struct plan_key), sizeof(struct plan_res));
 	def->channels = m->channels;
 	def->max_gwrite = m->max_gwrite;
 	def->hiding = m->hiding;
@@ -377,17 +459,27 @@ engine_open(const char *path, struct pim_row *def)
 	def->sync_ns = m->handoff_sync_ns;
 	/* the external bus of one channel, bytes per ns */
 	def->link_bpns = m->bus_bytes_per_clk * m->clock_mhz / 1000.0;
-	return m;
+	return st;
+}
+
+static void
+engine_close(void *state)
+{
+	struct newton_state *st = state;
+
+	memo_free(st->plans);
+	free(st);
 }
 
 static int
 engine_cost(void *state, const struct layer *l, const struct pim_row *p,
     const struct pim_opts *o, const char *where, struct pim_out *out)
 {
+	struct newton_state *st = state;
 	struct newton_cost c;
 
-	if (newton_cost_layer(state, l, p->channels, p->max_gwrite, p->hiding,
-	    o, where, &c) < 0)
+	if (cost_layer(&st->m, st->plans, l, p->channels, p->max_gwrite,
+	    p->hiding, o, where, &c) < 0)
 		return -1;
 	out->cycles = c.cycles;
 	out->ns = c.ns;
@@ -411,6 +503,6 @@ engine_cost(void *state, const struct layer *l, const struct pim_row *p,
 
 
 const struct pim_engine newton_engine = {
-	"newton", "abEGTgrx", cols, engine_open, engine_cost, free,
+	"newton", "abEGTgrx", cols, engine_open, engine_cost, engine_close,
 	pim_refuse_newton
 };
