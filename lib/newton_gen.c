@@ -115,7 +115,11 @@ part_build(struct ngen_part *pt, int64_t nch, int64_t max_gw, int64_t pick)
 	struct ngen_part cur;
 	int64_t g, n, par, f, total, s, u, k, sz, idx, per, text, gact0;
 	int64_t split = 1;
-	size_t i, ng;
+	size_t i, ng, sw;
+	/* a pass fills the spare arrays; the kept pass's are swapped in */
+	size_t *sp_uoff = NULL, sp_ucap = 0, best_ucap = 0;
+	int64_t *sp_ucnt = NULL, *sp_ucol = NULL;
+	size_t sp_gcap = 0, best_gcap = 0;
 	int have = 0, rc = -1;
 
 	memset(&t, 0, sizeof(t));
@@ -145,9 +149,22 @@ part_build(struct ngen_part *pt, int64_t nch, int64_t max_gw, int64_t pick)
 		cur.chunk = ceil_div(pt->blocks, g);
 		cur.rho = (int64_t)t.n;
 		cur.units = (size_t)ceil_div(total, s);
-		cur.uoff = xcalloc(cur.units + 1, sizeof(*cur.uoff));
-		cur.ucnt = xcalloc((size_t)total, sizeof(*cur.ucnt));
-		cur.ucol = xcalloc((size_t)total, sizeof(*cur.ucol));
+		if (sp_ucap < cur.units + 1) {
+			sp_ucap = cur.units + 1;
+			sp_uoff = xreallocarray(sp_uoff, sp_ucap,
+			    sizeof(*sp_uoff));
+		}
+		if (sp_gcap < (size_t)total) {
+			sp_gcap = (size_t)total;
+			sp_ucnt = xreallocarray(sp_ucnt, sp_gcap,
+			    sizeof(*sp_ucnt));
+			sp_ucol = xreallocarray(sp_ucol, sp_gcap,
+			    sizeof(*sp_ucol));
+		}
+		/* every entry is written below */
+		cur.uoff = sp_uoff;
+		cur.ucnt = sp_ucnt;
+		cur.ucol = sp_ucol;
 		/*
 		 * Unit idx writes template groups 0..size-1, each after the
 		 * template's last group was overwritten by a copy of it.
@@ -174,25 +191,34 @@ part_build(struct ngen_part *pt, int64_t nch, int64_t max_gw, int64_t pick)
 		cur.uoff[cur.units] = ng;
 		u = ceil_div((int64_t)cur.units, n);
 		if (ck_mul(cur.chunk, u, &gact0) < 0 ||
-		    ck_mul(cur.chunk, per + gw_len(&cur, g), &text) < 0) {
-			part_clear(&cur);
+		    ck_mul(cur.chunk, per + gw_len(&cur, g), &text) < 0)
 			goto out;
-		}
 		cur.gact0_ch0 = gact0;
 		cur.text_ch0 = text;
 		/* Fewest G_ACT0 on channel 0, then strictly shorter text. */
 		if (pick > 0 ? g == pick : (!have || gact0 < pt->gact0_ch0 ||
 		    (gact0 == pt->gact0_ch0 && text < pt->text_ch0))) {
-			if (have)
-				part_clear(pt);
+			/* the kept pass's arrays become the spares */
+			sp_uoff = have ? pt->uoff : NULL;
+			sp_ucnt = have ? pt->ucnt : NULL;
+			sp_ucol = have ? pt->ucol : NULL;
+			sw = sp_ucap;
+			sp_ucap = have ? best_ucap : 0;
+			best_ucap = sw;
+			sw = sp_gcap;
+			sp_gcap = have ? best_gcap : 0;
+			best_gcap = sw;
 			*pt = cur;
 			have = 1;
-		} else {
-			part_clear(&cur);
 		}
 	}
 	rc = have ? 0 : -1;
 out:
+	free(sp_uoff);
+	free(sp_ucnt);
+	free(sp_ucol);
+	if (rc < 0 && have)
+		part_clear(pt);
 	free(t.cnt);
 	free(t.col);
 	return rc;
