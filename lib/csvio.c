@@ -676,6 +676,16 @@ table_stream(char *const *files, int nfiles, const char *group,
     int (*fn)(void *arg, struct table *in, const struct table **res),
     void *arg, struct table_out *o)
 {
+	return table_stream_block(files, nfiles, group, TABLE_BLOCK, fn, arg,
+	    o);
+}
+
+int
+table_stream_block(char *const *files, int nfiles, const char *group,
+    size_t block,
+    int (*fn)(void *arg, struct table *in, const struct table **res),
+    void *arg, struct table_out *o)
+{
 	struct table_reader *r;
 	const struct table *res;
 	char **cols = NULL, *first = NULL;
@@ -684,7 +694,7 @@ table_stream(char *const *files, int nfiles, const char *group,
 
 	for (i = 0; i < (nfiles > 0 ? nfiles : 1); i++) {
 		if ((r = table_reader_open(nfiles > 0 ? files[i] : "-",
-		    TABLE_BLOCK, group)) == NULL)
+		    block, group)) == NULL)
 			goto out;
 		head = 1;
 		do {
@@ -735,10 +745,20 @@ table_stream_stdout(char *const *files, int nfiles, const char *group,
     int (*fn)(void *arg, struct table *in, const struct table **res),
     int (*done)(void *arg), void *arg)
 {
+	return table_stream_stdout_block(files, nfiles, group, TABLE_BLOCK, fn,
+	    done, arg);
+}
+
+int
+table_stream_stdout_block(char *const *files, int nfiles, const char *group,
+    size_t block,
+    int (*fn)(void *arg, struct table *in, const struct table **res),
+    int (*done)(void *arg), void *arg)
+{
 	struct table_out *o = table_out_open(stdout, TABLE_HOLD);
 	int ok;
 
-	ok = table_stream(files, nfiles, group, fn, arg, o) == 0 &&
+	ok = table_stream_block(files, nfiles, group, block, fn, arg, o) == 0 &&
 	    (done == NULL || done(arg) == 0);
 	if (table_out_close(o, ok) < 0) {
 		pf_write_error(NULL);

@@ -191,6 +191,11 @@ int table_out_close(struct table_out *o, int ok);
 int table_stream(char *const *files, int nfiles, const char *group,
     int (*fn)(void *arg, struct table *in, const struct table **res),
     void *arg, struct table_out *o);
+/* table_stream with blocks of `block` bytes instead of TABLE_BLOCK. */
+int table_stream_block(char *const *files, int nfiles, const char *group,
+    size_t block,
+    int (*fn)(void *arg, struct table *in, const struct table **res),
+    void *arg, struct table_out *o);
 
 /*
  * A row-wise stage's run, its output on stdout: table_stream into a
@@ -201,6 +206,11 @@ int table_stream(char *const *files, int nfiles, const char *group,
  * (pf_close_stdout).  Returns 0, or -1 after reporting.
  */
 int table_stream_stdout(char *const *files, int nfiles, const char *group,
+    int (*fn)(void *arg, struct table *in, const struct table **res),
+    int (*done)(void *arg), void *arg);
+/* table_stream_stdout with blocks of `block` bytes (table_stream_block). */
+int table_stream_stdout_block(char *const *files, int nfiles,
+    const char *group, size_t block,
     int (*fn)(void *arg, struct table *in, const struct table **res),
     int (*done)(void *arg), void *arg);
 

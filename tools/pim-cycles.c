@@ -99,8 +99,9 @@ main(int argc, char **argv)
 	} else if (pim_cost_start(&u, tracef, stats) < 0)
 		rc = PF_EXIT_DATA;
 	else
-		rc = table_stream_stdout(argv, argc, NULL, pim_cost_block,
-		    pim_cost_done, &u) == 0 ? PF_EXIT_OK : PF_EXIT_DATA;
+		rc = table_stream_stdout_block(argv, argc, NULL, PIM_BLOCK,
+		    pim_cost_block, pim_cost_done, &u) == 0 ? PF_EXIT_OK :
+		    PF_EXIT_DATA;
 	pim_cost_close(&u);
 	return rc;
 }
