@@ -268,8 +268,10 @@ pim_cost_table(const struct pim_engine *e, void *state, struct table *t,
 				memo = memo_new(sizeof(key), sizeof(*cost));
 			hit = memo_get(memo, &key);
 		}
-		snprintf(where, sizeof(where), "%s:%ld", t->fname,
-		    table_line(t, r));
+		/* the row's name only for a costing or a fault */
+		if (hit == NULL)
+			snprintf(where, sizeof(where), "%s:%ld", t->fname,
+			    table_line(t, r));
 		if (hit != NULL)
 			cost[r] = *hit;
 		else if (e->cost(state, &l, &p, o, where, &cost[r]) < 0)
@@ -284,6 +286,8 @@ pim_cost_table(const struct pim_engine *e, void *state, struct table *t,
 			hout[r] = pim_handoff_ns(def, p.channels,
 			    (double)l.out_bytes);
 			if (!(hin[r] <= 9e12 && hout[r] <= 9e12)) {
+				snprintf(where, sizeof(where), "%s:%ld",
+				    t->fname, table_line(t, r));
 				pf_err(where, "hand-off time %g ns does not fit "
 				    "(the limit is 9e12 ns)", hin[r] > hout[r] ?
 				    hin[r] : hout[r]);
