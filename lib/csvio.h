@@ -173,6 +173,13 @@ int table_out_close(struct table_out *o, int ok);
 
 /* What the row-wise stages read per block and hold of their output. */
 #define TABLE_BLOCK	(1024 * 1024)
+/*
+ * The block of a stage whose memos of what it costed outlive the blocks
+ * (pim-cycles, gpu-cycles): small blocks then lose no costing, and the
+ * block's cells and arena stay in the caches and are reused rather than
+ * new pages touched.
+ */
+#define TABLE_BLOCK_MEMO	(64 * 1024)
 #define TABLE_HOLD	(8 * 1024 * 1024)
 
 /*

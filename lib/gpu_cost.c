@@ -221,17 +221,18 @@ gpu_cost_table(struct table *t, const struct gpu_cost_opts *o)
 	if (o->en != NULL)
 		table_fmtfix(tx.static_w, sizeof(tx.static_w),
 		    o->en->static_w, 6);
-	memo = memo_new(sizeof(struct gpu_memokey), sizeof(struct gpu_cost));
+	memo = o->memo != NULL ? o->memo : memo_new(sizeof(struct gpu_memokey),
+	    sizeof(struct gpu_cost));
 	for (r = 0; r < t->nrows && rc == 0; r++)
 		if (strcmp(table_get(t, r, (size_t)dev),
 		    task_dev_name(TASK_GPU)) == 0 &&
 		    cost_row(t, r, &lc, col, kind, pimch, name, o, memo,
 		    &tx) < 0)
 			rc = -1;
-	memo_free(memo);
+	if (memo != o->memo)
+		memo_free(memo);
 	return rc;
 }
-
 
 int
 gpu_cost_open(struct gpu_cost_run *r, const char *config, const char *build,
@@ -269,6 +270,8 @@ gpu_cost_close(struct gpu_cost_run *r)
 	if (r->o.ms != NULL)
 		gpu_measured_free(&r->ms);
 	r->o.ms = NULL;
+	memo_free(r->o.memo);
+	r->o.memo = NULL;
 }
 
 int
@@ -277,6 +280,9 @@ gpu_cost_block(void *arg, struct table *in, const struct table **res)
 	struct gpu_cost_run *r = arg;
 
 	*res = in;
+	if (r->o.memo == NULL)
+		r->o.memo = memo_new(sizeof(struct gpu_memokey),
+		    sizeof(struct gpu_cost));
 	return gpu_cost_table(in, &r->o);
 }
 

@@ -15,6 +15,8 @@
 #include "gpu_measured.h"
 #include "gpu_model.h"
 
+struct memo;
+
 struct gpu_cost_opts {
 	const struct gpu_model	*m;
 	struct gpu_measured	*ms;	/* NULL: the model only; hits counted */
@@ -22,6 +24,9 @@ struct gpu_cost_opts {
 	const struct gpu_energy	*en;	/* NULL: no energy columns */
 	long			 total;	/* the machine's channels */
 	const char		*config; /* the config's name, for reports */
+	struct memo		*memo;	/* estimates kept across tables (a
+					   run's, gpu_cost_block), NULL:
+					   one per table */
 };
 
 /*
@@ -64,7 +69,8 @@ void gpu_cost_close(struct gpu_cost_run *r);
 
 /*
  * gpu_cost_table as a block function of table_stream (csvio.h): arg is
- * the struct gpu_cost_run, *res the block.  gpu_cost_done(arg), after the
+ * the struct gpu_cost_run, *res the block; the run's memo of the model's
+ * estimates spans the blocks (gpu_cost_close frees it).  gpu_cost_done(arg), after the
  * last block, is gpu_cost_unused with the run's warn.
  */
 int gpu_cost_block(void *arg, struct table *in, const struct table **res);

@@ -217,13 +217,6 @@ int pim_cost_block(void *arg, struct table *in, const struct table **res);
 int pim_cost_done(void *arg);
 
 /*
- * Input bytes of a block of pim-cycles: small, as the engines' memos of
- * what they costed outlive the blocks, so the block's table stays in the
- * caches and its memory is reused rather than new pages touched.
- */
-#define PIM_BLOCK	(64 * 1024)
-
-/*
  * Copy the finished trace from the temporary file tmp to path (-T): the
  * trace goes to an anonymous file first and reaches path only once every
  * row is costed, so a failure never truncates or removes a file the run

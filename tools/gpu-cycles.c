@@ -84,8 +84,9 @@ main(int argc, char **argv)
 	}
 	if (gpu_cost_measure(&r, o.measured, o.warn) < 0)
 		return PF_EXIT_DATA;
-	rc = table_stream_stdout(argv, argc, NULL, gpu_cost_block,
-	    gpu_cost_done, &r) == 0 ? PF_EXIT_OK : PF_EXIT_DATA;
+	/* the memo of the model's estimates spans the blocks */
+	rc = table_stream_stdout_block(argv, argc, NULL, TABLE_BLOCK_MEMO,
+	    gpu_cost_block, gpu_cost_done, &r) == 0 ? PF_EXIT_OK : PF_EXIT_DATA;
 	gpu_cost_close(&r);
 	return rc;
 }

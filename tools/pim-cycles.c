@@ -99,9 +99,10 @@ main(int argc, char **argv)
 	} else if (pim_cost_start(&u, tracef, stats) < 0)
 		rc = PF_EXIT_DATA;
 	else
-		rc = table_stream_stdout_block(argv, argc, NULL, PIM_BLOCK,
-		    pim_cost_block, pim_cost_done, &u) == 0 ? PF_EXIT_OK :
-		    PF_EXIT_DATA;
+		/* the engines' memos span the blocks */
+		rc = table_stream_stdout_block(argv, argc, NULL,
+		    TABLE_BLOCK_MEMO, pim_cost_block, pim_cost_done, &u) == 0 ?
+		    PF_EXIT_OK : PF_EXIT_DATA;
 	pim_cost_close(&u);
 	return rc;
 }
