@@ -54,7 +54,7 @@ eng_init(struct eng *e, const struct pim_model *m, int hiding)
 	e->refi = m->t_refi;
 }
 
-static int64_t
+static inline int64_t
 issue(struct eng *e, enum nt_cmd cmd)
 {
 	const struct pim_model *m = e->m;
@@ -243,7 +243,7 @@ calibrate(const struct pim_model *m, int hiding, const struct nt_block *b,
  * own set and a COMP the four of its set, issued before it; nor does a
  * GWRITE->COMP spacing, the block's GWRITE coming first.
  */
-static int
+static inline int
 quiet(const struct eng *e)
 {
 	const struct pim_model *m = e->m;
