@@ -575,8 +575,6 @@ run_seg(struct eng *e, const struct nt_seg *sg, struct calib *cb,
 	cycle_init(&cy, e, exact || cb->d <= 0 ? 0 : left);
 	while (left > 0 && !e->over) {
 		if (!exact && cb->d > 0 && quiet(e)) {
-			if (cycle_step(&cy, e, &left))
-				continue;
 			/* Blocks whose every READRES + 1 stays before the injection. */
 			n = (e->next_inj - e->rr - 2) / cb->d;
 			if (n > left)
@@ -586,6 +584,13 @@ run_seg(struct eng *e, const struct nt_seg *sg, struct calib *cb,
 				left -= n;
 				continue;
 			}
+			/*
+			 * Periods looked for where a refresh is next (a phase
+			 * below the block's length): the phase there decides
+			 * the one at the next such point.
+			 */
+			if (cycle_step(&cy, e, &left))
+				continue;
 			if (refresh_block(e, sg->b, cb, hiding, &left))
 				continue;
 		}
