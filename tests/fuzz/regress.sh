@@ -47,18 +47,30 @@ tool() {
 	merge) echo pf-merge ;; solve) echo pf-solve ;;
 	esac
 }
+# fuzz_pim's first byte picks its options (bit 0 -a, 1 -G, 2 -r, 3 -b):
+# the same options here, so that a find reproduces.
+opts() {	# harness file
+	[ "$1" = pim ] || return 0
+	b=$(od -An -tu1 -N1 "$2" | tr -d ' ')
+	[ $((b & 1)) = 0 ] || printf ' -a'
+	[ $((b >> 1 & 1)) = 0 ] || printf ' -G'
+	[ $((b >> 2 & 1)) = 0 ] || printf ' -r'
+	[ $((b >> 3 & 1)) = 0 ] || printf ' -b'
+}
 cnt=0
 for h in split gpu pim merge solve; do
 	t=$(tool $h)
 	for f in "$TOP"/tests/fuzz/regress/$h/* "$TOP"/tests/fuzz/seeds/$h/*; do
 		[ -f "$f" ] || continue
 		cnt=$((cnt + 1))
+		o=$(opts $h "$f")
+		# shellcheck disable=SC2086
 		if grep -q '^%%$' "$f"; then
 			sed '/^%%$/,$d' "$f" >"$tmp/conf"
 			sed '1,/^%%$/d' "$f" >"$tmp/in"
-			check "$h/${f##*/}" "$BIN/$t" -c "$tmp/conf" "$tmp/in"
+			check "$h/${f##*/}$o" "$BIN/$t" $o -c "$tmp/conf" "$tmp/in"
 		else
-			check "$h/${f##*/}" "$BIN/$t" "$f"
+			check "$h/${f##*/}$o" "$BIN/$t" $o "$f"
 		fi
 	done
 done
