@@ -21,7 +21,7 @@ INC = -Ilib -I$(O)/gen
 
 DEBPKGS = build-essential libcsv-dev libprotobuf-c-dev protobuf-c-compiler \
 	libonnx-dev jq parallel gnuplot-nox clang libclang-rt-14-dev time \
-	python3-onnx python3-numpy
+	python3-onnx python3-numpy mandoc
 
 all: $(TOOLS) $(UNITS)
 
@@ -79,7 +79,7 @@ gpu-fit: all
 demo: deps
 	@$(MAKE) --no-print-directory all
 	@PATH=$(CURDIR)/$(B):$$PATH pipelines/pimflow share/pimflow/models/mobilenet_v2.onnx demo-out/mobilenet_v2
-	@echo "tables, summary.json and plots (plan.png, speedup.png) in demo-out/mobilenet_v2/"
+	@echo "tables, summary.json and plots (plan, speedup and energy, .png and .svg) in demo-out/mobilenet_v2/"
 
 fuzz:
 	@sh tests/fuzz/run.sh
