@@ -129,11 +129,28 @@ static void
 putrow(struct table_out *w, const struct table *t, size_t r)
 {
 	const char *const *cell = &t->cells[r * t->stride];
-	size_t c;
+	const char *s;
+	size_t c, i, k;
+	char *d;
 
-	/* NULL: an empty cell (table_get) */
-	for (c = 0; c < t->ncols; c++)
-		putfield(w, cell[c] != NULL ? cell[c] : "", c > 0);
+	for (c = 0; c < t->ncols; c++) {
+		/* NULL: an empty cell (table_get) */
+		s = cell[c] != NULL ? cell[c] : "";
+		/*
+		 * The common field, short and plain, copied here; any other
+		 * is written again from the start by putfield.
+		 */
+		room(w, 64);
+		d = w->b + w->n;
+		k = c > 0;
+		d[0] = ',';
+		for (i = 0; i < 62 && !special[(unsigned char)s[i]]; i++)
+			d[k + i] = s[i];
+		if (s[i] == '\0' && (i == 0 || (s[0] != ' ' && s[i - 1] != ' ')))
+			w->n += k + i;
+		else
+			putfield(w, s, c > 0);
+	}
 	endrow(w);
 }
 
