@@ -17,7 +17,15 @@ enum pf_exit {
 	PF_EXIT_USAGE = 2	/* bad command line */
 };
 
-/* Remember the basename of argv0 as the program name for diagnostics. */
+/*
+ * Remember the basename of argv0 as the program name for diagnostics.
+ * With PIMFLOW_STAGES naming a file, the process also appends one line
+ * to it as it exits (exit or a return from main, not a signal):
+ * "prog,wall_s,cpu_s,maxrss_kb", its lifetime from this call, its own
+ * user plus system CPU time and its peak resident memory, so that a
+ * driver running the tools as one pipe learns each one's figures
+ * without a process around each (pimflow(1)).
+ */
 void pf_setprogname(const char *argv0);
 const char *pf_progname(void);
 

@@ -3,6 +3,8 @@
  * (solve_io.h).
  */
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -177,7 +179,7 @@ byfirst(const void *a, const void *b)
  * allocated.
  */
 static int
-check_cover(const struct table *t, const struct solve_in *in)
+check_cover(const struct solve_in *in)
 {
 	size_t i, far = 0, *idx = xcalloc(in->nc + 1, sizeof(*idx));
 	int64_t reach = 0;	/* layers 0..reach-1 are covered */
@@ -194,7 +196,7 @@ check_cover(const struct table *t, const struct solve_in *in)
 		const struct cand *x = &in->c[idx[i]];
 
 		if (x->first > reach) {
-			pf_errl(t->fname, in->c[far].line, "candidate '%s' "
+			pf_errl(in->fname, in->c[far].line, "candidate '%s' "
 			    "covers layers %lld-%lld, but no candidate covers "
 			    "layer %lld", in->c[far].id,
 			    (long long)in->c[far].first,
@@ -301,137 +303,190 @@ parse_row(const struct table *t, size_t r, const long *c, struct cand *x)
 	return 0;
 }
 
+/*
+ * Reading costs.csv a block of rows at a time (solve_load_costs) or whole
+ * (solve_read_costs): the columns found once, each row parsed as it
+ * comes, and what needs every row (duplicate ids, the cover, the static
+ * powers) checked at the end, in the order of a whole-table read.
+ */
+struct costs_rd {
+	long		 c[TC_NNEED], clk, hc[4], tc, ec, gc, pc;
+	long		 clkline;	/* line of the first clock */
+	int64_t		 maxlast;
+	size_t		 cap;
+	int		 energy;	/* every row so far has energy_nj */
+	double		 gw[2], pw;	/* static powers seen, -1: none yet */
+	/*
+	 * The first fault in the energy columns: a whole-table read finds
+	 * it after the other checks, so it is reported then.
+	 */
+	char		*eerr;
+	long		 eline;
+	/* the last clock and static powers read, as text: equal text is
+	 * an equal value, checked once */
+	char		 last[4][32];
+};
+
+/* Remember the first energy fault (reported by costs_end). */
+static void
+edefer(struct costs_rd *k, long line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void
+edefer(struct costs_rd *k, long line, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	k->eerr = xstrdup(buf);
+	k->eline = line;
+}
+
+/* s is the text last checked in slot i; else it becomes it (when short). */
+static int
+seen(struct costs_rd *k, int i, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (strcmp(k->last[i], s) == 0)
+		return 1;
+	if (n < sizeof(k->last[i]))
+		memcpy(k->last[i], s, n + 1);
+	else
+		k->last[i][0] = '\0';
+	return 0;
+}
+
 /* One row's gpu_clock_mhz: the first sets in->gpu_mhz, the rest agree. */
 static int
-readclock(const struct table *t, size_t r, long col, long *first,
+readclock(const struct table *t, size_t r, struct costs_rd *k,
     struct solve_in *in)
 {
-	const char *s = table_get(t, r, (size_t)col);
+	const char *s = table_get(t, r, (size_t)k->clk);
 	double v;
 
-	if (*s == '\0')
+	if (*s == '\0' || (k->clkline != 0 && seen(k, 3, s)))
 		return 0;
 	if (parse_double(s, &v) < 0 || !(v > 0) || v > 1e6) {
 		pf_errl(t->fname, table_line(t, r), "column 'gpu_clock_mhz': "
 		    "bad clock '%s'", s);
 		return -1;
 	}
-	if (*first == 0) {
+	if (k->clkline == 0) {
 		in->gpu_mhz = v;
-		*first = table_line(t, r);
+		k->clkline = table_line(t, r);
+		(void)seen(k, 3, s);
 	} else if (v != in->gpu_mhz) {
 		pf_errl(t->fname, table_line(t, r), "column 'gpu_clock_mhz': "
 		    "'%s' differs from the clock of line %ld (costs of two "
-		    "GPU configs)", s, *first);
+		    "GPU configs)", s, k->clkline);
+		k->last[3][0] = '\0';
 		return -1;
 	}
-	return 0;
-}
-
-/* One static power of a machine: the first value seen, then equal ones. */
-static int
-static_of(const struct table *t, size_t r, const struct cand *x, long col,
-    double *w)
-{
-	const char *s = table_get(t, r, (size_t)col);
-	double v;
-
-	if (*s == '\0')
-		return 0;
-	if (parse_double(s, &v) < 0 || !(v >= 0) || v > 1e9) {
-		pf_errl(t->fname, x->line, "column '%s': bad power '%s'",
-		    t->cols[col], s);
-		return -1;
-	}
-	if (*w >= 0 && *w != v) {
-		pf_errl(t->fname, x->line, "candidate '%s': column '%s' is %s, "
-		    "other candidates of its machine say %g", x->id,
-		    t->cols[col], s, *w);
-		return -1;
-	}
-	*w = v;
 	return 0;
 }
 
 /*
- * Energy of every candidate (solve_read_costs): its own, then the static
- * power of its machine over its wall time, in integer picojoules.
+ * One static power of a machine (slot i of k->last): the first value
+ * seen, then equal ones; 0, or -1 with the fault deferred.
  */
 static int
-read_energy(const struct table *t, struct solve_in *in)
+static_of(const struct table *t, size_t r, const struct cand *x, long col,
+    double *w, struct costs_rd *k, int i)
 {
-	long ec = table_col(t, task_cost_opt[TC_ENERGY - TC_NNEED]);
-	long gc = table_col(t, task_cost_opt[TC_GPU_STATIC - TC_NNEED]);
-	long pc = table_col(t, task_cost_opt[TC_PIM_STATIC - TC_NNEED]);
-	double gw[2] = { -1, -1 }, pw = -1, v;
-	size_t i;
+	const char *s = table_get(t, r, (size_t)col);
+	double v;
 
-	in->have_energy = ec >= 0 && in->nc > 0;
-	for (i = 0; i < in->nc && in->have_energy; i++) {
-		struct cand *x = &in->c[i];
-		const char *s = table_get(t, i, (size_t)ec);
-		int part = x->kind != K_BASE;
-
-		if (*s == '\0') {
-			in->have_energy = 0;
-			break;
-		}
-		if (parse_double(s, &v) < 0 || !(v >= 0) || v > 9e12) {
-			pf_errl(t->fname, x->line, "column 'energy_nj': bad "
-			    "energy '%s'", s);
-			return -1;
-		}
-		x->pj = llround(v * 1000.0);
-		if ((gc >= 0 && static_of(t, i, x, gc, &gw[part]) < 0) ||
-		    (pc >= 0 && part && static_of(t, i, x, pc, &pw) < 0))
-			return -1;
-	}
-	if (!in->have_energy) {
-		for (i = 0; i < in->nc; i++)
-			in->c[i].pj = in->c[i].static_pj = 0;
+	if (*s == '\0' || (*w >= 0 && seen(k, i, s)))
 		return 0;
+	if (parse_double(s, &v) < 0 || !(v >= 0) || v > 1e9) {
+		edefer(k, x->line, "column '%s': bad power '%s'", t->cols[col],
+		    s);
+		return -1;
 	}
-	in->static_w[0] = gw[0] > 0 ? gw[0] : 0;
-	in->static_w[1] = (gw[1] > 0 ? gw[1] : 0) + (pw > 0 ? pw : 0);
-	for (i = 0; i < in->nc; i++) {
-		struct cand *x = &in->c[i];
-
-		/* W x ps = pJ */
-		x->static_pj = llround(in->static_w[x->kind != K_BASE] *
-		    (double)x->ps);
-		x->pj += x->static_pj;
-		/* a hand-off keeps the partitioned machine waiting */
-		x->hin_pj = llround(in->static_w[1] * (double)x->hin_ps);
-		x->hout_pj = llround(in->static_w[1] * (double)x->hout_ps);
+	if (*w >= 0 && *w != v) {
+		edefer(k, x->line, "candidate '%s': column '%s' is %s, other "
+		    "candidates of its machine say %g", x->id, t->cols[col], s,
+		    *w);
+		return -1;
 	}
+	*w = v;
+	(void)seen(k, i, s);
 	return 0;
 }
 
-int
-solve_read_costs(const struct table *t, struct solve_in *in)
+/*
+ * A row's energy (its own, in integer picojoules; the static share is
+ * added by costs_end): read while every row before it had one.
+ */
+static void
+energy_row(const struct table *t, size_t r, struct cand *x,
+    struct costs_rd *k)
 {
-	long c[TC_NNEED], clk, clkline = 0, hc[4], tc;
-	size_t i, *idx;
-	int64_t maxlast = -1;
-	int rc = 0;
+	const char *s = table_get(t, r, (size_t)k->ec);
+	int part = x->kind != K_BASE;
+	double v;
 
-	in->fname = t->fname;
-	if (table_need(t, task_cost_cols, c) < 0)
+	if (*s == '\0') {
+		k->energy = 0;
+		return;
+	}
+	if (parse_double(s, &v) < 0 || !(v >= 0) || v > 9e12) {
+		edefer(k, x->line, "column 'energy_nj': bad energy '%s'", s);
+		return;
+	}
+	x->pj = llround(v * 1000.0);
+	if (k->gc >= 0 && static_of(t, r, x, k->gc, &k->gw[part], k, part) < 0)
+		return;
+	if (k->pc >= 0 && part)
+		(void)static_of(t, r, x, k->pc, &k->pw, k, 2);
+}
+
+static int
+costs_begin(const struct table *t, struct solve_in *in, struct costs_rd *k)
+{
+	size_t i;
+
+	memset(k, 0, sizeof(*k));
+	if (table_need(t, task_cost_cols, k->c) < 0)
 		return -1;
-	clk = table_col(t, task_cost_opt[TC_GPU_CLOCK - TC_NNEED]);
+	k->clk = table_col(t, task_cost_opt[TC_GPU_CLOCK - TC_NNEED]);
 	for (i = 0; i < 4; i++)
-		hc[i] = table_col(t, task_cost_opt[TC_DEV_IN - TC_NNEED + i]);
-	tc = table_col(t, task_cost_opt[TC_GPU_TENSOR - TC_NNEED]);
-	in->c = xcalloc(t->nrows + 1, sizeof(*in->c));
+		k->hc[i] = table_col(t, task_cost_opt[TC_DEV_IN - TC_NNEED + i]);
+	k->tc = table_col(t, task_cost_opt[TC_GPU_TENSOR - TC_NNEED]);
+	k->ec = table_col(t, task_cost_opt[TC_ENERGY - TC_NNEED]);
+	k->gc = table_col(t, task_cost_opt[TC_GPU_STATIC - TC_NNEED]);
+	k->pc = table_col(t, task_cost_opt[TC_PIM_STATIC - TC_NNEED]);
+	k->energy = k->ec >= 0;
+	k->gw[0] = k->gw[1] = k->pw = -1;
+	k->maxlast = -1;
+	k->cap = 1024;
+	in->c = xcalloc(k->cap, sizeof(*in->c));
+	return 0;
+}
+
+/* The rows of one block (or of the whole table). */
+static int
+costs_rows(const struct table *t, struct solve_in *in, struct costs_rd *k)
+{
+	size_t i;
+
 	for (i = 0; i < t->nrows; i++) {
-		struct cand *x = &in->c[i];
+		struct cand *x;
 		const char *s;
 
-		in->nc = i + 1;
-		if (parse_row(t, i, c, x) < 0 || parse_edges(t, i, hc, x) < 0)
+		if (in->nc + 1 >= k->cap) {
+			k->cap *= 2;
+			in->c = xreallocarray(in->c, k->cap, sizeof(*in->c));
+		}
+		x = &in->c[in->nc++];
+		if (parse_row(t, i, k->c, x) < 0 ||
+		    parse_edges(t, i, k->hc, x) < 0)
 			return -1;
 		x->tensor = -1;
-		if (tc >= 0 && *(s = table_get(t, i, (size_t)tc)) != '\0') {
+		if (k->tc >= 0 && *(s = table_get(t, i, (size_t)k->tc)) != '\0') {
 			if (strcmp(s, "0") != 0 && strcmp(s, "1") != 0) {
 				pf_errl(t->fname, x->line, "column 'gpu_tensor': "
 				    "expected 0 or 1, not '%s'", s);
@@ -446,33 +501,103 @@ solve_read_costs(const struct table *t, struct solve_in *in)
 			    (long long)in->nlayers - 1);
 			return -1;
 		}
-		if (x->last > maxlast)
-			maxlast = x->last;
-		if (clk >= 0 && readclock(t, i, clk, &clkline, in) < 0)
+		if (x->last > k->maxlast)
+			k->maxlast = x->last;
+		if (k->clk >= 0 && readclock(t, i, k, in) < 0)
 			return -1;
+		if (k->energy && k->eerr == NULL)
+			energy_row(t, i, x, k);
 	}
+	return 0;
+}
+
+/* FNV-1a of an id. */
+static size_t
+idhash(const char *s)
+{
+	size_t h = 2166136261u;
+
+	for (; *s != '\0'; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+/* Whether two candidates share an id (a hash set: one pass). */
+static int
+any_dup(const struct solve_in *in)
+{
+	size_t cap = 16, i, h, *set;
+	int dup = 0;
+
+	while (cap < 2 * in->nc)
+		cap *= 2;
+	set = xcalloc(cap, sizeof(*set));
+	for (i = 0; i < in->nc && !dup; i++) {
+		for (h = idhash(in->c[i].id) & (cap - 1); set[h] != 0;
+		    h = (h + 1) & (cap - 1))
+			if (strcmp(in->c[set[h] - 1].id, in->c[i].id) == 0) {
+				dup = 1;
+				break;
+			}
+		set[h] = i + 1;
+	}
+	free(set);
+	return dup;
+}
+
+/* The checks and sums over every row, once all are read. */
+static int
+costs_end(struct solve_in *in, struct costs_rd *k)
+{
+	size_t i, *idx;
+	int rc = 0;
+
 	/* duplicate ids: sorted, reported at the later line */
-	idx = xcalloc(in->nc + 1, sizeof(*idx));
-	for (i = 0; i < in->nc; i++)
-		idx[i] = i;
-	sort_c = in->c;
-	qsort(idx, in->nc, sizeof(*idx), byid);
-	for (i = 1; i < in->nc && rc == 0; i++)
-		if (strcmp(in->c[idx[i]].id, in->c[idx[i - 1]].id) == 0) {
-			pf_errl(t->fname, in->c[idx[i]].line,
-			    "duplicate candidate '%s'", in->c[idx[i]].id);
-			rc = -1;
-		}
-	free(idx);
-	if (rc < 0)
-		return -1;
-	if (in->nlayers < 0) {
-		if (check_cover(t, in) < 0)
+	if (any_dup(in)) {
+		idx = xcalloc(in->nc + 1, sizeof(*idx));
+		for (i = 0; i < in->nc; i++)
+			idx[i] = i;
+		sort_c = in->c;
+		qsort(idx, in->nc, sizeof(*idx), byid);
+		for (i = 1; i < in->nc && rc == 0; i++)
+			if (strcmp(in->c[idx[i]].id, in->c[idx[i - 1]].id) == 0) {
+				pf_errl(in->fname, in->c[idx[i]].line,
+				    "duplicate candidate '%s'", in->c[idx[i]].id);
+				rc = -1;
+			}
+		free(idx);
+		if (rc < 0)
 			return -1;
-		in->nlayers = maxlast + 1;
 	}
-	if (read_energy(t, in) < 0)
+	if (in->nlayers < 0) {
+		if (check_cover(in) < 0)
+			return -1;
+		in->nlayers = k->maxlast + 1;
+	}
+	if (k->eerr != NULL) {
+		pf_errl(in->fname, k->eline, "%s", k->eerr);
 		return -1;
+	}
+	in->have_energy = k->energy && in->nc > 0;
+	if (!in->have_energy) {
+		for (i = 0; i < in->nc; i++)
+			in->c[i].pj = in->c[i].static_pj = 0;
+	} else {
+		in->static_w[0] = k->gw[0] > 0 ? k->gw[0] : 0;
+		in->static_w[1] = (k->gw[1] > 0 ? k->gw[1] : 0) +
+		    (k->pw > 0 ? k->pw : 0);
+		for (i = 0; i < in->nc; i++) {
+			struct cand *x = &in->c[i];
+
+			/* W x ps = pJ */
+			x->static_pj = llround(in->static_w[x->kind != K_BASE] *
+			    (double)x->ps);
+			x->pj += x->static_pj;
+			/* a hand-off keeps the partitioned machine waiting */
+			x->hin_pj = llround(in->static_w[1] * (double)x->hin_ps);
+			x->hout_pj = llround(in->static_w[1] * (double)x->hout_ps);
+		}
+	}
 	for (i = 0; in->kv != NULL && i < in->nc; i++) {
 		int64_t j;
 
@@ -515,6 +640,43 @@ solve_read_costs(const struct table *t, struct solve_in *in)
 		}
 	}
 	return 0;
+}
+
+int
+solve_read_costs(const struct table *t, struct solve_in *in)
+{
+	struct costs_rd k;
+	int rc;
+
+	in->fname = t->fname;
+	rc = costs_begin(t, in, &k) < 0 || costs_rows(t, in, &k) < 0 ||
+	    costs_end(in, &k) < 0 ? -1 : 0;
+	free(k.eerr);
+	return rc;
+}
+
+int
+solve_load_costs(const char *path, struct solve_in *in)
+{
+	struct table_reader *r;
+	struct costs_rd k;
+	int rc = -1, n;
+
+	in->fname = pf_inname(path);
+	memset(&k, 0, sizeof(k));
+	if ((r = table_reader_open(path, TABLE_BLOCK, NULL)) == NULL)
+		return -1;
+	if (costs_begin(table_reader_table(r), in, &k) < 0)
+		goto out;
+	while ((n = table_reader_next(r)) > 0)
+		if (costs_rows(table_reader_table(r), in, &k) < 0)
+			goto out;
+	if (n == 0 && costs_end(in, &k) == 0)
+		rc = 0;
+out:
+	table_reader_close(r);
+	free(k.eerr);
+	return rc;
 }
 
 /* Static share of a plan's energy. */

@@ -73,6 +73,13 @@ int solve_read_layers(const struct table *t, struct solve_in *in);
  * -1.
  */
 int solve_read_costs(const struct table *t, struct solve_in *in);
+/*
+ * The same from the file path ("-": stdin), read a block of rows at a
+ * time: memory holds the candidates, not the table.  A fault in a row is
+ * reported as its block is read, so with faults in several blocks the
+ * first block's is named (pf-formats(7), Streaming).
+ */
+int solve_load_costs(const char *path, struct solve_in *in);
 
 /*
  * Solve policy p under objective o (NULL: time), reporting an uncovered

@@ -355,10 +355,10 @@ fold(const struct table *t, const long *c, long gwc, long hidec, long lc,
 	table_set(out, r, TC_NS, buf);
 	table_set(out, r, TC_GPU_CLOCK, clk);
 	if (have_e)
-		table_setf(out, r, TC_ENERGY, "%.3f", energy);
+		table_setfix(out, r, TC_ENERGY, energy, 3);
 	for (j = 0; j < 2; j++)
 		if (sw[j] >= 0)
-			table_setf(out, r, TC_GPU_STATIC + j, "%.6f", sw[j]);
+			table_setfix(out, r, TC_GPU_STATIC + j, sw[j], 6);
 	ps_to_ns(inner, buf, sizeof(buf));
 	table_set(out, r, TC_HANDOFF, buf);
 	table_set(out, r, TC_DEV_IN, devset[din]);

@@ -431,9 +431,28 @@ setup(struct gen *g)
 	return 0;
 }
 
-int
-split_tasks(const struct table *layers, const struct split_opts *o,
-    struct table *out)
+/* Rows of output assembled before they go to w (a few MB of cells). */
+#define SPLIT_BLOCK	4096
+
+/* Write and drop the rows assembled so far: 0, or -1 after reporting. */
+static int
+flush(struct gen *g, struct table_out *w)
+{
+	if (table_out_rows(w, g->out) < 0) {
+		pf_write_error(NULL);
+		return -1;
+	}
+	table_droprows(g->out);
+	return 0;
+}
+
+/*
+ * The candidates of every layer into out; with w, written to it a block
+ * of rows at a time (out then holds at most one block).
+ */
+static int
+generate(const struct table *layers, const struct split_opts *o,
+    struct table *out, struct table_out *w)
 {
 	struct gen g;
 	size_t i;
@@ -443,13 +462,20 @@ split_tasks(const struct table *layers, const struct split_opts *o,
 	g.in = layers;
 	g.o = o;
 	g.out = out;
-	table_init(out, "<stdout>");
+	/* every layer is checked before the first row is written */
 	if (setup(&g) < 0)
 		rc = -1;
+	else if (w != NULL && table_out_header(w, out) < 0) {
+		pf_write_error(NULL);
+		rc = -1;
+	}
 	for (i = 0; rc == 0 && i < g.n; i++) {
 		whole(&g, i);
 		if (splits(&g, i) < 0 || pipes(&g, i) < 0)
 			rc = -1;
+		else if (w != NULL && (out->nrows >= SPLIT_BLOCK ||
+		    i + 1 == g.n))
+			rc = flush(&g, w);
 	}
 	for (i = 0; i < g.n; i++)
 		free(g.preds[i]);
@@ -458,5 +484,26 @@ split_tasks(const struct table *layers, const struct split_opts *o,
 	free(g.l);
 	free(g.extra_in);
 	free(g.extra_out);
+	return rc;
+}
+
+int
+split_tasks(const struct table *layers, const struct split_opts *o,
+    struct table *out)
+{
+	table_init(out, "<stdout>");
+	return generate(layers, o, out, NULL);
+}
+
+int
+split_write(const struct table *layers, const struct split_opts *o,
+    struct table_out *w)
+{
+	struct table out;
+	int rc;
+
+	table_init(&out, "<stdout>");
+	rc = generate(layers, o, &out, w);
+	table_free(&out);
 	return rc;
 }

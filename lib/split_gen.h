@@ -46,5 +46,13 @@ int split_opt_rules(struct split_opts *o, const char *arg);
  */
 int split_tasks(const struct table *layers, const struct split_opts *o,
     struct table *out);
+/*
+ * The same written to w a block of rows at a time as the layers'
+ * candidates are made (every layer is read and checked first), so that
+ * memory does not grow with the candidates: 0, or -1 after reporting a
+ * bad row or a write error (the caller closes w).
+ */
+int split_write(const struct table *layers, const struct split_opts *o,
+    struct table_out *w);
 
 #endif

@@ -244,7 +244,24 @@ task_ns_to_ps(const char *s, double max_ns, long long *ps)
 void
 task_ps_to_ns(long long ps, char *buf, size_t n)
 {
-	snprintf(buf, n, "%lld.%03lld", ps / 1000, ps % 1000);
+	char tmp[32], *p = tmp + sizeof(tmp);
+	unsigned long long u = (unsigned long long)ps;
+	int k;
+
+	/* by hand (pf-merge writes millions): "%lld.%03lld" of ps >= 0 */
+	if (ps < 0 || n < sizeof(tmp)) {
+		snprintf(buf, n, "%lld.%03lld", ps / 1000, ps % 1000);
+		return;
+	}
+	*--p = '\0';
+	for (k = 0; k < 3; k++, u /= 10)
+		*--p = (char)('0' + u % 10);
+	*--p = '.';
+	do {
+		*--p = (char)('0' + u % 10);
+		u /= 10;
+	} while (u > 0);
+	memcpy(buf, p, (size_t)(tmp + sizeof(tmp) - p));
 }
 
 int64_t

@@ -122,7 +122,7 @@ main(int argc, char **argv)
 {
 	struct opts o;
 	struct solve_in in;
-	struct table lt, ct;
+	struct table lt;
 	int64_t v;
 	int ch, rc = PF_EXIT_DATA;
 
@@ -201,9 +201,7 @@ main(int argc, char **argv)
 		if (v < 0)
 			goto out;
 	}
-	if (table_load(argc == 1 ? argv[0] : "-", &ct) < 0)
-		goto out;
-	v = solve_read_costs(&ct, &in);
+	v = solve_load_costs(argc == 1 ? argv[0] : "-", &in);
 	if (v == 0 && o.dag)
 		solve_dag(&in.c, &in.nc, in.nlayers, in.preds, in.npreds,
 		    o.window, in.have_energy ? in.static_w[1] : 0);
@@ -217,7 +215,6 @@ main(int argc, char **argv)
 	}
 	if (v == 0)
 		rc = run(&in, &o);
-	table_free(&ct);
 out:
 	solve_in_free(&in);
 	if (pf_close_stdout() < 0)

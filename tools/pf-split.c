@@ -55,7 +55,8 @@ int
 main(int argc, char **argv)
 {
 	struct split_opts o;
-	struct table in, out;
+	struct table in;
+	struct table_out *out;
 	const char *config = NULL;
 	int64_t total = 0, npim = 0;
 	int ch, gset = 0, machine = 0, rc = PF_EXIT_OK;
@@ -156,14 +157,15 @@ main(int argc, char **argv)
 	}
 	if (table_load(argc == 1 ? argv[0] : "-", &in) < 0)
 		return PF_EXIT_DATA;
-	if (split_tasks(&in, &o, &out) < 0)
+	out = table_out_open(stdout, TABLE_HOLD);
+	ch = split_write(&in, &o, out) == 0;
+	if (!ch)
 		rc = PF_EXIT_DATA;
-	else if (table_write(stdout, &out) < 0) {
+	if (table_out_close(out, ch) < 0) {
 		pf_write_error(NULL);
 		rc = PF_EXIT_DATA;
 	}
 	table_free(&in);
-	table_free(&out);
 	if (pf_close_stdout() < 0)
 		rc = PF_EXIT_DATA;
 	return rc;

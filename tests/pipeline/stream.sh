@@ -71,4 +71,15 @@ pf-merge "$W/t.csv" >"$W/good.out" || fail "pf-merge on 70 000 candidates: exit 
 late pf-merge "$W/bad.csv"
 grep -q "bad.csv:70002: candidate '0*0': its pieces come again" "$W/late.err" ||
     fail "pf-merge: $(cat "$W/late.err")"
+
+# pf-split streams too: 4000 layers of one small conv (over 8 MiB of
+# candidates), then a conv of 2^31 rows whose split pieces overflow
+# (err-overflow-rows): the fault comes after the first rows are out.
+awk -F, -v OFS=, 'NR == 1 { print } NR == 2 { for (i = 0; i < 4000; i++) { $1 = i; print } }' \
+    "$TOP/tests/pf-split/header/in" >"$W/l.csv"
+pf-split "$W/l.csv" >"$W/good.out" || fail "pf-split on 4000 layers: exit $?"
+{ cat "$W/l.csv"; tail -n 1 "$TOP/tests/pf-split/err-overflow-rows/in" | sed 's/^0,/4000,/'; } >"$W/bad.csv"
+late pf-split "$W/bad.csv"
+grep -q "bad.csv:4002: layer 4000: its split pieces do not fit" "$W/late.err" ||
+    fail "pf-split: $(cat "$W/late.err")"
 exit 0

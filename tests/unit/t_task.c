@@ -176,5 +176,25 @@ main(int argc, char **argv)
 	    "pim_static_w") == 0);
 	CHECK(strcmp(task_cost_opt[TC_GPU_TENSOR - TC_NNEED],
 	    "gpu_tensor") == 0);
+	/* task_ps_to_ns by hand is "%lld.%03lld" byte for byte */
+	{
+		static const long long fixed[] = { 0, 1, 9, 10, 999, 1000, 1001,
+		    123456789, 9223372036854775807LL, -1, -1000, -123456 };
+		char a[64], b[64];
+		int k;
+
+		for (k = 0; k < 200000; k++) {
+			long long v = k < (int)(sizeof(fixed) / sizeof(fixed[0])) ?
+			    fixed[k] : (long long)(rnd(0, INT64_MAX / 2) >> rnd(0, 62));
+
+			task_ps_to_ns(v, a, sizeof(a));
+			snprintf(b, sizeof(b), "%lld.%03lld", v / 1000, v % 1000);
+			if (strcmp(a, b) != 0) {
+				CHECK(strcmp(a, b) == 0);
+				fprintf(stderr, "%lld: '%s', printf '%s'\n", v, a, b);
+				break;
+			}
+		}
+	}
 	return CHECK_DONE();
 }
