@@ -1,7 +1,8 @@
 /*
  * The tables of pf-solve: costs.csv (pf-merge) and layers.csv in, the
  * per-layer plan CSV and the JSON summary out.  The solving itself is
- * solve.h; this module only converts and validates.
+ * solve.h; these modules only convert and validate (costs.csv:
+ * solve_costs.c; the rest: solve_io.c).
  */
 #ifndef PF_SOLVE_IO_H
 #define PF_SOLVE_IO_H
