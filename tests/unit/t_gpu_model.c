@@ -359,6 +359,19 @@ layers(void)
 }
 
 /* Winograd convs: which layers may use it, and one costed by hand. */
+/* A 16-channel 8x8 fp32 conv, 3x3 with the padding that keeps its size. */
+static void
+conv3_fp32(struct layer *l)
+{
+	layer_init(l);
+	l->op = OP_CONV;
+	l->in_c = l->out_c = 16;
+	l->in_h = l->in_w = l->out_h = l->out_w = 8;
+	l->kernel_h = l->kernel_w = 3;
+	l->pad_top = l->pad_left = l->pad_bottom = l->pad_right = 1;
+	snprintf(l->dtype, sizeof(l->dtype), "fp32");
+}
+
 static void
 winograd(void)
 {
@@ -375,13 +388,7 @@ winograd(void)
 	m.splitk_max = 1;
 	m.build.winograd = 1;
 	gpu_mach_init(&g, &m, 1);
-	layer_init(&l);
-	l.op = OP_CONV;
-	l.in_c = l.out_c = 16;
-	l.in_h = l.in_w = l.out_h = l.out_w = 8;
-	l.kernel_h = l.kernel_w = 3;
-	l.pad_top = l.pad_left = l.pad_bottom = l.pad_right = 1;
-	snprintf(l.dtype, sizeof(l.dtype), "fp32");
+	conv3_fp32(&l);
 	CHECK(layer_derive(&l) == 0);
 	CHECK(gpu_wino_ok(&m, &l, GPU_WINO_FUSED));
 	CHECK(gpu_wino_ok(&m, &l, GPU_WINO_NONFUSED));
@@ -427,13 +434,7 @@ winograd(void)
 	CHECK(gpu_layer_cost(&m, &l, 1, &c) == 0);
 	CHECK_EQ_I(c.tile.tn, 64);
 	m.ntiles32 = 1;
-	layer_init(&l);
-	l.op = OP_CONV;
-	l.in_c = l.out_c = 16;
-	l.in_h = l.in_w = l.out_h = l.out_w = 8;
-	l.kernel_h = l.kernel_w = 3;
-	l.pad_top = l.pad_left = l.pad_bottom = l.pad_right = 1;
-	snprintf(l.dtype, sizeof(l.dtype), "fp32");
+	conv3_fp32(&l);
 	/* 5x5: non-fused only; strided, fp16 or TF32 layers: never. */
 	l.kernel_h = l.kernel_w = 5;
 	l.pad_top = l.pad_left = l.pad_bottom = l.pad_right = 2;
