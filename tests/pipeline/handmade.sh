@@ -45,6 +45,11 @@ pf-split "$W/layers.csv" | pim-cycles >"$W/auto.csv" 2>"$W/auto.err" &&
 [ "$(cat "$W/auto.err")" = "pim-cycles: <stdin>:4: column 'pim_channels': 'auto' is the share the GPU config decides: run gpu-cycles first, or give pf-split -c or -n, or pim-cycles -n" ] ||
     fail "pim-cycles on auto: $(cat "$W/auto.err")"
 [ -s "$W/auto.csv" ] && fail "pim-cycles on auto: output on stdout"
+# pim-cycles -n fills auto: the costs of pf-split -n's share
+pf-split "$W/layers.csv" | pim-cycles -n 8 >"$W/auto8.csv" || fail "pim-cycles -n 8 on auto: exit $?"
+pf-split -n 8 "$W/layers.csv" | pim-cycles >"$W/n8.csv" || fail "pf-split -n 8 | pim-cycles: exit $?"
+[ "$(csvcol "$W/auto8.csv" ns)" = "$(csvcol "$W/n8.csv" ns)" ] ||
+    fail "pim-cycles -n 8 on auto costs differ from pf-split -n 8's"
 # The published share (16) on a 16-channel GPU leaves it no channel.
 pf-split -n 16 "$W/layers.csv" | gpu-cycles -c t4 >"$W/bad.csv" 2>"$W/bad.err" &&
     fail "t4 with 16 PIM channels was costed"
