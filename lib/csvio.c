@@ -345,6 +345,7 @@ reader_new(FILE *fp, int own, const char *fname, size_t block,
 	r->block = block;
 	r->group = group;
 	r->gcol = -1;
+	table_pipe_grow(fp);
 	table_init(&r->t, fname);
 	r->st.t = &r->t;
 	if (csv_init(&r->p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) !=

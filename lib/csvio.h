@@ -221,6 +221,14 @@ int table_stream_stdout_block(char *const *files, int nfiles,
     int (*fn)(void *arg, struct table *in, const struct table **res),
     int (*done)(void *arg), void *arg);
 
+/*
+ * When fp is a pipe, enlarge its buffer (to 1 MiB on Linux; elsewhere,
+ * or when the system refuses, it stays as it is).  The table readers and
+ * table_out_open do it to their streams: a large table then crosses a
+ * pipe in fewer, longer turns of the stages on either side.
+ */
+void table_pipe_grow(FILE *fp);
+
 /* Input line of a row for diagnostics (header = 1). */
 long table_line(const struct table *t, size_t row);
 

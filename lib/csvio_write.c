@@ -159,6 +159,7 @@ table_out_open(FILE *fp, size_t hold)
 {
 	struct table_out *w = xcalloc(1, sizeof(*w));
 
+	table_pipe_grow(fp);
 	w->fp = fp;
 	w->hold = hold;
 	w->streaming = hold == 0;
