@@ -12,58 +12,67 @@
 #include "xalloc.h"
 
 /*
- * min over exact covers of layers a..b of sum(lam * gpu + (1 - lam) * pim)
- * with candidates inside the range: a shortest path over the layer order
- * (ord: candidates sorted by last layer); -1 when there is no cover.
+ * A block's candidates as the load bound reads them: layers relative to
+ * the block, times as doubles, packed so that the hundreds of passes of
+ * the search run over a small array.
+ */
+struct wc {
+	int64_t	 first, last;
+	double	 g, p;
+};
+
+/*
+ * min over exact covers of the block's layers 0..nb-1 of sum(lam * gpu +
+ * (1 - lam) * pim): a shortest path over the layer order (w: sorted by
+ * last layer; f: nb + 1 slots of scratch); -1 when there is no cover.
  */
 static double
-weighted(const struct cand *c, const size_t *ord, size_t m0, size_t m,
-    int64_t a, int64_t b, double lam)
+weighted(const struct wc *w, size_t k, int64_t nb, double lam, double *f)
 {
-	double *f = xcalloc((size_t)(b - a) + 2, sizeof(*f)), r;
 	int64_t j;
 	size_t i;
 
-	for (j = 1; j <= b - a + 1; j++)
+	f[0] = 0;
+	for (j = 1; j <= nb; j++)
 		f[j] = INFINITY;
-	for (i = m0; i < m; i++) {
-		const struct cand *x = &c[ord[i]];
+	for (i = 0; i < k; i++) {
+		const struct wc *x = &w[i];
 		double t;
 
-		if (x->first < a || x->last > b || isinf(f[x->first - a]))
+		if (isinf(f[x->first]))
 			continue;
-		t = f[x->first - a] + lam * (double)x->gpu_ps +
-		    (1 - lam) * (double)x->pim_ps;
-		if (t < f[x->last - a + 1])
-			f[x->last - a + 1] = t;
+		t = f[x->first] + lam * x->g + (1 - lam) * x->p;
+		if (t < f[x->last + 1])
+			f[x->last + 1] = t;
 	}
-	r = isinf(f[b - a + 1]) ? -1 : f[b - a + 1];
-	free(f);
-	return r;
+	return isinf(f[nb]) ? -1 : f[nb];
 }
 
 /*
- * Load bound of layers a..b: the makespan is at least each device's busy
+ * Load bound of a block: the makespan is at least each device's busy
  * time, hence at least any convex mix of the two, minimised over covers;
  * that minimum is concave in lam, so a ternary search finds its top.
+ * Once an iteration leaves both ends where they were, every later one
+ * would too, so the search stops there with the same answer.
  */
 static double
-load(const struct cand *c, const size_t *ord, size_t m0, size_t m, int64_t a,
-    int64_t b)
+load(const struct wc *w, size_t k, int64_t nb, double *f)
 {
 	double lo = 0, hi = 1;
 	int it;
 
 	for (it = 0; it < 100; it++) {
 		double x = lo + (hi - lo) / 3, y = hi - (hi - lo) / 3;
+		double olo = lo, ohi = hi;
 
-		if (weighted(c, ord, m0, m, a, b, x) <
-		    weighted(c, ord, m0, m, a, b, y))
+		if (weighted(w, k, nb, x, f) < weighted(w, k, nb, y, f))
 			lo = x;
 		else
 			hi = y;
+		if (lo == olo && hi == ohi)
+			break;
 	}
-	return weighted(c, ord, m0, m, a, b, (lo + hi) / 2);
+	return weighted(w, k, nb, (lo + hi) / 2, f);
 }
 
 static const struct cand *sort_c;
@@ -77,15 +86,18 @@ bylast(const void *a, const void *b)
 	return x->last < y->last ? -1 : x->last > y->last;
 }
 
-/* The least sum of candidate times over exact covers of a..b, or -1. */
+/*
+ * The least sum of candidate times over exact covers of a..b, or -1 (f:
+ * b - a + 2 slots of scratch).
+ */
 static long long
 sequential(const struct cand *c, const size_t *ord, size_t m0, size_t m,
-    int64_t a, int64_t b)
+    int64_t a, int64_t b, long long *f)
 {
-	long long *f = xcalloc((size_t)(b - a) + 2, sizeof(*f)), r;
 	int64_t j;
 	size_t i;
 
+	f[0] = 0;
 	for (j = 1; j <= b - a + 1; j++)
 		f[j] = -1;
 	for (i = m0; i < m; i++) {
@@ -97,9 +109,7 @@ sequential(const struct cand *c, const size_t *ord, size_t m0, size_t m,
 		    f[x->first - a] + x->ps < f[x->last - a + 1])
 			f[x->last - a + 1] = f[x->first - a] + x->ps;
 	}
-	r = f[b - a + 1];
-	free(f);
-	return r;
+	return f[b - a + 1];
 }
 
 /*
@@ -159,7 +169,60 @@ struct bctx {
 	const unsigned char	 *topo, *multi;
 	const double		 *w;
 	double			 *fin;
+	/* scratch: a block's packed candidates, its shortest paths */
+	struct wc		 *wc;
+	size_t			  wcap;
+	double			 *f;
+	long long		 *sf;
 };
+
+/*
+ * The candidates of block a..b (those of ord[m0..m1) that start inside)
+ * packed into x->wc in the same order, less those another candidate of
+ * the same layers beats or equals on both devices: rounding is monotone,
+ * so such a one's mix is never below the other's at any lam, and the
+ * minimum (hence the bound) is the same without it.  Returns the count.
+ */
+static size_t
+gather(struct bctx *x, size_t m0, size_t m1, int64_t a)
+{
+	size_t i, q, r, k = 0, run = 0;
+	int64_t cur = -1;
+
+	if (m1 - m0 > x->wcap) {
+		x->wcap = m1 - m0;
+		x->wc = xreallocarray(x->wc, x->wcap, sizeof(*x->wc));
+	}
+	for (i = m0; i < m1; i++) {
+		const struct cand *y = &x->c[x->ord[i]];
+		struct wc e;
+
+		if (y->first < a)
+			continue;
+		e.first = y->first - a;
+		e.last = y->last - a;
+		e.g = (double)y->gpu_ps;
+		e.p = (double)y->pim_ps;
+		/* ord is sorted by last: compare within the run of e's last */
+		if (e.last != cur) {
+			cur = e.last;
+			run = k;
+		}
+		for (q = run; q < k; q++)
+			if (x->wc[q].first == e.first && x->wc[q].g <= e.g &&
+			    x->wc[q].p <= e.p)
+				break;
+		if (q < k)
+			continue;
+		for (q = r = run; q < k; q++)
+			if (x->wc[q].first != e.first || x->wc[q].g < e.g ||
+			    x->wc[q].p < e.p)
+				x->wc[r++] = x->wc[q];
+		k = r;
+		x->wc[k++] = e;
+	}
+	return k;
+}
 
 /*
  * Bound of a block a..b that runs after everything before a and before
@@ -169,11 +232,12 @@ struct bctx {
  * -1 when no cover of the block exists.
  */
 static double
-block(const struct bctx *x, int64_t a, int64_t b)
+block(struct bctx *x, int64_t a, int64_t b)
 {
 	/* Only the candidates ending inside, in the same order. */
 	size_t m0 = x->from[a], m1 = x->from[b + 1];
-	double ld = load(x->c, x->ord, m0, m1, a, b), cp = 0, r;
+	size_t k = gather(x, m0, m1, a);
+	double ld = load(x->wc, k, b - a + 1, x->f), cp = 0, r;
 	long long sq;
 	int64_t j;
 	int q, chain = 1;
@@ -194,8 +258,8 @@ block(const struct bctx *x, int64_t a, int64_t b)
 			chain = 0;
 	}
 	r = ld > cp ? ld : cp;
-	if (chain && (sq = sequential(x->c, x->ord, m0, m1, a, b)) >= 0 &&
-	    (double)sq > r)
+	if (chain && (sq = sequential(x->c, x->ord, m0, m1, a, b,
+	    x->sf)) >= 0 && (double)sq > r)
 		r = (double)sq;
 	return r;
 }
@@ -250,6 +314,10 @@ solve_lower_bound(const struct cand *c, size_t nc, int64_t n,
 	x.c = c; x.ord = ord; x.m = m; x.from = from;
 	x.preds = preds; x.npreds = npreds;
 	x.topo = topo; x.multi = multi; x.w = w; x.fin = fin;
+	x.wc = NULL;
+	x.wcap = 0;
+	x.f = xcalloc((size_t)n + 2, sizeof(*x.f));
+	x.sf = xcalloc((size_t)n + 2, sizeof(*x.sf));
 	/*
 	 * Any schedule falls apart, at the sequence points no chosen
 	 * candidate spans, into blocks run one after another, each taking at
@@ -281,6 +349,9 @@ solve_lower_bound(const struct cand *c, size_t nc, int64_t n,
 	free(multi);
 	free(topo);
 	free(spanned);
+	free(x.wc);
+	free(x.f);
+	free(x.sf);
 	/* (the mixes are sums of integers: the 1e-6 rounds off their error) */
 	return r;
 }
