@@ -18,6 +18,7 @@
 #include "xalloc.h"
 
 static void colindex(struct table *t);
+static size_t newrow(struct table *t);
 
 /* The text of every empty cell. */
 static const char empty[] = "";
@@ -139,33 +140,164 @@ table_free(struct table *t)
 	memset(t, 0, sizeof(*t));
 }
 
+/*
+ * Where the fields of a clean input buffer are taken from.  A buffer
+ * holding none of '"', '\r', ' ', '\t' and NUL is clean: libcsv then
+ * ends a record at each '\n' and a field at each ',', and hands over
+ * exactly the bytes between them (nothing to unquote, no white space to
+ * trim), so the field lengths it reports locate each field in the buffer
+ * and a record's line is copied to the arena in one piece, its commas
+ * and '\n' made NULs, instead of field by field.  libcsv still parses
+ * every byte, and its callbacks drive everything, diagnostics included.
+ *
+ * The fields are found by following libcsv from a known place (RD_SKIM):
+ * the start of the input, or the '\n' after which libcsv starts a row.
+ * A record that a buffer ends inside goes on field by field (RD_WAIT)
+ * until it ends at the next buffer's first '\n', and the records after
+ * it are skimmed again.  After a buffer that is not clean libcsv may be
+ * anywhere (inside quotes, after a lone '\r'); the next clean buffer
+ * waits for its first record's end, which is its first '\n' unless it
+ * starts with one (after a '\r' that '\n' would be a blank line): then
+ * the whole buffer is read field by field (RD_COPY).
+ */
+enum { RD_COPY, RD_WAIT, RD_SKIM };
+/* What libcsv is doing where the next buffer starts. */
+enum { AT_UNKNOWN, AT_ROW, AT_RECORD };
+
 /* Parser state: the record being assembled. */
 struct rdstate {
 	struct table	*t;
 	const char	**rec;		/* fields in t's arena */
+	size_t		 *off;		/* RD_SKIM: the fields' offsets in buf */
 	size_t		  nrec, caprec;
 	size_t		  nin;		/* columns of the input (t may add) */
 	long		  line;		/* line number of the current record */
 	int		  haveheader;
 	int		  err;
 	int		  nul;		/* the buffer being parsed holds a NUL */
+	int		  mode;		/* RD_COPY, RD_WAIT or RD_SKIM */
+	int		  at;		/* AT_*: where the next buffer starts */
+	const char	 *buf;		/* the buffer being parsed */
+	size_t		  n;
+	size_t		  pos;		/* RD_SKIM: where libcsv's next field
+					   starts (after blank lines, if any) */
+	size_t		  recstart;	/* RD_SKIM: the record's first byte */
+	size_t		  firstnl;	/* RD_WAIT: the buffer's first '\n' */
 };
+
+static void
+growrec(struct rdstate *st)
+{
+	st->caprec = st->caprec ? 2 * st->caprec : 16;
+	st->rec = xreallocarray(st->rec, st->caprec, sizeof(*st->rec));
+	st->off = xreallocarray(st->off, st->caprec, sizeof(*st->off));
+}
 
 static void
 on_field(void *s, size_t len, void *data)
 {
 	struct rdstate *st = data;
 
+	if (st->nrec == st->caprec)
+		growrec(st);
+	if (st->mode == RD_SKIM) {
+		if (st->nrec == 0) {
+			/* libcsv passed over blank lines without a word */
+			while (st->buf[st->pos] == '\n')
+				st->pos++;
+			st->recstart = st->pos;
+		}
+		st->off[st->nrec++] = st->pos;
+		st->pos += len + 1;	/* and the ',' or '\n' after it */
+		return;
+	}
 	if (st->nul && !st->err && len > 0 && memchr(s, '\0', len) != NULL) {
 		/* C strings would silently cut the field short. */
 		pf_errl(st->t->fname, st->line + 1, "NUL byte in a field");
 		st->err = 1;
 	}
-	if (st->nrec == st->caprec) {
-		st->caprec = st->caprec ? 2 * st->caprec : 16;
-		st->rec = xreallocarray(st->rec, st->caprec, sizeof(*st->rec));
-	}
 	st->rec[st->nrec++] = arenadup(st->t, s, len);
+}
+
+/* End of RD_SKIM field i: where its ',' or '\n' is. */
+static size_t
+skimend(const struct rdstate *st, size_t i)
+{
+	return (i + 1 < st->nrec ? st->off[i + 1] : st->pos) - 1;
+}
+
+/* The skimmed record's line copied to the arena, its fields cut apart. */
+static void
+skimrec(struct rdstate *st)
+{
+	size_t i, len = st->pos - st->recstart;
+	char *p = arena(st->t, len);
+
+	memcpy(p, st->buf + st->recstart, len);
+	for (i = 0; i < st->nrec; i++) {
+		st->rec[i] = p + (st->off[i] - st->recstart);
+		p[skimend(st, i) - st->recstart] = '\0';
+	}
+}
+
+/*
+ * The end of a buffer: the fields skimmed of a record it ends inside are
+ * copied (the buffer is about to be refilled), and where libcsv stands
+ * noted for the next one.
+ */
+static void
+endbuf(struct rdstate *st)
+{
+	size_t i;
+
+	if (st->mode == RD_SKIM) {
+		for (i = 0; i < st->nrec; i++)
+			st->rec[i] = arenadup(st->t, st->buf + st->off[i],
+			    skimend(st, i) - st->off[i]);
+		st->at = AT_ROW;
+		if (st->nrec > 0)
+			st->at = AT_RECORD;
+		for (i = st->pos; i < st->n && st->at == AT_ROW; i++)
+			if (st->buf[i] != '\n')	/* a field begun */
+				st->at = AT_RECORD;
+	} else if (st->mode == RD_COPY)
+		st->at = AT_UNKNOWN;
+	/* RD_WAIT with no record ended: as it was (inside that record) */
+	st->mode = RD_COPY;
+}
+
+/* The bytes that keep a buffer from being skimmed. */
+static int
+isclean(const char *b, size_t n)
+{
+	return memchr(b, '"', n) == NULL && memchr(b, '\r', n) == NULL &&
+	    memchr(b, ' ', n) == NULL && memchr(b, '\t', n) == NULL &&
+	    memchr(b, '\0', n) == NULL;
+}
+
+/* A buffer about to be parsed: how its fields will be found. */
+static void
+startbuf(struct rdstate *st, const char *b, size_t n)
+{
+	const char *nl;
+
+	st->buf = b;
+	st->n = n;
+	st->mode = RD_COPY;
+	if (!isclean(b, n)) {
+		st->nul = memchr(b, '\0', n) != NULL;
+		st->at = AT_UNKNOWN;
+		return;
+	}
+	st->nul = 0;
+	if (st->at == AT_ROW && st->nrec == 0) {
+		st->mode = RD_SKIM;
+		st->pos = 0;
+	} else if ((st->at == AT_RECORD || b[0] != '\n') &&
+	    (nl = memchr(b, '\n', n)) != NULL) {
+		st->mode = RD_WAIT;
+		st->firstnl = (size_t)(nl - b);
+	}
 }
 
 /* The fields' text stays in the arena until the table goes. */
@@ -197,6 +329,17 @@ on_record(int c, void *data)
 
 	(void)c;
 	st->line++;
+	if (st->mode == RD_SKIM) {
+		if (st->err) {
+			droprec(st);
+			return;
+		}
+		skimrec(st);
+	} else if (st->mode == RD_WAIT) {
+		/* this record ended at the buffer's first '\n' */
+		st->mode = RD_SKIM;
+		st->pos = st->firstnl + 1;
+	}
 	if (st->err) {
 		droprec(st);
 		return;
@@ -257,8 +400,11 @@ on_record(int c, void *data)
 		droprec(st);
 		return;
 	}
-	r = table_addrow(t);
+	r = newrow(t);
 	memcpy(&t->cells[r * t->stride], st->rec, st->nin * sizeof(*st->rec));
+	/* the columns the caller added to the reader's table */
+	for (i = st->nin; i < t->ncols; i++)
+		t->cells[r * t->stride + i] = NULL;
 	t->line[r] = st->line;
 	st->nrec = 0;
 }
@@ -300,7 +446,7 @@ feed(struct table_reader *r)
 		return 0;
 	if ((n = fread(r->buf, 1, sizeof(r->buf), r->fp)) > 0) {
 		/* fields are searched for a NUL only when the buffer has one */
-		st->nul = memchr(r->buf, '\0', n) != NULL;
+		startbuf(st, r->buf, n);
 		/*
 		 * A record refused by on_record has set st->err and been
 		 * reported; libcsv goes on to the end of the buffer, and a
@@ -312,6 +458,7 @@ feed(struct table_reader *r)
 				    csv_strerror(csv_error(&r->p)));
 			st->err = 1;
 		}
+		endbuf(st);
 		r->fed += n;
 		return st->err ? -1 : 1;
 	}
@@ -348,6 +495,7 @@ reader_new(FILE *fp, int own, const char *fname, size_t block,
 	table_pipe_grow(fp);
 	table_init(&r->t, fname);
 	r->st.t = &r->t;
+	r->st.at = AT_ROW;
 	if (csv_init(&r->p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) !=
 	    0) {
 		pf_err(r->t.fname, "cannot initialise the CSV parser");
@@ -394,6 +542,7 @@ table_reader_close(struct table_reader *r)
 	if (r->own)
 		fclose(r->fp);
 	free(r->st.rec);
+	free(r->st.off);
 	free(r->carry);
 	free(r->cline);
 	table_free(&r->t);
@@ -599,8 +748,9 @@ table_addcol(struct table *t, const char *name)
 		free(t->cells);
 		t->cells = cells;
 		t->stride = stride;
-	}
-	/* The new column's cells are NULL already (empty). */
+	} else
+		for (r = 0; r < t->nrows; r++)
+			t->cells[r * t->stride + t->ncols] = NULL;
 	t->ncols = nc;
 	colindex(t);
 	return nc - 1;
@@ -770,20 +920,29 @@ table_stream_stdout_block(char *const *files, int nfiles, const char *group,
 	return ok ? 0 : -1;
 }
 
-size_t
-table_addrow(struct table *t)
+/*
+ * A new row, its cells not set: a row's cells past ncols (the spare
+ * stride) are never read, and table_addcol clears a column it adds.
+ */
+static size_t
+newrow(struct table *t)
 {
-	size_t r;
-
 	if (t->nrows == t->cap) {
 		t->cap = t->cap ? 2 * t->cap : 64;
 		t->cells = xreallocarray(t->cells, t->cap,
 		    (t->stride ? t->stride : 1) * sizeof(*t->cells));
 		t->line = xreallocarray(t->line, t->cap, sizeof(*t->line));
 	}
-	r = t->nrows++;
-	/* NULL cells read as empty, the spare ones included. */
-	memset(&t->cells[r * t->stride], 0, t->stride * sizeof(*t->cells));
+	return t->nrows++;
+}
+
+size_t
+table_addrow(struct table *t)
+{
+	size_t r = newrow(t);
+
+	/* NULL cells read as empty. */
+	memset(&t->cells[r * t->stride], 0, t->ncols * sizeof(*t->cells));
 	t->line[r] = 0;
 	return r;
 }
