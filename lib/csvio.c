@@ -136,6 +136,8 @@ table_free(struct table *t)
 	free(t->colhash);
 	free(t->cells);
 	free(t->line);
+	free(t->rowtext);
+	free(t->rowlen);
 	free(t->fname);
 	memset(t, 0, sizeof(*t));
 }
@@ -183,6 +185,8 @@ struct rdstate {
 					   starts (after blank lines, if any) */
 	size_t		  recstart;	/* RD_SKIM: the record's first byte */
 	size_t		  firstnl;	/* RD_WAIT: the buffer's first '\n' */
+	const char	 *text;		/* the skimmed record's line, or NULL */
+	size_t		  textlen;
 };
 
 static void
@@ -234,6 +238,8 @@ skimrec(struct rdstate *st)
 	char *p = arena(st->t, len);
 
 	memcpy(p, st->buf + st->recstart, len);
+	st->text = p;
+	st->textlen = len;
 	for (i = 0; i < st->nrec; i++) {
 		st->rec[i] = p + (st->off[i] - st->recstart);
 		p[skimend(st, i) - st->recstart] = '\0';
@@ -329,6 +335,7 @@ on_record(int c, void *data)
 
 	(void)c;
 	st->line++;
+	st->text = NULL;
 	if (st->mode == RD_SKIM) {
 		if (st->err) {
 			droprec(st);
@@ -406,6 +413,8 @@ on_record(int c, void *data)
 	for (i = st->nin; i < t->ncols; i++)
 		t->cells[r * t->stride + i] = NULL;
 	t->line[r] = st->line;
+	t->rowtext[r] = st->text;
+	t->rowlen[r] = st->textlen;
 	st->nrec = 0;
 }
 
@@ -932,6 +941,10 @@ newrow(struct table *t)
 		t->cells = xreallocarray(t->cells, t->cap,
 		    (t->stride ? t->stride : 1) * sizeof(*t->cells));
 		t->line = xreallocarray(t->line, t->cap, sizeof(*t->line));
+		t->rowtext = xreallocarray(t->rowtext, t->cap,
+		    sizeof(*t->rowtext));
+		t->rowlen = xreallocarray(t->rowlen, t->cap,
+		    sizeof(*t->rowlen));
 	}
 	return t->nrows++;
 }
@@ -944,6 +957,7 @@ table_addrow(struct table *t)
 	/* NULL cells read as empty. */
 	memset(&t->cells[r * t->stride], 0, t->ncols * sizeof(*t->cells));
 	t->line[r] = 0;
+	t->rowtext[r] = NULL;
 	return r;
 }
 

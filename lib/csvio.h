@@ -37,6 +37,16 @@ struct table {
 	const char **cells;	/* row r, column c at r*stride+c; NULL or
 				   "" = missing (read with table_get) */
 	long	 *line;		/* input line of each row (0 for new rows) */
+	/*
+	 * A row read from a clean buffer (csvio.c): its line's text, the
+	 * cells of the input's columns at their places in it, each ended
+	 * by a NUL where its ',' or '\n' was; rowlen bytes, the last NUL
+	 * included.  NULL for other rows.  A cell pointing into it is the
+	 * input's own field (cells are never edited in place), which the
+	 * writer copies as it stands.
+	 */
+	const char **rowtext;
+	size_t	 *rowlen;
 	struct table_chunk *arena;	/* newest chunk first */
 	struct table_chunk *spare;	/* emptied chunks, for reuse */
 	size_t	 *colhash;	/* column index + 1 by name hash */

@@ -3,6 +3,7 @@
  * in blocks, held until a size so that a failing tool leaves stdout empty,
  * with RFC 4180 quoting only where a field needs it.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,15 +126,54 @@ endrow(struct table_out *w)
 		wflush(w);
 }
 
+/*
+ * Cells c.. of a row that are the input's own fields, in its line's text
+ * (table rowtext): no field of a clean line needs quotes, and those of
+ * one run of columns lie one after another, so the run is copied in one
+ * piece, the NULs between its fields made commas again.  Returns the
+ * column after the run.
+ */
+static size_t
+putrun(struct table_out *w, const char *const *cell, size_t c, size_t ncols,
+    uintptr_t lo, size_t len)
+{
+	const char *s = cell[c], *end;
+	size_t k, n, e = c + 1;
+	char *d;
+
+	while (e < ncols && (uintptr_t)cell[e] - lo < len)
+		e++;
+	end = cell[e - 1] + strlen(cell[e - 1]);
+	n = (size_t)(end - s);
+	room(w, n + 1);
+	d = w->b + w->n;
+	if (c > 0)
+		*d++ = ',';
+	memcpy(d, s, n);
+	for (k = c + 1; k < e; k++)
+		d[cell[k] - s - 1] = ',';
+	w->n += (c > 0) + n;
+	return e;
+}
+
 static void
 putrow(struct table_out *w, const struct table *t, size_t r)
 {
 	const char *const *cell = &t->cells[r * t->stride];
 	const char *s;
-	size_t c, i, k;
+	size_t c, i, k, len = 0;
+	uintptr_t lo = 0;
 	char *d;
 
+	if (t->rowtext != NULL && t->rowtext[r] != NULL) {
+		lo = (uintptr_t)t->rowtext[r];
+		len = t->rowlen[r];
+	}
 	for (c = 0; c < t->ncols; c++) {
+		if ((uintptr_t)cell[c] - lo < len) {
+			c = putrun(w, cell, c, t->ncols, lo, len) - 1;
+			continue;
+		}
 		/* NULL: an empty cell (table_get) */
 		s = cell[c] != NULL ? cell[c] : "";
 		/*
