@@ -4,7 +4,9 @@
 # (a config's by file and line), exit 2 for a bad option and 1 for a bad
 # config, nothing on stdout, no OUTDIR, and no stage started: the tools
 # are wrappers that log how they were called, and only the check modes
-# (pf-split -m, gpu-cycles -p, pim-cycles -p) may appear in the log.
+# (pf-split -m, gpu-cycles -p, pim-cycles -p) and pimflow's lock and
+# temporary folder (pf-publish -b, which the checks run beside) may appear
+# in the log; neither the lock nor the folder is left.
 . "$TOP/tests/pipeline/common"
 need_tools
 need_model resnet18_cifar10
@@ -35,10 +37,12 @@ expect() {
 $(cat "$W/err")
 want
 $msg"
-	if grep -v -e '^pf-split -m ' -e '^gpu-cycles -p' -e '^pim-cycles -p' "$W/log"; then
+	if grep -v -e '^pf-split -m ' -e '^gpu-cycles -p' -e '^pim-cycles -p' \
+	    -e "^pf-publish -b $W/\.o\.lock $W/\.o\.tmp\.XXXXXX\$" "$W/log"; then
 		fail "$what: a stage ran"
 	fi
 	[ ! -e "$W/o" ] || fail "$what: OUTDIR written"
+	! ls -A "$W" | grep '^\.o\.' || fail "$what: left the above beside OUTDIR"
 }
 r='want a step from 1 to 50 or from:to:step with 1 <= from <= to <= 99 and step >= 1'
 expect 2 "pimflow: -n '0': want a whole number from 1 to 1048576" pimflow -n 0 "$m" "$W/o"
