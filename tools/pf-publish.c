@@ -2,10 +2,11 @@
  * pf-publish: the two ends of pimflow's publishing (pf-publish(1)), each
  * one process instead of the two or three a shell needs.
  *
- * pf-publish -b lock template: begin.  The file open on standard input,
- * which the caller keeps open for the whole run, is locked (flock, not
- * waiting) and checked to be still the file named lock; then a private
- * folder is made from template (mkdtemp) and its name printed.  Exit 3
+ * pf-publish -b lock template...: begin.  The file open on standard
+ * input, which the caller keeps open for the whole run, is locked (flock,
+ * not waiting) and checked to be still the file named lock; then a
+ * private folder is made from each template (mkdtemp) and the names
+ * printed, one a line.  Exit 3
  * when another process holds the lock, 4 when lock no longer names the
  * file locked (its holder removed it on the way out: open it again).
  *
@@ -42,21 +43,25 @@ static void
 usage(void)
 {
 	fprintf(stderr, "usage: %s [-r path]... newdir target\n"
-	    "       %s -b lock template\n", pf_progname(), pf_progname());
+	    "       %s -b lock template...\n", pf_progname(), pf_progname());
 	exit(PF_EXIT_USAGE);
 }
 
-/* -b: lock standard input, check it is still LOCK, make the folder. */
+/* -b: lock standard input, check it is still LOCK, make the folders. */
 static int
-begin(const char *lock, const char *template)
+begin(const char *lock, char **templates, int n)
 {
 	struct stat held, named;
-	char *dir;
-	size_t n = strlen(template);
+	char **dirs;
+	int i, j, rc = PF_EXIT_OK;
 
-	if (n < 6 || strcmp(template + n - 6, "XXXXXX") != 0) {
-		pf_err(template, "template does not end in XXXXXX");
-		return PF_EXIT_USAGE;
+	for (i = 0; i < n; i++) {
+		size_t len = strlen(templates[i]);
+
+		if (len < 6 || strcmp(templates[i] + len - 6, "XXXXXX") != 0) {
+			pf_err(templates[i], "template does not end in XXXXXX");
+			return PF_EXIT_USAGE;
+		}
 	}
 	if (flock(STDIN_FILENO, LOCK_EX | LOCK_NB) != 0) {
 		if (errno == EWOULDBLOCK)
@@ -71,18 +76,31 @@ begin(const char *lock, const char *template)
 	if (stat(lock, &named) != 0 || named.st_dev != held.st_dev ||
 	    named.st_ino != held.st_ino)
 		return EXIT_STALE;
-	dir = xstrdup(template);
-	if (mkdtemp(dir) == NULL) {
-		pf_err(template, "cannot create the folder: %s",
-		    strerror(errno));
-		/* the lock is ours: its file goes as at the end of a run */
-		(void)unlink(lock);
-		free(dir);
-		return PF_EXIT_DATA;
+	dirs = xcalloc((size_t)n, sizeof *dirs);
+	for (i = 0; i < n; i++) {
+		dirs[i] = xstrdup(templates[i]);
+		if (mkdtemp(dirs[i]) == NULL) {
+			pf_err(templates[i], "cannot create the folder: %s",
+			    strerror(errno));
+			/* what was made goes; the lock is ours, its file goes
+			 * as at the end of a run */
+			for (j = 0; j < i; j++)
+				(void)rmdir(dirs[j]);
+			(void)unlink(lock);
+			rc = PF_EXIT_DATA;
+			n = i + 1;
+			break;
+		}
 	}
-	printf("%s\n", dir);
-	free(dir);
-	return pf_close_stdout() < 0 ? PF_EXIT_DATA : PF_EXIT_OK;
+	for (i = 0; i < n; i++) {
+		if (rc == PF_EXIT_OK)
+			printf("%s\n", dirs[i]);
+		free(dirs[i]);
+	}
+	free(dirs);
+	if (rc == PF_EXIT_OK && pf_close_stdout() < 0)
+		rc = PF_EXIT_DATA;
+	return rc;
 }
 
 static int
@@ -163,10 +181,10 @@ main(int argc, char **argv)
 	argc -= optind;
 	argv += optind;
 	if (lock != NULL) {
-		if (argc != 1 || nrm > 0)
+		if (argc < 1 || nrm > 0)
 			usage();
 		free(rm);
-		return begin(lock, argv[0]);
+		return begin(lock, argv, argc);
 	}
 	if (argc != 2)
 		usage();

@@ -2,9 +2,9 @@
 # pf-publish, both ends of pimflow's publishing.
 # -b: the lock on standard input is taken without waiting (exit 3 while
 # another process holds it, 4 when the path no longer names the locked
-# file), then a private folder is made from the template and named on
-# stdout; a folder it cannot make is one line, exit 1, and the lock file
-# removed.  Publishing: an existing target is exchanged, a new one
+# file), then a private folder is made from each template and named on
+# stdout, one a line; a folder it cannot make is one line, exit 1, the
+# folders made before it and the lock file removed.  Publishing: an existing target is exchanged, a new one
 # renamed to; each -r path is then removed with everything in it, links
 # not followed, a missing one being no error; a target that is not a
 # folder is refused and nothing is removed.
@@ -75,6 +75,22 @@ echo f >"$W/file"
 [ -d "$W/n3" ] && [ "$(cat "$W/file")" = f ] || fail "publish over a file: something removed"
 "$p" 2>/dev/null
 [ $? -eq 2 ] || fail "no operands: want exit 2"
-"$p" -b "$W/.r.lock" a b 2>/dev/null
-[ $? -eq 2 ] || fail "-b with two operands: want exit 2"
+"$p" -b "$W/.r.lock" 2>/dev/null
+[ $? -eq 2 ] || fail "-b without a template: want exit 2"
+# two templates: two folders, named in order; when the second cannot be
+# made, the first is removed too, and the lock file
+: >"$W/.r.lock"
+"$p" -b "$W/.r.lock" "$W/.r.a.XXXXXX" "$W/.r.b.XXXXXX" <"$W/.r.lock" >"$W/out" || fail "-b, two: exit $?"
+[ "$(wc -l <"$W/out")" -eq 2 ] && [ -d "$(sed -n 1p "$W/out")" ] && [ -d "$(sed -n 2p "$W/out")" ] ||
+    fail "-b, two: $(cat "$W/out")"
+case $(cat "$W/out") in "$W/.r.a."??????"
+$W/.r.b."??????) ;; *) fail "-b, two: order $(cat "$W/out")" ;; esac
+rm -rf "$W"/.r.a.* "$W"/.r.b.*
+"$p" -b "$W/.r.lock" "$W/.r.a.XXXXXX" "$W/none/.r.b.XXXXXX" <"$W/.r.lock" >"$W/out" 2>"$W/err"
+[ $? -eq 1 ] || fail "-b, second fails: want exit 1"
+[ ! -s "$W/out" ] || fail "-b, second fails: printed $(cat "$W/out")"
+[ "$(cat "$W/err")" = "pf-publish: $W/none/.r.b.XXXXXX: cannot create the folder: No such file or directory" ] ||
+    fail "-b, second fails: $(cat "$W/err")"
+! ls -d "$W"/.r.a.* 2>/dev/null || fail "-b, second fails: the first folder left"
+[ ! -e "$W/.r.lock" ] || fail "-b, second fails: lock file left"
 exit 0

@@ -6,7 +6,9 @@
 # serial with 5 job slots (31 250), fanned out with 6 (30 000), the same
 # files either way (a table counted by wc); -f and PIMFLOW_FANOUT_ROWS
 # set the threshold instead (mobilenet_v2's 1648 rows, counted by the
-# shell); one slot never fans out.
+# shell); one slot never fans out.  With -f on and no -j, the job slots
+# are the CPUs the run may use, as nproc counts them (the shell reads the
+# affinity itself): all of them, or the one taskset leaves.
 . "$TOP/tests/pipeline/common"
 need_tools
 need_model mobilenet_v2
@@ -16,7 +18,7 @@ real=$(command -v parallel)
 mkdir "$W/bin"
 cat >"$W/bin/parallel" <<EOS
 #!/bin/sh
-echo call >>"$W/calls"
+echo call "\$@" >>"$W/calls"
 exec "$real" "\$@"
 EOS
 chmod +x "$W/bin/parallel"
@@ -42,4 +44,13 @@ cmp -s "$W/out/pieces.csv" "$W/serial.csv" || fail "fan-out changed pieces.csv"
 [ "$(calls -j 1 -f 1 "$m")" = 0 ] || fail "one slot: fanned out"
 [ "$(PIMFLOW_FANOUT_ROWS=1000 calls -j 2 "$m")" = 2 ] || fail "PIMFLOW_FANOUT_ROWS=1000: not fanned out"
 [ "$(PIMFLOW_FANOUT_ROWS=1000 calls -j 2 -f off "$m")" = 0 ] || fail "-f off: fanned out"
+# slots ARGS...: the -j values pimflow ARGS gave parallel
+slots() {
+	: >"$W/calls"
+	"$@" -q -x -f on "$m" "$W/out" || fail "$*: exit $?"
+	awk '{ for (i = 2; i < NF; i++) if ($i == "-j") print $(i + 1) }' "$W/calls" | sort -u | tr '\n' ' '
+}
+[ "$(slots pimflow)" = "$(nproc) " ] || fail "-f on: job slots $(slots pimflow), want $(nproc)"
+command -v taskset >/dev/null 2>&1 || fail "taskset missing (util-linux)"
+[ "$(slots taskset -c 0 pimflow)" = "1 " ] || fail "-f on under taskset -c 0: job slots $(slots taskset -c 0 pimflow), want 1"
 exit 0

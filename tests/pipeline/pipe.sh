@@ -24,7 +24,7 @@ awk -F, 'NR == 1 { if ($0 != "stage,wall_s,cpu_s,maxrss_kb") exit 1; next }
     "$W/pipe/stages.csv" || fail "stages.csv of the pipe: $(cat "$W/pipe/stages.csv")"
 
 # wrap TOOL SCRIPT: TOOL replaced by SCRIPT (sh) in a tool folder.
-mkdir "$W/bin"
+mkdir "$W/bin" "$W/td"
 for t in onnx2layers pf-split gpu-cycles pim-cycles pf-merge pf-solve pf-publish; do
 	ln -s "$PF_BIN/$t" "$W/bin/$t"
 done
@@ -37,7 +37,7 @@ wrap() {
 }
 # expect TOOL RC 'STDERR': a run with the tool folder
 expect() {
-	PIMFLOW_BIN=$W/bin pimflow -q -x -j 1 "$m" "$W/x" >"$W/out" 2>"$W/err"
+	TMPDIR=$W/td PIMFLOW_BIN=$W/bin pimflow -q -x -j 1 "$m" "$W/x" >"$W/out" 2>"$W/err"
 	rc=$?
 	[ $rc -eq "$2" ] || fail "$1: exit $rc, want $2: $(cat "$W/err")"
 	[ "$(cat "$W/err")" = "$3" ] || fail "$1: stderr
@@ -46,6 +46,7 @@ want
 $3"
 	[ ! -e "$W/x" ] || fail "$1: OUTDIR written"
 	ls -A "$W" | grep -q '^\.x' && fail "$1: left $(ls -A "$W" | grep '^\.x')"
+	[ -z "$(ls -A "$W/td")" ] || fail "$1: left $(ls -A "$W/td") in TMPDIR"
 	rm -f "$W/bin/$1"
 	ln -s "$PF_BIN/$1" "$W/bin/$1"
 }

@@ -4,13 +4,18 @@
 # and publishes nothing; a run that holds the folder's lock makes a
 # second one refuse at once with a clear line; a run killed by SIGTERM or
 # SIGINT at whatever moment leaves either the whole old result or the
-# whole new one (never no folder, never a mix), and no temporary folder;
+# whole new one (never no folder, never a mix), and no temporary or
+# scratch folder;
 # three concurrent runs into one folder never mix.
 . "$TOP/tests/pipeline/common"
 need_tools
 need_model resnet18_cifar10
 scratch
 m=$MODELS/resnet18_cifar10.onnx
+# pimflow's scratch folders go to $TMPDIR: none may be left either
+mkdir "$W/td"
+TMPDIR=$W/td
+export TMPDIR
 pimflow -q "$m" "$W/keep" || fail "good run: exit $?"
 cp "$W/keep/summary.json" "$W/summary.before"
 
@@ -46,6 +51,7 @@ for sig in TERM INT; do
 done
 left=$(ls -A "$W" | grep '^\.keep\.' || true)
 [ -z "$left" ] || fail "temporary folders left: $left"
+[ -z "$(ls -A "$W/td")" ] || fail "scratch folders left: $(ls -A "$W/td")"
 
 # Three runs into one new folder at once, each with its own PIM share:
 # each either publishes or refuses with one line, and the folder holds
@@ -81,4 +87,5 @@ awk '$1 ~ /^(none|newton\+|newton\+\+|mddp|pipeline|pimflow|attn-pim)$/ { print 
 [ -z "$(find "$W/three" -mindepth 1 -type d)" ] || fail "three: a folder nested in the result"
 left=$(ls -A "$W" | grep '^\.three\.' || true)
 [ -z "$left" ] || fail "three: left beside the result: $left"
+[ -z "$(ls -A "$W/td")" ] || fail "three: scratch folders left: $(ls -A "$W/td")"
 echo "publishing keeps the old result"

@@ -5,14 +5,15 @@
 # config, nothing on stdout, no OUTDIR, and no stage started: the tools
 # are wrappers that log how they were called, and only the check modes
 # (pf-split -m, gpu-cycles -p, pim-cycles -p) and pimflow's lock and
-# temporary folder (pf-publish -b, which the checks run beside) may appear
-# in the log; neither the lock nor the folder is left.
+# folders (pf-publish -b, which comes before them: their messages are
+# kept in the scratch folder, in $TMPDIR here) may appear in the log;
+# neither the lock nor a folder is left.
 . "$TOP/tests/pipeline/common"
 need_tools
 need_model resnet18_cifar10
 scratch
 m=$MODELS/resnet18_cifar10.onnx
-mkdir "$W/bin" "$W/conf.d"
+mkdir "$W/bin" "$W/conf.d" "$W/td"
 for t in onnx2layers pf-split gpu-cycles pim-cycles pf-merge pf-solve pf-publish; do
 	printf '#!/bin/sh\necho "%s $*" >>"%s/log"\nexec "%s/%s" "$@"\n' \
 	    "$t" "$W" "$PF_BIN" "$t" >"$W/bin/$t"
@@ -28,7 +29,7 @@ expect() {
 	rc=$1 msg=$2
 	shift 2
 	: >"$W/log"
-	PIMFLOW_BIN=$W/bin "$@" >"$W/out" 2>"$W/err"
+	TMPDIR=$W/td PIMFLOW_BIN=$W/bin "$@" >"$W/out" 2>"$W/err"
 	got=$?
 	what="$*"
 	[ "$got" -eq "$rc" ] || fail "$what: exit $got, want $rc ($(cat "$W/err"))"
@@ -38,11 +39,12 @@ $(cat "$W/err")
 want
 $msg"
 	if grep -v -e '^pf-split -m ' -e '^gpu-cycles -p' -e '^pim-cycles -p' \
-	    -e "^pf-publish -b $W/\.o\.lock $W/\.o\.tmp\.XXXXXX\$" "$W/log"; then
+	    -e "^pf-publish -b $W/\.o\.lock $W/\.o\.tmp\.XXXXXX $W/td/pimflow\.XXXXXX\$" "$W/log"; then
 		fail "$what: a stage ran"
 	fi
 	[ ! -e "$W/o" ] || fail "$what: OUTDIR written"
 	! ls -A "$W" | grep '^\.o\.' || fail "$what: left the above beside OUTDIR"
+	[ -z "$(ls -A "$W/td")" ] || fail "$what: left $(ls -A "$W/td") in TMPDIR"
 }
 r='want a step from 1 to 50 or from:to:step with 1 <= from <= to <= 99 and step >= 1'
 expect 2 "pimflow: -n '0': want a whole number from 1 to 1048576" pimflow -n 0 "$m" "$W/o"
@@ -80,6 +82,12 @@ expect 1 "pf-sweep: $W/nan.conf:$nanline: key 'channels': not a whole number: 'n
     pf-sweep -G "$W/nan.conf" -o "$W/o"
 expect 1 "pf-sweep: $W/conf.d: is a folder, not a config file" pf-sweep -M "$W/conf.d" -o "$W/o"
 ls "$W"/o.tmp.* >/dev/null 2>&1 && fail "pf-sweep left a results file"
+
+# A check mode that fails without a word is still named, with its status.
+cp "$W/bin/pim-cycles" "$W/pim-cycles.real"
+printf '#!/bin/sh\ncase "$1" in -p) exit 3 ;; esac\nexec "%s/pim-cycles" "$@"\n' "$PF_BIN" >"$W/bin/pim-cycles"
+expect 1 "pimflow: pim-cycles check failed (exit 3)" pimflow "$m" "$W/o"
+mv "$W/pim-cycles.real" "$W/bin/pim-cycles"
 
 # The wrappers do run the stages of a good run (the log check means something).
 : >"$W/log"
