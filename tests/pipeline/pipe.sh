@@ -17,6 +17,9 @@ pimflow -q -x -j 2 -f on "$m" "$W/serial" || fail "fanned-out run: exit $?"
 for f in layers.csv tasks.csv pieces.csv costs.csv plan.csv summary.json; do
 	cmp -s "$W/pipe/$f" "$W/serial/$f" || fail "$f differs between the pipe and the serial flow"
 done
+# a TMPDIR that is no folder: the scratch folder goes elsewhere
+TMPDIR=$W/none pimflow -q -x -j 1 "$m" "$W/notmp" || fail "TMPDIR not a folder: exit $?"
+cmp -s "$W/notmp/plan.csv" "$W/pipe/plan.csv" || fail "TMPDIR not a folder: plan.csv differs"
 awk -F, 'NR == 1 { if ($0 != "stage,wall_s,cpu_s,maxrss_kb") exit 1; next }
     { s = s $1 " "; if ($2 !~ /^[0-9]+\.[0-9]+$/ || $3 !~ /^[0-9]+\.[0-9]+$/) exit 1
       if (NR > 2 && !($4 > 0)) exit 1 }
