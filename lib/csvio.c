@@ -152,19 +152,15 @@ table_free(struct table *t)
  * and '\n' made NULs, instead of field by field.  libcsv still parses
  * every byte, and its callbacks drive everything, diagnostics included.
  *
- * The fields are found by following libcsv from a known place (RD_SKIM):
- * the start of the input, or the '\n' after which libcsv starts a row.
- * A record that a buffer ends inside goes on field by field (RD_WAIT)
- * until it ends at the next buffer's first '\n', and the records after
- * it are skimmed again.  After a buffer that is not clean libcsv may be
- * anywhere (inside quotes, after a lone '\r'); the next clean buffer
- * waits for its first record's end, which is its first '\n' unless it
- * starts with one (after a '\r' that '\n' would be a blank line): then
- * the whole buffer is read field by field (RD_COPY).
+ * The fields are found by following libcsv from a place where it starts
+ * a row: the start of the input, or a '\n' that ended a record.  A clean
+ * buffer that does not start at a row's start (a record went on past the
+ * last buffer's end, or that buffer was not clean and libcsv may be
+ * anywhere: inside quotes, after a lone '\r') is parsed field by field up
+ * to its first '\n'; when that ended a record, the rest is skimmed, else
+ * read field by field too.
  */
-enum { RD_COPY, RD_WAIT, RD_SKIM };
-/* What libcsv is doing where the next buffer starts. */
-enum { AT_UNKNOWN, AT_ROW, AT_RECORD };
+enum { RD_COPY, RD_SKIM };
 
 /* Parser state: the record being assembled. */
 struct rdstate {
@@ -174,17 +170,17 @@ struct rdstate {
 	size_t		  nrec, caprec;
 	size_t		  nin;		/* columns of the input (t may add) */
 	long		  line;		/* line number of the current record */
+	unsigned long	  nrecords;	/* records libcsv has ended */
 	int		  haveheader;
 	int		  err;
 	int		  nul;		/* the buffer being parsed holds a NUL */
-	int		  mode;		/* RD_COPY, RD_WAIT or RD_SKIM */
-	int		  at;		/* AT_*: where the next buffer starts */
+	int		  mode;		/* RD_COPY or RD_SKIM */
+	int		  atrow;	/* the next buffer starts a row */
 	const char	 *buf;		/* the buffer being parsed */
 	size_t		  n;
 	size_t		  pos;		/* RD_SKIM: where libcsv's next field
 					   starts (after blank lines, if any) */
 	size_t		  recstart;	/* RD_SKIM: the record's first byte */
-	size_t		  firstnl;	/* RD_WAIT: the buffer's first '\n' */
 	const char	 *text;		/* the skimmed record's line, or NULL */
 	size_t		  textlen;
 };
@@ -197,6 +193,7 @@ growrec(struct rdstate *st)
 	st->off = xreallocarray(st->off, st->caprec, sizeof(*st->off));
 }
 
+/* A field, copied from libcsv's buffer. */
 static void
 on_field(void *s, size_t len, void *data)
 {
@@ -204,23 +201,31 @@ on_field(void *s, size_t len, void *data)
 
 	if (st->nrec == st->caprec)
 		growrec(st);
-	if (st->mode == RD_SKIM) {
-		if (st->nrec == 0) {
-			/* libcsv passed over blank lines without a word */
-			while (st->buf[st->pos] == '\n')
-				st->pos++;
-			st->recstart = st->pos;
-		}
-		st->off[st->nrec++] = st->pos;
-		st->pos += len + 1;	/* and the ',' or '\n' after it */
-		return;
-	}
 	if (st->nul && !st->err && len > 0 && memchr(s, '\0', len) != NULL) {
 		/* C strings would silently cut the field short. */
 		pf_errl(st->t->fname, st->line + 1, "NUL byte in a field");
 		st->err = 1;
 	}
 	st->rec[st->nrec++] = arenadup(st->t, s, len);
+}
+
+/* A field of a clean buffer: only where it is (RD_SKIM). */
+static void
+on_field_skim(void *s, size_t len, void *data)
+{
+	struct rdstate *st = data;
+
+	(void)s;
+	if (st->nrec == st->caprec)
+		growrec(st);
+	if (st->nrec == 0) {
+		/* libcsv passed over blank lines without a word */
+		while (st->buf[st->pos] == '\n')
+			st->pos++;
+		st->recstart = st->pos;
+	}
+	st->off[st->nrec++] = st->pos;
+	st->pos += len + 1;	/* and the ',' or '\n' after it */
 }
 
 /* End of RD_SKIM field i: where its ',' or '\n' is. */
@@ -240,35 +245,33 @@ skimrec(struct rdstate *st)
 	memcpy(p, st->buf + st->recstart, len);
 	st->text = p;
 	st->textlen = len;
-	for (i = 0; i < st->nrec; i++) {
+	for (i = 0; i < st->nrec; i++)
 		st->rec[i] = p + (st->off[i] - st->recstart);
-		p[skimend(st, i) - st->recstart] = '\0';
-	}
+	for (i = 1; i < st->nrec; i++)
+		p[st->off[i] - st->recstart - 1] = '\0';
+	p[len - 1] = '\0';
 }
 
 /*
  * The end of a buffer: the fields skimmed of a record it ends inside are
- * copied (the buffer is about to be refilled), and where libcsv stands
- * noted for the next one.
+ * copied (the buffer is about to be refilled), and whether the next one
+ * starts a row noted.
  */
 static void
 endbuf(struct rdstate *st)
 {
 	size_t i;
 
+	st->atrow = 0;
 	if (st->mode == RD_SKIM) {
 		for (i = 0; i < st->nrec; i++)
 			st->rec[i] = arenadup(st->t, st->buf + st->off[i],
 			    skimend(st, i) - st->off[i]);
-		st->at = AT_ROW;
-		if (st->nrec > 0)
-			st->at = AT_RECORD;
-		for (i = st->pos; i < st->n && st->at == AT_ROW; i++)
+		st->atrow = st->nrec == 0;
+		for (i = st->pos; i < st->n && st->atrow; i++)
 			if (st->buf[i] != '\n')	/* a field begun */
-				st->at = AT_RECORD;
-	} else if (st->mode == RD_COPY)
-		st->at = AT_UNKNOWN;
-	/* RD_WAIT with no record ended: as it was (inside that record) */
+				st->atrow = 0;
+	}
 	st->mode = RD_COPY;
 }
 
@@ -279,31 +282,6 @@ isclean(const char *b, size_t n)
 	return memchr(b, '"', n) == NULL && memchr(b, '\r', n) == NULL &&
 	    memchr(b, ' ', n) == NULL && memchr(b, '\t', n) == NULL &&
 	    memchr(b, '\0', n) == NULL;
-}
-
-/* A buffer about to be parsed: how its fields will be found. */
-static void
-startbuf(struct rdstate *st, const char *b, size_t n)
-{
-	const char *nl;
-
-	st->buf = b;
-	st->n = n;
-	st->mode = RD_COPY;
-	if (!isclean(b, n)) {
-		st->nul = memchr(b, '\0', n) != NULL;
-		st->at = AT_UNKNOWN;
-		return;
-	}
-	st->nul = 0;
-	if (st->at == AT_ROW && st->nrec == 0) {
-		st->mode = RD_SKIM;
-		st->pos = 0;
-	} else if ((st->at == AT_RECORD || b[0] != '\n') &&
-	    (nl = memchr(b, '\n', n)) != NULL) {
-		st->mode = RD_WAIT;
-		st->firstnl = (size_t)(nl - b);
-	}
 }
 
 /* The fields' text stays in the arena until the table goes. */
@@ -326,27 +304,13 @@ isheader(const struct rdstate *st)
 	return 1;
 }
 
+/* A record of fields in st->rec (any that was refused reported). */
 static void
-on_record(int c, void *data)
+record(struct rdstate *st)
 {
-	struct rdstate *st = data;
 	struct table *t = st->t;
 	size_t i, j, r;
 
-	(void)c;
-	st->line++;
-	st->text = NULL;
-	if (st->mode == RD_SKIM) {
-		if (st->err) {
-			droprec(st);
-			return;
-		}
-		skimrec(st);
-	} else if (st->mode == RD_WAIT) {
-		/* this record ended at the buffer's first '\n' */
-		st->mode = RD_SKIM;
-		st->pos = st->firstnl + 1;
-	}
 	if (st->err) {
 		droprec(st);
 		return;
@@ -418,6 +382,32 @@ on_record(int c, void *data)
 	st->nrec = 0;
 }
 
+static void
+on_record(int c, void *data)
+{
+	struct rdstate *st = data;
+
+	(void)c;
+	st->line++;
+	st->nrecords++;
+	st->text = NULL;
+	record(st);
+}
+
+static void
+on_record_skim(int c, void *data)
+{
+	struct rdstate *st = data;
+
+	(void)c;
+	st->line++;
+	st->nrecords++;
+	st->text = NULL;
+	if (!st->err)
+		skimrec(st);
+	record(st);
+}
+
 /*
  * A table being read: the parser, its state, and the rows of the last
  * block held back because their run (group) may go on in the next.
@@ -441,6 +431,46 @@ struct table_reader {
 };
 
 /*
+ * Parse the n bytes read into r->buf: 0, or -1 when libcsv fails.
+ * Fields are searched for a NUL only when the buffer has one.
+ */
+static int
+parse(struct table_reader *r, size_t n)
+{
+	struct rdstate *st = &r->st;
+	const char *b = r->buf, *nl;
+	size_t k = 0;
+	unsigned long recs = st->nrecords;
+
+	st->buf = b;
+	st->n = n;
+	st->mode = RD_COPY;
+	if (!isclean(b, n)) {
+		st->nul = memchr(b, '\0', n) != NULL;
+		st->atrow = 0;
+		return csv_parse(&r->p, b, n, on_field, on_record, st) == n ?
+		    0 : -1;
+	}
+	st->nul = 0;
+	if (!st->atrow || st->nrec > 0) {
+		if ((nl = memchr(b, '\n', n)) == NULL)
+			return csv_parse(&r->p, b, n, on_field, on_record,
+			    st) == n ? 0 : -1;
+		/* a clean buffer's '\n' ends a record or a blank line */
+		k = (size_t)(nl - b) + 1;
+		if (csv_parse(&r->p, b, k, on_field, on_record, st) != k)
+			return -1;
+		if (st->nrecords == recs)
+			return csv_parse(&r->p, b + k, n - k, on_field,
+			    on_record, st) == n - k ? 0 : -1;
+	}
+	st->mode = RD_SKIM;
+	st->pos = k;
+	return csv_parse(&r->p, b + k, n - k, on_field_skim, on_record_skim,
+	    st) == n - k ? 0 : -1;
+}
+
+/*
  * Parse one more piece of the input: 1, 0 at its end (the parser then
  * finished), -1 after reporting.
  */
@@ -454,14 +484,12 @@ feed(struct table_reader *r)
 	if (r->eof)
 		return 0;
 	if ((n = fread(r->buf, 1, sizeof(r->buf), r->fp)) > 0) {
-		/* fields are searched for a NUL only when the buffer has one */
-		startbuf(st, r->buf, n);
 		/*
 		 * A record refused by on_record has set st->err and been
 		 * reported; libcsv goes on to the end of the buffer, and a
 		 * parse error it meets there must not add a second line.
 		 */
-		if (csv_parse(&r->p, r->buf, n, on_field, on_record, st) != n) {
+		if (parse(r, n) < 0) {
 			if (!st->err)
 				pf_errl(fname, st->line + 1, "%s",
 				    csv_strerror(csv_error(&r->p)));
@@ -504,7 +532,7 @@ reader_new(FILE *fp, int own, const char *fname, size_t block,
 	table_pipe_grow(fp);
 	table_init(&r->t, fname);
 	r->st.t = &r->t;
-	r->st.at = AT_ROW;
+	r->st.atrow = 1;
 	if (csv_init(&r->p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) !=
 	    0) {
 		pf_err(r->t.fname, "cannot initialise the CSV parser");
@@ -959,14 +987,6 @@ table_addrow(struct table *t)
 	t->line[r] = 0;
 	t->rowtext[r] = NULL;
 	return r;
-}
-
-const char *
-table_get(const struct table *t, size_t row, size_t col)
-{
-	const char *s = t->cells[row * t->stride + col];
-
-	return s != NULL ? s : empty;
 }
 
 void

@@ -94,7 +94,14 @@ void table_droprows(struct table *t);
 /* Append an empty row; returns its index. */
 size_t table_addrow(struct table *t);
 
-const char *table_get(const struct table *t, size_t row, size_t col);
+/* The cell's text ("" for a missing one); inline, tools read millions. */
+static inline const char *
+table_get(const struct table *t, size_t row, size_t col)
+{
+	const char *s = t->cells[row * t->stride + col];
+
+	return s != NULL ? s : "";
+}
 void table_set(struct table *t, size_t row, size_t col, const char *val);
 /* the same from len bytes of s (s need not end in a NUL) */
 void table_setn(struct table *t, size_t row, size_t col, const char *s,

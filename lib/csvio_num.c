@@ -123,7 +123,7 @@ parse_int64(const char *s, int64_t *v)
 	long long x;
 	int64_t u = 0;
 
-	if (s == NULL || *s == '\0' || isspace((unsigned char)*s))
+	if (s == NULL)
 		return -1;
 	/* up to 18 digits cannot overflow: no strtoll for them */
 	p = s + (*s == '-' || *s == '+');
@@ -133,6 +133,9 @@ parse_int64(const char *s, int64_t *v)
 		*v = *s == '-' ? -u : u;
 		return 0;
 	}
+	/* (strtoll would skip white space) */
+	if (*s == '\0' || isspace((unsigned char)*s))
+		return -1;
 	errno = 0;
 	x = strtoll(s, &end, 10);
 	if (errno != 0 || *end != '\0')

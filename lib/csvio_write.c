@@ -137,22 +137,20 @@ static size_t
 putrun(struct table_out *w, const char *const *cell, size_t c, size_t ncols,
     uintptr_t lo, size_t len)
 {
-	const char *s = cell[c], *end;
-	size_t k, n, e = c + 1;
+	const char *s = cell[c];
+	/* the line from s to its end, of which the run keeps the start */
+	size_t e, n = (size_t)(lo + len - 1 - (uintptr_t)s);
 	char *d;
 
-	while (e < ncols && (uintptr_t)cell[e] - lo < len)
-		e++;
-	end = cell[e - 1] + strlen(cell[e - 1]);
-	n = (size_t)(end - s);
 	room(w, n + 1);
 	d = w->b + w->n;
 	if (c > 0)
 		*d++ = ',';
 	memcpy(d, s, n);
-	for (k = c + 1; k < e; k++)
-		d[cell[k] - s - 1] = ',';
-	w->n += (c > 0) + n;
+	for (e = c + 1; e < ncols && (uintptr_t)cell[e] - lo < len &&
+	    cell[e] > cell[e - 1]; e++)
+		d[cell[e] - s - 1] = ',';
+	w->n += (c > 0) + (size_t)(cell[e - 1] - s) + strlen(cell[e - 1]);
 	return e;
 }
 
