@@ -93,15 +93,6 @@ plan_free(struct plan *pl)
 	memset(pl, 0, sizeof(*pl));
 }
 
-static int
-bylast(const void *a, const void *b)
-{
-	const size_t *x = a, *y = b;
-
-	return x[0] < y[0] ? -1 : x[0] > y[0] ? 1 :
-	    x[1] < y[1] ? -1 : x[1] > y[1];
-}
-
 static const char *const objnames[O_NOBJ] = { "time", "energy", "edp" };
 
 const char *
@@ -171,12 +162,13 @@ add_ll(long long a, long long b, long long *r)
 /*
  * One point of a prefix's front: time, energy, the second coordinate
  * (energy, or 1000 * energy - cap * time in fJ under a cap), the
- * candidate that ends it and its predecessor in the front of the
- * candidate's first layer; seq orders points by when they were found.
+ * candidate that ends it, the layer it starts at and its predecessor in
+ * the front of that layer; seq orders points by when they were found.
  */
 struct pt {
 	long long	t, e, x;
 	size_t		cand, prev, seq;
+	int64_t		from;
 	long long	hps, hpj;	/* hand-offs charged with cand */
 	int		pst;		/* state of the prefix before cand */
 };
@@ -187,10 +179,84 @@ struct pt {
  */
 enum { ST_G, ST_P, ST_PG, NST };
 
-static int
-din_of(const struct cand *x)
+/* What the program reads of a candidate, packed (struct solve_order). */
+struct srec {
+	int64_t		first, last;
+	long long	ps, pj, hin_ps, hout_ps, hin_pj, hout_pj;
+};
+
+_Static_assert(P_NPOL <= 8, "a policy mask fits a byte");
+
+struct solve_order {
+	int64_t		 n;
+	size_t		 m;
+	struct srec	*r;	/* by last layer, then input order */
+	size_t		*cand;	/* r[k] is candidate cand[k] */
+	unsigned char	*pol;	/* bit p: policy p allows it */
+	unsigned char	*din, *dout;	/* din 0 read as SD_GPU */
+};
+
+struct solve_order *
+solve_order_new(const struct cand *c, size_t nc, int64_t n)
 {
-	return x->din != 0 ? x->din : SD_GPU;
+	struct solve_order *so = xcalloc(1, sizeof(*so));
+	size_t *pos = xcalloc((size_t)n + 2, sizeof(*pos)), i, k;
+	int64_t j;
+	int p;
+
+	so->n = n;
+	for (i = 0; i < nc; i++)
+		if (c[i].first >= 0 && c[i].last < n &&
+		    c[i].first <= c[i].last) {
+			pos[c[i].last + 1]++;
+			so->m++;
+		}
+	so->r = xcalloc(so->m + 1, sizeof(*so->r));
+	so->cand = xcalloc(so->m + 1, sizeof(*so->cand));
+	so->pol = xcalloc(so->m + 1, 1);
+	so->din = xcalloc(so->m + 1, 1);
+	so->dout = xcalloc(so->m + 1, 1);
+	/* a stable counting sort: each at its last layer's next place */
+	for (j = 1; j <= n; j++)
+		pos[j] += pos[j - 1];
+	for (i = 0; i < nc; i++) {
+		const struct cand *x = &c[i];
+		struct srec *r;
+
+		if (x->first < 0 || x->last >= n || x->first > x->last)
+			continue;
+		k = pos[x->last]++;
+		r = &so->r[k];
+		r->first = x->first;
+		r->last = x->last;
+		r->ps = x->ps;
+		r->pj = x->pj;
+		r->hin_ps = x->hin_ps;
+		r->hout_ps = x->hout_ps;
+		r->hin_pj = x->hin_pj;
+		r->hout_pj = x->hout_pj;
+		so->cand[k] = i;
+		so->din[k] = x->din != 0 ? x->din : SD_GPU;
+		so->dout[k] = x->dout;
+		for (p = 0; p < P_NPOL; p++)
+			if (policy_allows((enum policy)p, x))
+				so->pol[k] |= (unsigned char)(1 << p);
+	}
+	free(pos);
+	return so;
+}
+
+void
+solve_order_free(struct solve_order *so)
+{
+	if (so == NULL)
+		return;
+	free(so->r);
+	free(so->cand);
+	free(so->pol);
+	free(so->din);
+	free(so->dout);
+	free(so);
 }
 
 struct front {
@@ -237,19 +303,82 @@ capdx(long long pj, long long ps, long long cap, long long *dx)
 	return 0;
 }
 
+/*
+ * Under a cap, dx of every allowed candidate (fJ) into dxs, and suf[j] =
+ * the least sum of dx over any cover of layers j..n-1 (LLONG_MAX: none),
+ * the candidates of each first layer taken in order (counted by first
+ * layer, as solve_order_new does by last).  0, or -3 on an overflow.
+ */
+static int
+capsuffix(const struct solve_order *so, unsigned char bit, long long cap,
+    long long *dxs, long long *suf)
+{
+	int64_t n = so->n, j;
+	size_t *pos = xcalloc((size_t)n + 2, sizeof(*pos));
+	size_t *byf = xcalloc(so->m + 1, sizeof(*byf)), k;
+	int rc = -3;
+
+	for (k = 0; k < so->m; k++) {
+		const struct srec *x = &so->r[k];
+		long long hi, ho;
+
+		if (!(so->pol[k] & bit))
+			continue;
+		if (capdx(x->pj, x->ps, cap, &dxs[k]) < 0 ||
+		    capdx(x->hin_pj, x->hin_ps, cap, &hi) < 0 ||
+		    capdx(x->hout_pj, x->hout_ps, cap, &ho) < 0)
+			goto out;
+		/* a lower bound: the hand-offs may or may not come */
+		if (add_ll(dxs[k], hi < 0 ? hi : 0, &dxs[k]) < 0 ||
+		    add_ll(dxs[k], ho < 0 ? ho : 0, &dxs[k]) < 0)
+			goto out;
+		pos[x->first + 1]++;
+	}
+	for (j = 1; j <= n; j++)
+		pos[j] += pos[j - 1];
+	for (k = 0; k < so->m; k++)
+		if (so->pol[k] & bit)
+			byf[pos[so->r[k].first]++] = k;
+	for (j = 0; j < n; j++)
+		suf[j] = LLONG_MAX;
+	/* pos[j] now ends first layer j's run; the runs from the last back */
+	for (j = n - 1; j >= 0; j--) {
+		size_t b = j > 0 ? pos[j - 1] : 0, e = pos[j], q;
+
+		for (q = b; q < e; q++) {
+			const struct srec *x = &so->r[byf[q]];
+			long long v;
+
+			if (suf[x->last + 1] == LLONG_MAX)
+				continue;
+			if (add_ll(dxs[byf[q]], suf[x->last + 1], &v) < 0)
+				goto out;
+			if (v < suf[j])
+				suf[j] = v;
+		}
+	}
+	rc = 0;
+out:
+	free(pos);
+	free(byf);
+	return rc;
+}
+
 #define FR(j, s)	fr[(size_t)(j) * NST + (size_t)(s)]
 
 int
-solve_dp(const struct cand *c, size_t nc, int64_t n, enum policy p,
+solve_dp_order(const struct solve_order *so, enum policy p,
     const struct objective *o, struct plan *pl, int64_t *bad,
     int64_t *stuck)
 {
 	static const struct objective deftime = { O_TIME, 0 };
+	int64_t n = so->n;
 	struct front *fr = xcalloc(((size_t)n + 1) * NST, sizeof(*fr));
-	size_t (*ord)[2] = xcalloc(nc + 1, sizeof(*ord));
 	unsigned char *cov = xcalloc((size_t)n + 1, 1);
+	unsigned char bit = (unsigned char)(1 << p);
 	long long *dxs = NULL, *suf = NULL;
-	size_t i, k, m = 0, q, seq = 0, best;
+	struct pt *one = NULL;
+	size_t k, q, seq = 0, best, nseg;
 	int64_t j, l;
 	int rc = -1, front, si, bst;
 
@@ -259,65 +388,27 @@ solve_dp(const struct cand *c, size_t nc, int64_t n, enum policy p,
 	front = o->kind == O_EDP || o->cap_mw > 0;
 	memset(pl, 0, sizeof(*pl));
 	*bad = *stuck = -1;
-	/* allowed candidates by last layer, then input order */
-	for (i = 0; i < nc; i++) {
-		if (!policy_allows(p, &c[i]) || c[i].first < 0 ||
-		    c[i].last >= n || c[i].first > c[i].last)
-			continue;
-		ord[m][0] = (size_t)c[i].last;
-		ord[m][1] = i;
-		m++;
-		for (l = c[i].first; l <= c[i].last; l++)
-			cov[l] = 1;
-	}
+	for (k = 0; k < so->m; k++)
+		if (so->pol[k] & bit)
+			for (l = so->r[k].first; l <= so->r[k].last; l++)
+				cov[l] = 1;
 	for (j = 0; j < n; j++)
 		if (!cov[j]) {
 			*bad = j;
 			goto done;
 		}
-	qsort(ord, m, sizeof(*ord), bylast);
 	/*
-	 * Under a cap, dx of every candidate (fJ), and suf[j] = the least sum
-	 * of dx over any cover of layers j..n-1: a prefix point whose x plus
-	 * suf[j] is positive can never end in a plan that keeps the cap, so
-	 * it is dropped (exact; it keeps the fronts small).
+	 * Under a cap, a prefix point whose x plus suf[j] is positive can
+	 * never end in a plan that keeps the cap, so it is dropped (exact;
+	 * it keeps the fronts small).
 	 */
 	if (o->cap_mw > 0) {
-		dxs = xcalloc(m + 1, sizeof(*dxs));
+		dxs = xcalloc(so->m + 1, sizeof(*dxs));
 		suf = xcalloc((size_t)n + 1, sizeof(*suf));
-		for (k = 0; k < m; k++) {
-			const struct cand *x = &c[ord[k][1]];
-			long long hi, ho;
-
-			if (capdx(x->pj, x->ps, o->cap_mw, &dxs[k]) < 0 ||
-			    capdx(x->hin_pj, x->hin_ps, o->cap_mw, &hi) < 0 ||
-			    capdx(x->hout_pj, x->hout_ps, o->cap_mw, &ho) < 0) {
-				rc = -3;
-				goto done;
-			}
-			/* a lower bound: the hand-offs may or may not come */
-			if (add_ll(dxs[k], hi < 0 ? hi : 0, &dxs[k]) < 0 ||
-			    add_ll(dxs[k], ho < 0 ? ho : 0, &dxs[k]) < 0) {
-				rc = -3;
-				goto done;
-			}
+		if (capsuffix(so, bit, o->cap_mw, dxs, suf) < 0) {
+			rc = -3;
+			goto done;
 		}
-		for (j = 0; j < n; j++)
-			suf[j] = LLONG_MAX;
-		for (j = n - 1; j >= 0; j--)
-			for (k = 0; k < m; k++) {
-				const struct cand *x = &c[ord[k][1]];
-				long long v;
-
-				if (x->first != j || suf[x->last + 1] == LLONG_MAX)
-					continue;
-				if (add_ll(dxs[k], suf[x->last + 1], &v) < 0) {
-					rc = -3;
-					goto done;
-				}
-				if (v < suf[j])
-					suf[j] = v;
-			}
 		/* no cover at all: no pruning, so the report is the plain one */
 		if (suf[0] == LLONG_MAX) {
 			free(suf);
@@ -327,18 +418,30 @@ solve_dp(const struct cand *c, size_t nc, int64_t n, enum policy p,
 			goto done;
 		}
 	}
-	FR(0, ST_G).p = xcalloc(1, sizeof(*fr[0].p));
+	/*
+	 * An additive objective keeps one point per prefix state: all of
+	 * them in one array (fronts of capacity 1), not an allocation each.
+	 */
+	if (!front) {
+		one = xcalloc(((size_t)n + 1) * NST, sizeof(*one));
+		for (j = 0; j < (n + 1) * NST; j++) {
+			fr[j].p = &one[j];
+			fr[j].cap = 1;
+		}
+	} else
+		FR(0, ST_G).p = xcalloc(1, sizeof(*fr[0].p));
 	FR(0, ST_G).n = FR(0, ST_G).cap = 1;
 	for (j = 0; j <= n; j++)
 		for (si = 0; si < NST; si++)
 			FR(j, si).done = j == 0;
-	for (k = 0; k < m; k++) {
-		const struct cand *x = &c[ord[k][1]];
+	for (k = 0; k < so->m; k++) {
+		const struct srec *x = &so->r[k];
 		long long dx = x->pj, dhi = 0, dho = 0;
-		int di = din_of(x), ti, tn;
+		int di = so->din[k], ti, tn;
 
+		if (!(so->pol[k] & bit))
+			continue;
 		if (o->cap_mw > 0) {
-			dx = dxs[k];
 			/* no cover of the rest: nothing from here can finish */
 			if (suf != NULL && suf[x->last + 1] == LLONG_MAX)
 				continue;
@@ -363,16 +466,17 @@ solve_dp(const struct cand *c, size_t nc, int64_t n, enum policy p,
 			/* every candidate ending before x->first came earlier */
 			if (front && !f->done)
 				pareto(f);
-			tn = x->dout == SD_PIM ? 2 : 1;
+			tn = so->dout[k] == SD_PIM ? 2 : 1;
 			for (ti = 0; ti < tn; ti++) {
-				int tst = x->dout != SD_PIM ? ST_G :
+				int tst = so->dout[k] != SD_PIM ? ST_G :
 				    ti == 0 ? ST_P : ST_PG, hout = tst == ST_PG;
 				struct front *g = &FR(x->last + 1, tst);
 
 				for (q = 0; q < f->n; q++) {
 					struct pt np;
 
-					np.cand = ord[k][1];
+					np.cand = so->cand[k];
+					np.from = x->first;
 					np.prev = q;
 					np.pst = si;
 					np.seq = seq++;
@@ -400,11 +504,6 @@ solve_dp(const struct cand *c, size_t nc, int64_t n, enum policy p,
 						if (g->n == 0 || objective_less(o,
 						    np.t, np.e, g->p[0].t,
 						    g->p[0].e)) {
-							if (g->cap == 0) {
-								g->p = xcalloc(1,
-								    sizeof(*g->p));
-								g->cap = 1;
-							}
 							g->p[0] = np;
 							g->n = 1;
 						}
@@ -461,38 +560,54 @@ solve_dp(const struct cand *c, size_t nc, int64_t n, enum policy p,
 	}
 	pl->ps = FR(n, bst).p[best].t;
 	pl->pj = FR(n, bst).p[best].e;
-	for (j = n, q = best, si = bst; j > 0; ) {
+	/* the back-trace, from the end: at most one segment per layer */
+	pl->seg = xcalloc((size_t)n + 1, sizeof(*pl->seg));
+	pl->hps = xcalloc((size_t)n + 1, sizeof(*pl->hps));
+	pl->hpj = xcalloc((size_t)n + 1, sizeof(*pl->hpj));
+	nseg = 0;
+	for (j = n, q = best, si = bst; j > 0; nseg++) {
 		const struct pt *a = &FR(j, si).p[q];
 
-		pl->nseg++;
+		pl->seg[nseg] = a->cand;
+		pl->hps[nseg] = a->hps;
+		pl->hpj[nseg] = a->hpj;
 		q = a->prev;
 		si = a->pst;
-		j = c[a->cand].first;
+		j = a->from;
 	}
-	pl->seg = xcalloc(pl->nseg, sizeof(*pl->seg));
-	pl->hps = xcalloc(pl->nseg, sizeof(*pl->hps));
-	pl->hpj = xcalloc(pl->nseg, sizeof(*pl->hpj));
-	k = pl->nseg;
-	for (j = n, q = best, si = bst; j > 0; ) {
-		const struct pt *a = &FR(j, si).p[q];
+	pl->nseg = nseg;
+	for (k = 0; k < nseg / 2; k++) {
+		size_t t = pl->seg[k];
+		long long u = pl->hps[k], v = pl->hpj[k];
 
-		--k;
-		pl->seg[k] = a->cand;
-		pl->hps[k] = a->hps;
-		pl->hpj[k] = a->hpj;
-		q = a->prev;
-		si = a->pst;
-		j = c[a->cand].first;
+		pl->seg[k] = pl->seg[nseg - 1 - k];
+		pl->hps[k] = pl->hps[nseg - 1 - k];
+		pl->hpj[k] = pl->hpj[nseg - 1 - k];
+		pl->seg[nseg - 1 - k] = t;
+		pl->hps[nseg - 1 - k] = u;
+		pl->hpj[nseg - 1 - k] = v;
 	}
 	rc = 0;
 done:
-	for (j = 0; j < (n + 1) * NST; j++)
+	for (j = 0; one == NULL && j < (n + 1) * NST; j++)
 		free(fr[j].p);
+	free(one);
 	free(fr);
-	free(ord);
 	free(cov);
 	free(dxs);
 	free(suf);
+	return rc;
+}
+
+int
+solve_dp(const struct cand *c, size_t nc, int64_t n, enum policy p,
+    const struct objective *o, struct plan *pl, int64_t *bad,
+    int64_t *stuck)
+{
+	struct solve_order *so = solve_order_new(c, nc, n);
+	int rc = solve_dp_order(so, p, o, pl, bad, stuck);
+
+	solve_order_free(so);
 	return rc;
 }
 
@@ -549,7 +664,7 @@ solve_dag(struct cand **cp, size_t *ncp, int64_t n, int64_t *const *preds,
 	long long *pm = xcalloc((size_t)n + 1, sizeof(*pm));
 	long long *ge = xcalloc((size_t)n + 1, sizeof(*ge));
 	long long *pe = xcalloc((size_t)n + 1, sizeof(*pe));
-	size_t added = 0;
+	size_t added = 0, cap = *ncp;
 	int64_t i, j;
 
 	if (window > 12)	/* 2^parts masks per window: keep it small */
@@ -610,7 +725,11 @@ solve_dag(struct cand **cp, size_t *ncp, int64_t n, int64_t *const *preds,
 			struct cand *x;
 			char id[64];
 
-			*cp = xreallocarray(*cp, *ncp + 1, sizeof(**cp));
+			/* (room grows by halves: one move per many added) */
+			if (*ncp == cap) {
+				cap += cap / 2 + 16;
+				*cp = xreallocarray(*cp, cap, sizeof(**cp));
+			}
 			x = &(*cp)[(*ncp)++];
 			memset(x, 0, sizeof(*x));
 			snprintf(id, sizeof(id), "%lld-%lld:dag",

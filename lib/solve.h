@@ -123,6 +123,21 @@ int solve_dp(const struct cand *c, size_t nc, int64_t nlayers, enum policy p,
 void plan_free(struct plan *pl);
 
 /*
+ * The candidates of c[0..nc-1] inside layers 0..nlayers-1, sorted once
+ * by last layer, then input order, with what the program reads of each
+ * and the policies that allow it, so that solving several policies
+ * reads the (large) candidates once.  Free with solve_order_free.
+ */
+struct solve_order;
+struct solve_order *solve_order_new(const struct cand *c, size_t nc,
+    int64_t nlayers);
+void solve_order_free(struct solve_order *so);
+/* solve_dp over the candidates of so: the same plan, the same returns. */
+int solve_dp_order(const struct solve_order *so, enum policy p,
+    const struct objective *o, struct plan *pl, int64_t *bad,
+    int64_t *stuck);
+
+/*
  * DAG-aware candidates (pf-solve -D): for every window of 2..window
  * consecutive layers whose dependence graph inside the window (preds[i],
  * npreds[i]) falls apart into independent parts, the best assignment of

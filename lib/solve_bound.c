@@ -75,17 +75,6 @@ load(const struct wc *w, size_t k, int64_t nb, double *f)
 	return weighted(w, k, nb, (lo + hi) / 2, f);
 }
 
-static const struct cand *sort_c;
-
-static int
-bylast(const void *a, const void *b)
-{
-	const struct cand *x = &sort_c[*(const size_t *)a];
-	const struct cand *y = &sort_c[*(const size_t *)b];
-
-	return x->last < y->last ? -1 : x->last > y->last;
-}
-
 /*
  * The least sum of candidate times over exact covers of a..b, or -1 (f:
  * b - a + 2 slots of scratch).
@@ -275,20 +264,26 @@ solve_lower_bound(const struct cand *c, size_t nc, int64_t n,
 	int64_t i, j, s, t;
 	long long r;
 
-	/* the policy's own candidates in order of last layer (a valid DP order) */
+	/*
+	 * the policy's own candidates in order of last layer (a valid DP
+	 * order): counted by last layer, then each put at the next place of
+	 * its own (from[j] ends as the first place of last layer j)
+	 */
+	from = xcalloc((size_t)n + 2, sizeof(*from));
+	for (k = 0; k < nc; k++)
+		if (c[k].kind != K_DAG && policy_allows(p, &c[k]) &&
+		    c[k].first >= 0 && c[k].first <= c[k].last &&
+		    c[k].last < n) {
+			from[c[k].last + 2]++;
+			m++;
+		}
+	for (i = 2; i <= n + 1; i++)
+		from[i] += from[i - 1];
 	for (k = 0; k < nc; k++)
 		if (c[k].kind != K_DAG && policy_allows(p, &c[k]) &&
 		    c[k].first >= 0 && c[k].first <= c[k].last &&
 		    c[k].last < n)
-			ord[m++] = k;
-	sort_c = c;
-	qsort(ord, m, sizeof(*ord), bylast);
-	from = xcalloc((size_t)n + 2, sizeof(*from));
-	for (i = 0, k = 0; i <= n + 1; i++) {
-		while (k < m && c[ord[k]].last < i)
-			k++;
-		from[i] = k;
-	}
+			ord[from[c[k].last + 1]++] = k;
 	w = xcalloc((size_t)n + 1, sizeof(*w));
 	fin = xcalloc((size_t)n + 1, sizeof(*fin));
 	best = xcalloc((size_t)n + 2, sizeof(*best));

@@ -6,6 +6,7 @@
  */
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -406,35 +407,47 @@ costs_rows(const struct table *t, struct solve_in *in, struct costs_rd *k)
 	return 0;
 }
 
-/* FNV-1a of an id. */
-static size_t
+/* FNV-1a of an id, 64 bits. */
+static uint64_t
 idhash(const char *s)
 {
-	size_t h = 2166136261u;
+	uint64_t h = 14695981039346656037ULL;
 
 	for (; *s != '\0'; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
 	return h;
 }
 
-/* Whether two candidates share an id (a hash set: one pass). */
+/*
+ * Whether two candidates may share an id (a hash set: one pass).  A slot
+ * holds the high half of an id's hash beside its index + 1, so that only
+ * ids whose hashes agree are compared; 1 also when there are too many
+ * candidates to index so (the caller's exact check decides).
+ */
 static int
 any_dup(const struct solve_in *in)
 {
-	size_t cap = 16, i, h, *set;
+	size_t cap = 16, i, h;
+	uint64_t *set, hv, tag;
 	int dup = 0;
 
+	if (in->nc >= UINT32_MAX)
+		return 1;
 	while (cap < 2 * in->nc)
 		cap *= 2;
 	set = xcalloc(cap, sizeof(*set));
 	for (i = 0; i < in->nc && !dup; i++) {
-		for (h = idhash(in->c[i].id) & (cap - 1); set[h] != 0;
+		hv = idhash(in->c[i].id);
+		tag = hv >> 32 << 32;
+		for (h = (size_t)hv & (cap - 1); set[h] != 0;
 		    h = (h + 1) & (cap - 1))
-			if (strcmp(in->c[set[h] - 1].id, in->c[i].id) == 0) {
+			if ((set[h] >> 32 << 32) == tag &&
+			    strcmp(in->c[(set[h] & 0xffffffffU) - 1].id,
+			    in->c[i].id) == 0) {
 				dup = 1;
 				break;
 			}
-		set[h] = i + 1;
+		set[h] = tag | (uint64_t)(i + 1);
 	}
 	free(set);
 	return dup;

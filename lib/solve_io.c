@@ -167,15 +167,17 @@ count_layers(const struct solve_in *in, const struct plan *pl,
 	}
 }
 
-int
-solve_policy(const struct solve_in *in, enum policy p,
-    const struct objective *o, struct plan *pl, struct solve_result *r)
+/* solve_policy over the candidates sorted once (so). */
+static int
+policy_of(const struct solve_in *in, const struct solve_order *so,
+    enum policy p, const struct objective *o, struct plan *pl,
+    struct solve_result *r)
 {
 	int64_t bad, stuck;
 	int rc;
 
 	memset(r, 0, sizeof(*r));
-	rc = solve_dp(in->c, in->nc, in->nlayers, p, o, pl, &bad, &stuck);
+	rc = solve_dp_order(so, p, o, pl, &bad, &stuck);
 	if (rc == -2) {
 		struct objective u = *o;
 
@@ -184,8 +186,7 @@ solve_policy(const struct solve_in *in, enum policy p,
 		    policy_name(p), (double)o->cap_mw / 1000.0);
 		u.cap_mw = 0;
 		r->over_cap = 1;
-		rc = solve_dp(in->c, in->nc, in->nlayers, p, &u, pl, &bad,
-		    &stuck);
+		rc = solve_dp_order(so, p, &u, pl, &bad, &stuck);
 	}
 	if (rc < 0) {
 		if (rc == -3)
@@ -208,6 +209,17 @@ solve_policy(const struct solve_in *in, enum policy p,
 	return 0;
 }
 
+int
+solve_policy(const struct solve_in *in, enum policy p,
+    const struct objective *o, struct plan *pl, struct solve_result *r)
+{
+	struct solve_order *so = solve_order_new(in->c, in->nc, in->nlayers);
+	int rc = policy_of(in, so, p, o, pl, r);
+
+	solve_order_free(so);
+	return rc;
+}
+
 /* Nonzero if result a is better than b: within the cap first, then o. */
 static int
 better(const struct objective *o, const struct solve_result *a,
@@ -225,21 +237,23 @@ solve_policies(const struct solve_in *in, const struct objective *o,
     struct solve_result *res)
 {
 	struct objective u = *o;
-	int p, have_none = 0, any = 0, rc;
+	/* the candidates read once for every policy */
+	struct solve_order *so = solve_order_new(in->c, in->nc, in->nlayers);
+	int p, have_none = 0, any = 0, rc, ret = -1;
 	int64_t bad, stuck;
 
 	u.cap_mw = 0;
 	for (p = 1; p < P_NPOL; p++)
 		any |= want[p];
 	if (want[P_NONE]) {
-		if (solve_policy(in, P_NONE, o, &plans[P_NONE],
+		if (policy_of(in, so, P_NONE, o, &plans[P_NONE],
 		    &res[P_NONE]) < 0)
-			return -1;
+			goto out;
 		have_none = 1;
-	} else if (any && !fixed && ((rc = solve_dp(in->c, in->nc,
-	    in->nlayers, P_NONE, o, &plans[P_NONE], &bad, &stuck)) == 0 ||
-	    (rc == -2 && solve_dp(in->c, in->nc, in->nlayers, P_NONE, &u,
-	    &plans[P_NONE], &bad, &stuck) == 0))) {
+	} else if (any && !fixed && ((rc = solve_dp_order(so, P_NONE, o,
+	    &plans[P_NONE], &bad, &stuck)) == 0 ||
+	    (rc == -2 && solve_dp_order(so, P_NONE, &u, &plans[P_NONE],
+	    &bad, &stuck) == 0))) {
 		memset(&res[P_NONE], 0, sizeof(res[P_NONE]));
 		res[P_NONE].over_cap = rc == -2;
 		res[P_NONE].ps = res[P_NONE].fixed_ps = plans[P_NONE].ps;
@@ -253,8 +267,8 @@ solve_policies(const struct solve_in *in, const struct objective *o,
 
 		if (!want[p])
 			continue;
-		if (solve_policy(in, (enum policy)p, o, pl, r) < 0)
-			return -1;
+		if (policy_of(in, so, (enum policy)p, o, pl, r) < 0)
+			goto out;
 		/*
 		 * attn-pim is a fixed reference mapping (attention on PIM as
 		 * AttAcc runs it), there to be compared with: it keeps its
@@ -280,7 +294,10 @@ solve_policies(const struct solve_in *in, const struct objective *o,
 		r->chose_none = 1;
 		count_layers(in, pl, r);
 	}
-	return 0;
+	ret = 0;
+out:
+	solve_order_free(so);
+	return ret;
 }
 
 static void

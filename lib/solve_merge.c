@@ -23,6 +23,32 @@ static const int same[] = { N_FIRST, N_LAST, N_KIND, N_AXIS, N_RATIO };
 int
 ns_to_ps(const char *s, long long *ps)
 {
+	const char *p = s;
+	long long v = 0;
+	int i, d;
+
+	/*
+	 * The common form by hand: up to 12 integer digits and up to 3
+	 * decimals, as the tools write them.  Its N ps is exactly what the
+	 * general way gives: N / 1000 rounds to a double within 2^-53 of
+	 * itself, and times 1000 (rounded again) stays within 2^-52 N <
+	 * 0.5 of N for N < 2^51, so llround returns N; and 10^12 ns is
+	 * below the bound.
+	 */
+	for (i = 0; i < 12 && *p >= '0' && *p <= '9'; i++, p++)
+		v = v * 10 + (*p - '0');
+	if (i > 0 && (*p == '\0' || *p == '.')) {
+		d = 0;
+		if (*p == '.')
+			for (p++; d < 3 && *p >= '0' && *p <= '9'; d++, p++)
+				v = v * 10 + (*p - '0');
+		if (*p == '\0' && (d > 0 || p[-1] != '.')) {
+			for (; d < 3; d++)
+				v *= 10;
+			*ps = v;
+			return 0;
+		}
+	}
 	return task_ns_to_ps(s, MERGE_PIECE_MAX_NS, ps);
 }
 
