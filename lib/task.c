@@ -72,25 +72,77 @@ task_axis_parse(const char *s, enum task_axis *a)
 	return -1;
 }
 
+/* Append s to the id being made at *p (room to end). */
+static void
+idput(char **p, const char *end, const char *s)
+{
+	while (*s != '\0' && *p < end)
+		*(*p)++ = *s++;
+}
+
+/* Append v in decimal ("%lld") to the id being made at *p. */
+static void
+idnum(char **p, const char *end, long long v)
+{
+	char tmp[24], *q = tmp + sizeof(tmp);
+	unsigned long long u = v < 0 ? 0 - (unsigned long long)v :
+	    (unsigned long long)v;
+
+	*--q = '\0';
+	do {
+		*--q = (char)('0' + u % 10);
+		u /= 10;
+	} while (u > 0);
+	if (v < 0)
+		*--q = '-';
+	idput(p, end, q);
+}
+
 void
 task_cand_id(const struct task_cand *c, char *buf, size_t n)
 {
-	long long f = (long long)c->first, l = (long long)c->last;
+	/*
+	 * By hand (pf-split names millions of rows): what snprintf writes,
+	 * "%lld:split:%c:%d", "%lld-%lld:pipe:%s:s%d" or "%lld:%s[:%s]",
+	 * cut to n - 1 characters.
+	 */
+	char tmp[96], *p = tmp, *end = tmp + sizeof(tmp) - 1;
+	char ax[2] = { '\0', '\0' };
+	size_t len;
 
+	if (n == 0)
+		return;
+	idnum(&p, end, (long long)c->first);
 	switch (c->kind) {
 	case TK_SPLIT:
-		snprintf(buf, n, "%lld:split:%c:%d", f,
-		    task_axes[c->axis].letter, c->ratio);
+		ax[0] = task_axes[c->axis].letter;
+		idput(&p, end, ":split:");
+		idput(&p, end, ax);
+		idput(&p, end, ":");
+		idnum(&p, end, c->ratio);
 		break;
 	case TK_PIPE:
-		snprintf(buf, n, "%lld-%lld:pipe:%s:s%d", f, l, c->tag,
-		    c->stages);
+		idput(&p, end, "-");
+		idnum(&p, end, (long long)c->last);
+		idput(&p, end, ":pipe:");
+		idput(&p, end, c->tag);
+		idput(&p, end, ":s");
+		idnum(&p, end, c->stages);
 		break;
 	default:
-		snprintf(buf, n, "%lld:%s%s%s", f, task_kind_name(c->kind),
-		    c->tag[0] != '\0' ? ":" : "", c->tag);
+		idput(&p, end, ":");
+		idput(&p, end, task_kind_name(c->kind));
+		if (c->tag[0] != '\0') {
+			idput(&p, end, ":");
+			idput(&p, end, c->tag);
+		}
 		break;
 	}
+	len = (size_t)(p - tmp);
+	if (len > n - 1)
+		len = n - 1;
+	memcpy(buf, tmp, len);
+	buf[len] = '\0';
 }
 
 /* A decimal layer number at *p, advancing it. */

@@ -3,7 +3,8 @@
  * m in that order, each letter read back by task_axis_parse), candidate
  * ids made and read back exactly, malformed ids refused, every id pf-split
  * writes for the chains and mbv2block fixtures read back into the
- * candidate its own columns state, and the costs.csv column tables.
+ * candidate its own columns state, the costs.csv column tables, and the
+ * by-hand number and id formatting held to printf's, byte for byte.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -192,6 +193,49 @@ main(int argc, char **argv)
 			if (strcmp(a, b) != 0) {
 				CHECK(strcmp(a, b) == 0);
 				fprintf(stderr, "%lld: '%s', printf '%s'\n", v, a, b);
+				break;
+			}
+		}
+	}
+	/* task_cand_id by hand is the printf forms byte for byte, cut to n */
+	{
+		static const char *const tags[] = { "", "g1", "t1", "c3g",
+		    "fcp", "abcdefghijklmno" };
+		struct task_cand c;
+		char a[64], b[128];
+		int k, kind;
+		size_t n;
+
+		for (k = 0; k < 100000; k++) {
+			memset(&c, 0, sizeof(c));
+			kind = (int)rnd(0, TK_NKIND - 1);
+			c.kind = (enum task_kind)kind;
+			c.first = rnd(0, 3) == 0 ? rnd(-INT64_MAX / 4, INT64_MAX / 4) :
+			    rnd(0, 999999);
+			c.last = c.first + rnd(0, 7);
+			c.axis = (enum task_axis)rnd(0, TA_NAXIS - 1);
+			c.ratio = (int)rnd(-5, 120);
+			c.stages = (int)rnd(-2, 12);
+			strcpy(c.tag, tags[rnd(0, 5)]);
+			n = (size_t)rnd(1, 64);
+			if (c.kind == TK_SPLIT)
+				snprintf(b, sizeof(b), "%lld:split:%c:%d",
+				    (long long)c.first,
+				    task_axes[c.axis].letter, c.ratio);
+			else if (c.kind == TK_PIPE)
+				snprintf(b, sizeof(b), "%lld-%lld:pipe:%s:s%d",
+				    (long long)c.first, (long long)c.last,
+				    c.tag, c.stages);
+			else
+				snprintf(b, sizeof(b), "%lld:%s%s%s",
+				    (long long)c.first, task_kind_name(c.kind),
+				    c.tag[0] != '\0' ? ":" : "", c.tag);
+			b[n - 1] = '\0';	/* what snprintf(b, n, ...) keeps */
+			memset(a, 'x', sizeof(a));
+			task_cand_id(&c, a, n);
+			if (strcmp(a, b) != 0) {
+				CHECK(strcmp(a, b) == 0);
+				fprintf(stderr, "id '%s', printf '%s'\n", a, b);
 				break;
 			}
 		}
