@@ -194,6 +194,8 @@ struct solve_order {
 	size_t		*cand;	/* r[k] is candidate cand[k] */
 	unsigned char	*pol;	/* bit p: policy p allows it */
 	unsigned char	*din, *dout;	/* din 0 read as SD_GPU */
+	int64_t		 bad[P_NPOL];	/* first layer policy p leaves
+					   uncovered, -1: none */
 };
 
 struct solve_order *
@@ -201,6 +203,7 @@ solve_order_new(const struct cand *c, size_t nc, int64_t n)
 {
 	struct solve_order *so = xcalloc(1, sizeof(*so));
 	size_t *pos = xcalloc((size_t)n + 2, sizeof(*pos)), i, k;
+	unsigned char *cov = xcalloc((size_t)n + 1, 1);
 	int64_t j;
 	int p;
 
@@ -241,8 +244,15 @@ solve_order_new(const struct cand *c, size_t nc, int64_t n)
 		for (p = 0; p < P_NPOL; p++)
 			if (policy_allows((enum policy)p, x))
 				so->pol[k] |= (unsigned char)(1 << p);
+		for (j = x->first; j <= x->last; j++)
+			cov[j] |= so->pol[k];
 	}
+	for (p = 0; p < P_NPOL; p++)
+		for (so->bad[p] = -1, j = 0; j < n && so->bad[p] < 0; j++)
+			if (!(cov[j] >> p & 1))
+				so->bad[p] = j;
 	free(pos);
+	free(cov);
 	return so;
 }
 
@@ -374,12 +384,11 @@ solve_dp_order(const struct solve_order *so, enum policy p,
 	static const struct objective deftime = { O_TIME, 0 };
 	int64_t n = so->n;
 	struct front *fr = xcalloc(((size_t)n + 1) * NST, sizeof(*fr));
-	unsigned char *cov = xcalloc((size_t)n + 1, 1);
 	unsigned char bit = (unsigned char)(1 << p);
 	long long *dxs = NULL, *suf = NULL;
 	struct pt *one = NULL;
 	size_t k, q, seq = 0, best, nseg;
-	int64_t j, l;
+	int64_t j;
 	int rc = -1, front, si, bst;
 
 	if (o == NULL)
@@ -388,15 +397,10 @@ solve_dp_order(const struct solve_order *so, enum policy p,
 	front = o->kind == O_EDP || o->cap_mw > 0;
 	memset(pl, 0, sizeof(*pl));
 	*bad = *stuck = -1;
-	for (k = 0; k < so->m; k++)
-		if (so->pol[k] & bit)
-			for (l = so->r[k].first; l <= so->r[k].last; l++)
-				cov[l] = 1;
-	for (j = 0; j < n; j++)
-		if (!cov[j]) {
-			*bad = j;
-			goto done;
-		}
+	if (so->bad[p] >= 0) {
+		*bad = so->bad[p];
+		goto done;
+	}
 	/*
 	 * Under a cap, a prefix point whose x plus suf[j] is positive can
 	 * never end in a plan that keeps the cap, so it is dropped (exact;
@@ -593,7 +597,6 @@ done:
 		free(fr[j].p);
 	free(one);
 	free(fr);
-	free(cov);
 	free(dxs);
 	free(suf);
 	return rc;

@@ -419,36 +419,72 @@ idhash(const char *s)
 }
 
 /*
- * Whether two candidates may share an id (a hash set: one pass).  A slot
- * holds the high half of an id's hash beside its index + 1, so that only
- * ids whose hashes agree are compared; 1 also when there are too many
- * candidates to index so (the caller's exact check decides).
+ * Whether two candidates may share an id.  The ids' 64-bit hashes are
+ * dealt by their top bits into buckets of a few thousand (a counting
+ * sort), and each bucket is checked with a small hash set that stays in
+ * cache, comparing ids only where whole hashes agree: one pass over the
+ * ids, no random walk over a table of millions.  1 also when there are
+ * too many candidates to index so (the caller's exact check decides).
  */
 static int
 any_dup(const struct solve_in *in)
 {
-	size_t cap = 16, i, h;
-	uint64_t *set, hv, tag;
-	int dup = 0;
+	size_t n = in->nc, nb, i, b, q, h, cap = 16, *pos, *set;
+	uint64_t *hv, *ph;
+	uint32_t *pi;
+	int bits = 0, dup = 0;
 
-	if (in->nc >= UINT32_MAX)
+	if (n >= UINT32_MAX)
 		return 1;
-	while (cap < 2 * in->nc)
-		cap *= 2;
-	set = xcalloc(cap, sizeof(*set));
-	for (i = 0; i < in->nc && !dup; i++) {
-		hv = idhash(in->c[i].id);
-		tag = hv >> 32 << 32;
-		for (h = (size_t)hv & (cap - 1); set[h] != 0;
-		    h = (h + 1) & (cap - 1))
-			if ((set[h] >> 32 << 32) == tag &&
-			    strcmp(in->c[(set[h] & 0xffffffffU) - 1].id,
-			    in->c[i].id) == 0) {
-				dup = 1;
-				break;
-			}
-		set[h] = tag | (uint64_t)(i + 1);
+	while (bits < 16 && n >> bits > 2048)
+		bits++;
+	nb = (size_t)1 << bits;
+	hv = xcalloc(n + 1, sizeof(*hv));
+	ph = xcalloc(n + 1, sizeof(*ph));
+	pi = xcalloc(n + 1, sizeof(*pi));
+	pos = xcalloc(nb + 1, sizeof(*pos));
+#define BUCKET(x) (bits > 0 ? (size_t)((x) >> (64 - bits)) : 0)
+	for (i = 0; i < n; i++) {
+		hv[i] = idhash(in->c[i].id);
+		pos[BUCKET(hv[i]) + 1]++;
 	}
+	for (b = 1; b <= nb; b++) {
+		if (pos[b] > cap / 2)
+			while (cap / 2 < pos[b])
+				cap *= 2;
+		pos[b] += pos[b - 1];
+	}
+	for (i = 0; i < n; i++) {
+		q = pos[BUCKET(hv[i])]++;
+		ph[q] = hv[i];
+		pi[q] = (uint32_t)i;
+	}
+#undef BUCKET
+	/* pos[b] now ends bucket b */
+	set = xcalloc(cap, sizeof(*set));
+	for (b = 0; b < nb && !dup; b++) {
+		size_t lo = b > 0 ? pos[b - 1] : 0, hi = pos[b];
+
+		for (q = lo; q < hi && !dup; q++) {
+			for (h = (size_t)ph[q] & (cap - 1); set[h] != 0;
+			    h = (h + 1) & (cap - 1))
+				if (ph[set[h] - 1] == ph[q] &&
+				    strcmp(in->c[pi[set[h] - 1]].id,
+				    in->c[pi[q]].id) == 0) {
+					dup = 1;
+					break;
+				}
+			set[h] = q + 1;
+		}
+		for (q = lo; q < hi; q++)
+			for (h = (size_t)ph[q] & (cap - 1); set[h] != 0;
+			    h = (h + 1) & (cap - 1))
+				set[h] = 0;
+	}
+	free(hv);
+	free(ph);
+	free(pi);
+	free(pos);
 	free(set);
 	return dup;
 }
@@ -457,6 +493,7 @@ any_dup(const struct solve_in *in)
 static int
 costs_end(struct solve_in *in, struct costs_rd *k)
 {
+	unsigned char *haspim = NULL;
 	size_t i, *idx;
 	int rc = 0;
 
@@ -487,16 +524,27 @@ costs_end(struct solve_in *in, struct costs_rd *k)
 		return -1;
 	}
 	in->have_energy = k->energy && in->nc > 0;
-	if (!in->have_energy) {
-		for (i = 0; i < in->nc; i++)
-			in->c[i].pj = in->c[i].static_pj = 0;
-	} else {
+	if (in->have_energy) {
 		in->static_w[0] = k->gw[0] > 0 ? k->gw[0] : 0;
 		in->static_w[1] = (k->gw[1] > 0 ? k->gw[1] : 0) +
 		    (k->pw > 0 ? k->pw : 0);
-		for (i = 0; i < in->nc; i++) {
-			struct cand *x = &in->c[i];
+	}
+	in->base_ps = xcalloc((size_t)in->nlayers + 1, sizeof(long long));
+	in->base_tensor = xcalloc((size_t)in->nlayers + 1, sizeof(int));
+	for (i = 0; i < (size_t)in->nlayers; i++) {
+		in->base_ps[i] = -1;
+		in->base_tensor[i] = -1;
+	}
+	if (in->kv != NULL)
+		haspim = xcalloc((size_t)in->nlayers + 1, 1);
+	/* one pass over the (many) candidates: energy, KV, base times */
+	for (i = 0; i < in->nc; i++) {
+		struct cand *x = &in->c[i];
+		int64_t j;
 
+		if (!in->have_energy)
+			x->pj = x->static_pj = 0;
+		else {
 			/* W x ps = pJ */
 			x->static_pj = llround(in->static_w[x->kind != K_BASE] *
 			    (double)x->ps);
@@ -505,48 +553,31 @@ costs_end(struct solve_in *in, struct costs_rd *k)
 			x->hin_pj = llround(in->static_w[1] * (double)x->hin_ps);
 			x->hout_pj = llround(in->static_w[1] * (double)x->hout_ps);
 		}
-	}
-	for (i = 0; in->kv != NULL && i < in->nc; i++) {
-		int64_t j;
-
-		for (j = in->c[i].first; j <= in->c[i].last && j < in->nlayers;
-		    j++)
-			if (j >= 0 && in->kv[j])
-				in->c[i].kv = 1;
-	}
-	/*
-	 * attn-pim on a KV layer that has no whole-layer pim candidate (its
-	 * PIM pieces refused, pim-cycles(1)): its gpu candidate may run it
-	 */
-	if (in->kv != NULL) {
-		unsigned char *haspim = xcalloc((size_t)in->nlayers + 1, 1);
-
-		for (i = 0; i < in->nc; i++)
-			if (in->c[i].kind == K_PIM && in->c[i].first ==
-			    in->c[i].last && in->c[i].first < in->nlayers)
-				haspim[in->c[i].first] = 1;
-		for (i = 0; i < in->nc; i++)
-			if (in->c[i].kind == K_GPU && in->c[i].kv &&
-			    in->c[i].first == in->c[i].last &&
-			    !haspim[in->c[i].first])
-				in->c[i].kv_gpu = 1;
-		free(haspim);
-	}
-	in->base_ps = xcalloc((size_t)in->nlayers + 1, sizeof(long long));
-	in->base_tensor = xcalloc((size_t)in->nlayers + 1, sizeof(int));
-	for (i = 0; i < (size_t)in->nlayers; i++) {
-		in->base_ps[i] = -1;
-		in->base_tensor[i] = -1;
-	}
-	for (i = 0; i < in->nc; i++) {
-		const struct cand *x = &in->c[i];
-
+		if (in->kv != NULL) {
+			for (j = x->first; j <= x->last && j < in->nlayers; j++)
+				if (j >= 0 && in->kv[j])
+					x->kv = 1;
+			if (x->kind == K_PIM && x->first == x->last &&
+			    x->first < in->nlayers)
+				haspim[x->first] = 1;
+		}
 		if (x->kind == K_BASE && x->first == x->last &&
 		    in->base_ps[x->first] < 0) {
 			in->base_ps[x->first] = x->ps;
 			in->base_tensor[x->first] = x->tensor;
 		}
 	}
+	/*
+	 * attn-pim on a KV layer that has no whole-layer pim candidate (its
+	 * PIM pieces refused, pim-cycles(1)): its gpu candidate may run it
+	 * (a kv candidate needs a KV layer)
+	 */
+	for (i = 0; in->have_kv && i < in->nc; i++)
+		if (in->c[i].kind == K_GPU && in->c[i].kv &&
+		    in->c[i].first == in->c[i].last &&
+		    !haspim[in->c[i].first])
+			in->c[i].kv_gpu = 1;
+	free(haspim);
 	return 0;
 }
 
