@@ -178,6 +178,10 @@ void table_reader_close(struct table_reader *r);
  * drops what is held; when part of the output has already gone to fp it
  * ends it with a lone '"', an unterminated quoted field, so that the
  * stage after it fails instead of taking the cut table for a whole one.
+ * A table_out of stdout with PIMFLOW_TEE naming a file writes every byte
+ * to that file too (pimflow(1) keeps a stage's output so, without a
+ * tee(1) process); a copy that cannot be opened or written is reported
+ * naming the file, stdout cut as above, and the process exits 1.
  * table_out_header writes t's header, table_out_rows its rows.  Each
  * returns 0, or -1 on a write error with errno as the failed write left
  * it, for the caller to report (pf_write_error); close frees o.

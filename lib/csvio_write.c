@@ -3,6 +3,7 @@
  * in blocks, held until a size so that a failing tool leaves stdout empty,
  * with RFC 4180 quoting only where a field needs it.
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,8 @@
  */
 struct table_out {
 	FILE	*fp;
+	FILE	*copy;		/* PIMFLOW_TEE's file, or NULL */
+	const char *copyname;
 	char	*b;
 	size_t	 n, cap;
 	size_t	 hold;
@@ -28,10 +31,27 @@ struct table_out {
 
 #define OUTBLK	65536
 
+/*
+ * The copy could not be written: one line naming it, the output cut as
+ * a failing stage cuts it (table_out_close), and the tool's exit.
+ */
+static void
+copyfail(struct table_out *w)
+{
+	pf_err(w->copyname, "%s", strerror(errno != 0 ? errno : EIO));
+	if (w->wrote)
+		(void)fputc('"', w->fp);
+	(void)fflush(w->fp);
+	exit(PF_EXIT_DATA);
+}
+
 static void
 wflush(struct table_out *w)
 {
 	if (w->n > 0 && !w->err) {
+		errno = 0;
+		if (w->copy != NULL && fwrite(w->b, 1, w->n, w->copy) != w->n)
+			copyfail(w);
 		w->wrote = 1;
 		if (fwrite(w->b, 1, w->n, w->fp) != w->n)
 			w->err = 1;
@@ -197,10 +217,19 @@ table_out_open(FILE *fp, size_t hold)
 {
 	struct table_out *w = xcalloc(1, sizeof(*w));
 
+	const char *p;
+
 	table_pipe_grow(fp);
 	w->fp = fp;
 	w->hold = hold;
 	w->streaming = hold == 0;
+	if (fp == stdout && (p = getenv("PIMFLOW_TEE")) != NULL && *p != '\0') {
+		w->copyname = p;
+		if ((w->copy = fopen(p, "w")) == NULL)
+			copyfail(w);
+		/* whole blocks already: a failure shows at the write */
+		(void)setvbuf(w->copy, NULL, _IONBF, 0);
+	}
 	return w;
 }
 
@@ -236,6 +265,11 @@ table_out_close(struct table_out *w, int ok)
 		rc = w->err || ferror(w->fp) ? -1 : 0;
 	} else if (w->wrote && !w->err)
 		(void)fputc('"', w->fp);
+	if (w->copy != NULL) {
+		errno = 0;
+		if (fclose(w->copy) != 0 && ok && rc == 0)
+			copyfail(w);
+	}
 	free(w->b);
 	free(w);
 	return rc;

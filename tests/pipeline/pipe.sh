@@ -1,6 +1,6 @@
 #!/bin/sh
 # pimflow runs pf-split .. pf-solve as one pipe when no cost stage can
-# fan out (here -j 1), tee keeping every file: the files are those of the
+# fan out (here -j 1), the stages writing their files (PIMFLOW_TEE): the files are those of the
 # serial flow (-f on, fanned out), byte for byte; stages.csv has each
 # stage's own figures as the tool reported them (PIMFLOW_STAGES).  A
 # stage that fails in the pipe is named with its own message alone: the
