@@ -409,6 +409,14 @@ on_record_skim(int c, void *data)
 }
 
 /*
+ * The input buffer.  The CSV fuzz harness is built with a small one, so
+ * that its inputs cross many buffers' edges.
+ */
+#ifndef TABLE_RDBUF
+#define TABLE_RDBUF	65536
+#endif
+
+/*
  * A table being read: the parser, its state, and the rows of the last
  * block held back because their run (group) may go on in the next.
  */
@@ -427,7 +435,7 @@ struct table_reader {
 	const char	**carry;	/* held-back rows' cells (t's arena) */
 	long		 *cline;
 	size_t		  ncarry, capcarry;
-	char		  buf[65536];
+	char		  buf[TABLE_RDBUF];
 };
 
 /*

@@ -84,6 +84,8 @@ room(struct table_out *w, size_t n)
 static const unsigned char special[256] = {
 	[0] = 1, [','] = 1, ['"'] = 1, ['\r'] = 1, ['\n'] = 1
 };
+/* What libcsv trims off an unquoted field's ends: kept by quoting. */
+static const unsigned char blank[256] = { [' '] = 1, ['\t'] = 1 };
 
 /*
  * A field, after a comma when sep, RFC 4180-quoted where it needs it
@@ -107,7 +109,8 @@ putfield(struct table_out *w, const char *s, int sep)
 	for (i = 0; i < avail && !special[(unsigned char)s[i]]; i++)
 		d[i] = s[i];
 	if (i < avail && s[i] == '\0' &&
-	    (i == 0 || (s[0] != ' ' && s[i - 1] != ' '))) {
+	    (i == 0 || (!blank[(unsigned char)s[0]] &&
+	    !blank[(unsigned char)s[i - 1]]))) {
 		w->n += i;
 		return;
 	}
@@ -115,7 +118,8 @@ putfield(struct table_out *w, const char *s, int sep)
 	for (q = 0; i < len; i++)
 		if (special[(unsigned char)s[i]])
 			q = 1;
-	if (len > 0 && (s[0] == ' ' || s[len - 1] == ' '))
+	if (len > 0 && (blank[(unsigned char)s[0]] ||
+	    blank[(unsigned char)s[len - 1]]))
 		q = 1;
 	room(w, 2 * len + 3);
 	if (!q) {
@@ -204,7 +208,8 @@ putrow(struct table_out *w, const struct table *t, size_t r)
 		d[0] = ',';
 		for (i = 0; i < 62 && !special[(unsigned char)s[i]]; i++)
 			d[k + i] = s[i];
-		if (s[i] == '\0' && (i == 0 || (s[0] != ' ' && s[i - 1] != ' ')))
+		if (s[i] == '\0' && (i == 0 || (!blank[(unsigned char)s[0]] &&
+		    !blank[(unsigned char)s[i - 1]])))
 			w->n += k + i;
 		else
 			putfield(w, s, c > 0);

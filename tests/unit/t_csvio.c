@@ -38,7 +38,8 @@ refquote(const char *f, char *out)
 {
 	size_t n = strlen(f);
 	int q = strpbrk(f, ",\"\r\n") != NULL ||
-	    (n > 0 && (f[0] == ' ' || f[n - 1] == ' '));
+	    (n > 0 && (f[0] == ' ' || f[n - 1] == ' ' || f[0] == '\t' ||
+	    f[n - 1] == '\t'));
 
 	if (q)
 		*out++ = '"';
@@ -60,7 +61,9 @@ static void
 quoting(void)
 {
 	static const char *const cases[] = { "x", "", "a b", " lead",
-	    "trail ", " ", "q\"u", "\"", "l\nb", "c\rr", "x,y", ",", "1.500" };
+	    "trail ", " ", "q\"u", "\"", "l\nb", "c\rr", "x,y", ",", "1.500",
+	    /* libcsv trims tabs too: quoted, else read back without them */
+	    "\tlead", "trail\t", "\t", "a\tb" };
 	struct table t, u;
 	char *got, *want, *w, f[70000];
 	size_t ncase = sizeof(cases) / sizeof(cases[0]), i, r, len;
