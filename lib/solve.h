@@ -30,19 +30,17 @@ enum policy { P_NONE, P_NEWTONP, P_NEWTONPP, P_MDDP, P_PIPELINE, P_PIMFLOW,
 	P_ATTNPIM, P_NPOL };
 
 struct cand {
+	/*
+	 * (Eight-byte fields first, then ints, then bytes: no padding in a
+	 * struct that pf-solve holds a million of.)
+	 */
 	char		*id;		/* owned */
 	int64_t		 first, last;
-	enum cand_kind	 kind;
-	char		 axis;		/* 'h', 'n', 'm' or 0 */
-	int		 ratio;
-	int		 gwrite, hiding;	/* -1 when empty */
 	long long	 gpu_ps, pim_ps, ps;
 	long long	 pj;		/* energy, static share included (pJ) */
 	long long	 static_pj;	/* of which static power x ps */
 	long		 line;		/* input line, for diagnostics */
 	unsigned char	*dev;		/* K_DAG: device of each layer (0 gpu, 1 pim) */
-	int		 kv;		/* covers an attention matmul over a KV cache */
-	int		 kv_gpu;	/* K_GPU on KV layers no pim candidate covers */
 	/*
 	 * Its edges (pf-merge's dev_in, dev_out): who reads its input
 	 * (SD_GPU, SD_PIM or both), where its output is (SD_GPU or SD_PIM);
@@ -50,9 +48,15 @@ struct cand {
 	 * on the GPU and it reads on PIM, hout_ps when its output is on PIM
 	 * and what comes next reads on the GPU; *_pj their energy.
 	 */
-	unsigned char	 din, dout;
 	long long	 hin_ps, hout_ps, hin_pj, hout_pj;
+	enum cand_kind	 kind;
+	int		 ratio;
+	int		 gwrite, hiding;	/* -1 when empty */
+	int		 kv;		/* covers an attention matmul over a KV cache */
+	int		 kv_gpu;	/* K_GPU on KV layers no pim candidate covers */
 	int		 tensor;	/* its GPU pieces on tensor cores: 1, 0, -1 unknown */
+	char		 axis;		/* 'h', 'n', 'm' or 0 */
+	unsigned char	 din, dout;
 };
 
 enum { SD_GPU = 1, SD_PIM = 2 };
