@@ -2,11 +2,13 @@
 # pimflow and pf-sweep check every option and config value before any
 # stage runs (issue 10, defect 9): one line on stderr naming the value
 # (a config's by file and line), exit 2 for a bad option and 1 for a bad
-# config, nothing on stdout, no OUTDIR, and no stage started: the tools
-# are wrappers that log how they were called, and only the check modes
-# (pf-split -m, gpu-cycles -p, pim-cycles -p) and pimflow's lock and
-# folders (pf-publish -b, which comes before them: their messages are
-# kept in the scratch folder, in $TMPDIR here) may appear in the log;
+# config, nothing on stdout, no OUTDIR, and no stage from pf-split on
+# started: the tools are wrappers that log how they were called, and only
+# the check modes (pf-split -m, gpu-cycles -p, pim-cycles -p), pimflow's
+# lock and folders (pf-publish -b, which comes before them: their
+# messages are kept in the scratch folder, in $TMPDIR here) and
+# onnx2layers, which pimflow runs beside the check modes since it needs
+# none of their values and stops when one fails, may appear in the log;
 # neither the lock nor a folder is left.
 . "$TOP/tests/pipeline/common"
 need_tools
@@ -38,7 +40,7 @@ expect() {
 $(cat "$W/err")
 want
 $msg"
-	if grep -v -e '^pf-split -m ' -e '^gpu-cycles -p' -e '^pim-cycles -p' \
+	if grep -v -e "^pf-split -m " -e "^gpu-cycles -p" -e "^pim-cycles -p" -e "^onnx2layers " \
 	    -e "^pf-publish -b $W/\.o\.lock $W/\.o\.tmp\.XXXXXX $W/td/pimflow\.XXXXXX\$" "$W/log"; then
 		fail "$what: a stage ran"
 	fi
@@ -88,6 +90,25 @@ cp "$W/bin/pim-cycles" "$W/pim-cycles.real"
 printf '#!/bin/sh\ncase "$1" in -p) exit 3 ;; esac\nexec "%s/pim-cycles" "$@"\n' "$PF_BIN" >"$W/bin/pim-cycles"
 expect 1 "pimflow: pim-cycles check failed (exit 3)" pimflow "$m" "$W/o"
 mv "$W/pim-cycles.real" "$W/bin/pim-cycles"
+
+# onnx2layers, running beside the checks, is stopped when one fails: here
+# it would run for a minute (the timeout only catches a hang: a run that
+# waited for it), and it is gone when pimflow has ended.
+cp "$W/bin/onnx2layers" "$W/o2l.real"
+printf '#!/bin/sh\necho $$ >"%s/o2l.pid"\nexec sleep 60\n' "$W" >"$W/bin/onnx2layers"
+rm -f "$W/o2l.pid"
+TMPDIR=$W/td PIMFLOW_BIN=$W/bin timeout 30 pimflow -M "$W/conf.d" "$m" "$W/o" >"$W/out" 2>"$W/err"
+rc=$?
+[ $rc -eq 1 ] || fail "check failing beside onnx2layers: exit $rc, want 1 ($(cat "$W/err"))"
+[ "$(cat "$W/err")" = "pimflow: $W/conf.d: is a folder, not a config file" ] ||
+    fail "check failing beside onnx2layers: $(cat "$W/err")"
+if [ -s "$W/o2l.pid" ] && kill -0 "$(cat "$W/o2l.pid")" 2>/dev/null; then
+	kill "$(cat "$W/o2l.pid")"
+	fail "a failed check left onnx2layers running"
+fi
+[ ! -e "$W/o" ] && [ -z "$(ls -A "$W/td")" ] && ! ls -A "$W" | grep -q '^\.o\.' ||
+    fail "check failing beside onnx2layers: something left"
+mv "$W/o2l.real" "$W/bin/onnx2layers"
 
 # The wrappers do run the stages of a good run (the log check means something).
 : >"$W/log"
