@@ -20,8 +20,11 @@
 static void colindex(struct table *t);
 static size_t newrow(struct table *t);
 
-/* The text of every empty cell. */
-static const char empty[] = "";
+/*
+ * The text of every empty cell, after its length byte (arenadup): its
+ * text is empty + 1.
+ */
+static const char empty[2] = "";
 
 struct table_chunk {
 	struct table_chunk *next;
@@ -48,29 +51,38 @@ newchunk(struct table *t, size_t cap)
 	return c;
 }
 
-/* n bytes of t's arena. */
+/* n bytes of t's arena: a new chunk. */
 static char *
+arena_new(struct table *t, size_t n)
+{
+	struct table_chunk *c = t->arena;
+	size_t cap = n > CHUNK / 4 ? n : CHUNK;
+
+	if (c != NULL && n > CHUNK / 4) {
+		/* A big field gets a chunk of its own, behind the current
+		 * one, so the current one's room stays. */
+		struct table_chunk *b = newchunk(t, cap);
+
+		b->used = n;
+		b->next = c->next;
+		c->next = b;
+		return b->data;
+	}
+	c = newchunk(t, cap);
+	c->next = t->arena;
+	t->arena = c;
+	c->used += n;
+	return c->data + c->used - n;
+}
+
+/* n bytes of t's arena. */
+static inline char *
 arena(struct table *t, size_t n)
 {
 	struct table_chunk *c = t->arena;
 
-	if (c == NULL || c->cap - c->used < n) {
-		size_t cap = n > CHUNK / 4 ? n : CHUNK;
-
-		if (c != NULL && n > CHUNK / 4) {
-			/* A big field gets a chunk of its own, behind the
-			 * current one, so the current one's room stays. */
-			struct table_chunk *b = newchunk(t, cap);
-
-			b->used = n;
-			b->next = c->next;
-			c->next = b;
-			return b->data;
-		}
-		c = newchunk(t, cap);
-		c->next = t->arena;
-		t->arena = c;
-	}
+	if (c == NULL || c->cap - c->used < n)
+		return arena_new(t, n);
 	c->used += n;
 	return c->data + c->used - n;
 }
@@ -95,17 +107,32 @@ freechunks(struct table *t, struct table_chunk *c)
 	}
 }
 
-/* A copy of s[0..len) in t's arena, NUL-terminated. */
+/*
+ * Room for a cell's text of len bytes in t's arena, NUL-terminated, after
+ * a length byte for the writer (csvio_write.c): len when the caller knows
+ * the text needs no quotes and len < TEXT_SCAN, else TEXT_SCAN.  Every
+ * cell's text but the fields of a row's own line (rowtext) is made here.
+ */
+static char *
+celltext(struct table *t, size_t len, int plain)
+{
+	char *p = arena(t, len + 2);
+
+	p[0] = (char)(unsigned char)(plain && len < TEXT_SCAN ? len : TEXT_SCAN);
+	p[len + 1] = '\0';
+	return p + 1;
+}
+
+/* A copy of s[0..len) as a cell's text (celltext). */
 static const char *
-arenadup(struct table *t, const char *s, size_t len)
+arenadup(struct table *t, const char *s, size_t len, int plain)
 {
 	char *p;
 
 	if (len == 0)
-		return empty;
-	p = arena(t, len + 1);
+		return empty + 1;
+	p = celltext(t, len, plain);
 	memcpy(p, s, len);
-	p[len] = '\0';
 	return p;
 }
 
@@ -206,7 +233,7 @@ on_field(void *s, size_t len, void *data)
 		pf_errl(st->t->fname, st->line + 1, "NUL byte in a field");
 		st->err = 1;
 	}
-	st->rec[st->nrec++] = arenadup(st->t, s, len);
+	st->rec[st->nrec++] = arenadup(st->t, s, len, 0);
 }
 
 /* A field of a clean buffer: only where it is (RD_SKIM). */
@@ -266,7 +293,7 @@ endbuf(struct rdstate *st)
 	if (st->mode == RD_SKIM) {
 		for (i = 0; i < st->nrec; i++)
 			st->rec[i] = arenadup(st->t, st->buf + st->off[i],
-			    skimend(st, i) - st->off[i]);
+			    skimend(st, i) - st->off[i], 1);
 		st->atrow = st->nrec == 0;
 		for (i = st->pos; i < st->n && st->atrow; i++)
 			if (st->buf[i] != '\n')	/* a field begun */
@@ -612,13 +639,15 @@ renew(struct table_reader *r)
 		for (c = 0; c < nin; c++) {
 			const char *s = r->carry[i * nin + c];
 
-			t->cells[k * t->stride + c] = arenadup(t, s, strlen(s));
+			t->cells[k * t->stride + c] = arenadup(t, s, strlen(s),
+			    0);
 		}
 		t->line[k] = r->cline[i];
 	}
 	r->ncarry = 0;
 	for (i = 0; i < r->st.nrec; i++)
-		r->st.rec[i] = arenadup(t, r->st.rec[i], strlen(r->st.rec[i]));
+		r->st.rec[i] = arenadup(t, r->st.rec[i], strlen(r->st.rec[i]),
+		    0);
 	freechunks(t, old);
 }
 
@@ -1007,7 +1036,16 @@ void
 table_setn(struct table *t, size_t row, size_t col, const char *s,
     size_t len)
 {
-	t->cells[row * t->stride + col] = arenadup(t, s, len);
+	t->cells[row * t->stride + col] = arenadup(t, s, len, 0);
+}
+
+char *
+table_setplain(struct table *t, size_t row, size_t col, size_t len)
+{
+	char *p = len > 0 ? celltext(t, len, 1) : (char *)NULL;
+
+	t->cells[row * t->stride + col] = p;
+	return p;
 }
 
 void

@@ -106,6 +106,19 @@ void table_set(struct table *t, size_t row, size_t col, const char *val);
 /* the same from len bytes of s (s need not end in a NUL) */
 void table_setn(struct table *t, size_t row, size_t col, const char *s,
     size_t len);
+/*
+ * Room for a cell's new text of len bytes, which the caller writes there
+ * at once (the table ends it with a NUL): text known to need no quotes
+ * in CSV (no comma, quote, line break, NUL, nor a space or tab at either
+ * end), such as a number, which the writer then copies as it stands.
+ * len 0 leaves the cell empty and returns NULL.
+ */
+char *table_setplain(struct table *t, size_t row, size_t col, size_t len);
+/*
+ * The writer's length byte before a cell's text (lib/csvio.c celltext):
+ * this value when the text must be scanned for quoting.
+ */
+#define TEXT_SCAN	255
 void table_setf(struct table *t, size_t row, size_t col, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void table_setint(struct table *t, size_t row, size_t col, int64_t v);

@@ -31,13 +31,17 @@ udigits(char *end, uint64_t u)
 void
 table_setint(struct table *t, size_t row, size_t col, int64_t v)
 {
-	char buf[24], *p;
-	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	uint64_t x, u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	size_t n = 1 + (v < 0);
+	char *p;
 
-	p = udigits(buf + sizeof(buf), u);
+	/* the digits written in place, from the last */
+	for (x = u; x >= 10; x /= 10)
+		n++;
+	p = table_setplain(t, row, col, n) + n;
+	p = udigits(p, u);
 	if (v < 0)
 		*--p = '-';
-	table_setn(t, row, col, p, (size_t)(buf + sizeof(buf) - p));
 }
 
 int
@@ -100,9 +104,13 @@ table_setfix(struct table *t, size_t row, size_t col, double v, int digits)
 {
 	char buf[512];
 	int n = table_fmtfix(buf, sizeof(buf), v, digits);
+	size_t len = (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1;
 
-	table_setn(t, row, col, buf,
-	    (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+	/* digits, a sign and a point; "inf" or "nan" at worst */
+	if (len > 0)
+		memcpy(table_setplain(t, row, col, len), buf, len);
+	else
+		table_setn(t, row, col, "", 0);
 }
 
 void
@@ -110,9 +118,13 @@ table_setns(struct table *t, size_t row, size_t col, double v)
 {
 	char buf[512];
 	int n = table_fmtns(buf, sizeof(buf), v);
+	size_t len = (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1;
 
-	table_setn(t, row, col, buf,
-	    (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+	/* digits, a sign and a point; "inf" or "nan" at worst */
+	if (len > 0)
+		memcpy(table_setplain(t, row, col, len), buf, len);
+	else
+		table_setn(t, row, col, "", 0);
 }
 
 int

@@ -197,7 +197,22 @@ putrow(struct table_out *w, const struct table *t, size_t r)
 			continue;
 		}
 		/* NULL: an empty cell (table_get) */
-		s = cell[c] != NULL ? cell[c] : "";
+		if ((s = cell[c]) == NULL) {
+			room(w, 1);
+			if (c > 0)
+				w->b[w->n++] = ',';
+			continue;
+		}
+		/* text known plain: its length is the byte before it */
+		if ((k = (unsigned char)s[-1]) != TEXT_SCAN) {
+			room(w, k + 1);
+			d = w->b + w->n;
+			if (c > 0)
+				*d++ = ',';
+			memcpy(d, s, k);
+			w->n += (c > 0) + k;
+			continue;
+		}
 		/*
 		 * The common field, short and plain, copied here; any other
 		 * is written again from the start by putfield.
