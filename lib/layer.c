@@ -265,6 +265,13 @@ layer_get(const struct table *t, const struct layer_cols *lc, size_t row,
 	return 0;
 }
 
+_Static_assert(NNUM == LAYER_NNUM, "struct layer_memo has a slot per number");
+
+/* The cells of layer_put after the numbers. */
+static void
+put_rest(struct table *t, const struct layer_cols *lc, size_t row,
+    const struct layer *l);
+
 void
 layer_put(struct table *t, const struct layer_cols *lc, size_t row,
     const struct layer *l)
@@ -274,6 +281,46 @@ layer_put(struct table *t, const struct layer_cols *lc, size_t row,
 	for (i = 0; i < NNUM; i++)
 		table_setint(t, row, (size_t)*CFIELD(lc, &numcols[i]),
 		    *LFIELD(l, &numcols[i]));
+	put_rest(t, lc, row, l);
+}
+
+void
+layer_put_memo(struct table *t, const struct layer_cols *lc, size_t row,
+    const struct layer *l, struct layer_memo *m)
+{
+	size_t i;
+
+	for (i = 0; i < NNUM; i++) {
+		int64_t v = *LFIELD(l, &numcols[i]);
+
+		if (!m->have[i] || m->v[i] != v) {
+			/* "%lld" by hand, as table_setint writes it */
+			char buf[24], *p = buf + sizeof(buf);
+			uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+
+			do {
+				*--p = (char)('0' + u % 10);
+				u /= 10;
+			} while (u > 0);
+			if (v < 0)
+				*--p = '-';
+			m->len[i] = (unsigned char)(buf + sizeof(buf) - p);
+			memcpy(m->s[i], p, m->len[i]);
+			m->v[i] = v;
+			m->have[i] = 1;
+		}
+		table_setn(t, row, (size_t)*CFIELD(lc, &numcols[i]), m->s[i],
+		    m->len[i]);
+	}
+	put_rest(t, lc, row, l);
+}
+
+static void
+put_rest(struct table *t, const struct layer_cols *lc, size_t row,
+    const struct layer *l)
+{
+	size_t i;
+
 	table_set(t, row, (size_t)lc->op, layer_opname(l->op));
 	table_set(t, row, (size_t)lc->act, l->act);
 	table_set(t, row, (size_t)lc->dtype, l->dtype);

@@ -106,6 +106,21 @@ void layer_put(struct table *t, const struct layer_cols *lc, size_t row,
     const struct layer *l);
 
 /*
+ * The numbers layer_put_memo last wrote, per numeric column, so that a
+ * writer of many rows of like geometry (pf-split: every piece of a layer)
+ * formats only those that changed.  Zero it before the first row.
+ */
+#define LAYER_NNUM	27
+struct layer_memo {
+	int64_t		v[LAYER_NNUM];
+	char		s[LAYER_NNUM][24];
+	unsigned char	len[LAYER_NNUM], have[LAYER_NNUM];
+};
+/* layer_put, the same cells, through memo m. */
+void layer_put_memo(struct table *t, const struct layer_cols *lc,
+    size_t row, const struct layer *l, struct layer_memo *m);
+
+/*
  * Recompute the GEMM view, MACs and byte counts of a conv, gemm or matmul
  * from its shape (pf-formats(7) gives the definitions); other ops are left
  * alone.  Returns -1 (no report) if a product overflows 64 bits.

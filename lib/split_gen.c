@@ -152,6 +152,7 @@ struct gen {
 	int64_t			**preds;
 	int			*npreds;
 	size_t			 n;
+	struct layer_memo	 memo;	/* the numbers of the last piece written */
 };
 
 static int
@@ -206,7 +207,7 @@ emit(struct gen *g, const struct task_cand *c, char axis, int ratio,
 	    (size_t)g->onnx_in));
 	table_set(t, r, (size_t)g->preds_out, table_get(g->in, src,
 	    (size_t)g->preds_in));
-	layer_put(t, &g->olc, r, &pc->l);
+	layer_put_memo(t, &g->olc, r, &pc->l, &g->memo);
 	/* the PIM share travels on every piece; each cost tool derives its side */
 	if (g->o->pim_channels > 0)
 		table_setint(t, r, (size_t)g->tail[TT_PIM_CHANNELS],
