@@ -130,20 +130,25 @@ table_setns(struct table *t, size_t row, size_t col, double v)
 int
 parse_int64(const char *s, int64_t *v)
 {
-	const char *p, *q;
+	const unsigned char *p;
 	char *end;
 	long long x;
-	int64_t u = 0;
+	int64_t u;
+	unsigned d;
+	int n;
 
 	if (s == NULL)
 		return -1;
 	/* up to 18 digits cannot overflow: no strtoll for them */
-	p = s + (*s == '-' || *s == '+');
-	for (q = p; *q >= '0' && *q <= '9' && q - p < 18; q++)
-		u = u * 10 + (*q - '0');
-	if (*q == '\0' && q > p) {
-		*v = *s == '-' ? -u : u;
-		return 0;
+	p = (const unsigned char *)s + (*s == '-' || *s == '+');
+	if ((d = (unsigned)*p - '0') <= 9) {
+		u = d;
+		for (n = 1; n < 18 && (d = (unsigned)p[n] - '0') <= 9; n++)
+			u = u * 10 + d;
+		if (p[n] == '\0') {
+			*v = *s == '-' ? -u : u;
+			return 0;
+		}
 	}
 	/* (strtoll would skip white space) */
 	if (*s == '\0' || isspace((unsigned char)*s))
