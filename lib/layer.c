@@ -309,8 +309,9 @@ layer_put_memo(struct table *t, const struct layer_cols *lc, size_t row,
 			m->v[i] = v;
 			m->have[i] = 1;
 		}
-		table_setn(t, row, (size_t)*CFIELD(lc, &numcols[i]), m->s[i],
-		    m->len[i]);
+		/* digits: copied by the writer as they stand */
+		memcpy(table_setplain(t, row, (size_t)*CFIELD(lc, &numcols[i]),
+		    m->len[i]), m->s[i], m->len[i]);
 	}
 	put_rest(t, lc, row, l);
 }
