@@ -193,17 +193,21 @@ void table_reader_close(struct table_reader *r);
  * stage after it fails instead of taking the cut table for a whole one.
  * A table_out of stdout with PIMFLOW_TEE naming a file writes every byte
  * to that file too (pimflow(1) keeps a stage's output so, without a
- * tee(1) process); a copy that cannot be opened or written is reported
- * naming the file, stdout cut as above, and the process exits 1.
+ * tee(1) process); when the copy cannot be opened or written the output
+ * stops there, the part already on stdout cut as above.
  * table_out_header writes t's header, table_out_rows its rows.  Each
  * returns 0, or -1 on a write error with errno as the failed write left
- * it, for the caller to report (pf_write_error); close frees o.
+ * it, for the caller to report: pf_write_error(table_out_where(o)), which
+ * names the copy when it was the copy that failed, stdout otherwise;
+ * table_out_close gives that name in *where (when where is not NULL) and
+ * frees o.
  */
 struct table_out;
 struct table_out *table_out_open(FILE *fp, size_t hold);
 int table_out_header(struct table_out *o, const struct table *t);
 int table_out_rows(struct table_out *o, const struct table *t);
-int table_out_close(struct table_out *o, int ok);
+int table_out_close(struct table_out *o, int ok, const char **where);
+const char *table_out_where(const struct table_out *o);
 
 /* What the row-wise stages read per block and hold of their output. */
 #define TABLE_BLOCK	(1024 * 1024)

@@ -440,7 +440,7 @@ static int
 flush(struct gen *g, struct table_out *w)
 {
 	if (table_out_rows(w, g->out) < 0) {
-		pf_write_error(NULL);
+		pf_write_error(table_out_where(w));
 		return -1;
 	}
 	table_droprows(g->out);
@@ -467,7 +467,7 @@ generate(const struct table *layers, const struct split_opts *o,
 	if (setup(&g) < 0)
 		rc = -1;
 	else if (w != NULL && table_out_header(w, out) < 0) {
-		pf_write_error(NULL);
+		pf_write_error(table_out_where(w));
 		rc = -1;
 	}
 	for (i = 0; rc == 0 && i < g.n; i++) {

@@ -57,6 +57,7 @@ main(int argc, char **argv)
 	struct split_opts o;
 	struct table in;
 	struct table_out *out;
+	const char *where;
 	const char *config = NULL;
 	int64_t total = 0, npim = 0;
 	int ch, gset = 0, machine = 0, rc = PF_EXIT_OK;
@@ -161,8 +162,8 @@ main(int argc, char **argv)
 	ch = split_write(&in, &o, out) == 0;
 	if (!ch)
 		rc = PF_EXIT_DATA;
-	if (table_out_close(out, ch) < 0) {
-		pf_write_error(NULL);
+	if (table_out_close(out, ch, &where) < 0) {
+		pf_write_error(where);
 		rc = PF_EXIT_DATA;
 	}
 	table_free(&in);
