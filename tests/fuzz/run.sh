@@ -41,7 +41,7 @@ FLAGS="-g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -DSHAREDIR=\"/nonexistent\" \
 -fno-omit-frame-pointer -Ilib -Ibuild/gen"
 LIBS="-lcsv -lprotobuf-c -lm"
 # The ONNX harness needs the loader; the CSV one needs no ONNX module.
-CSVSRC="lib/csvio.c lib/csvio_num.c lib/csvio_write.c lib/csvio_pipe.c lib/csvio_stream.c lib/layer.c lib/diag.c lib/xalloc.c lib/arith.c"
+CSVSRC="lib/csvio.c lib/csvio_read.c lib/csvio_num.c lib/csvio_write.c lib/csvio_pipe.c lib/csvio_stream.c lib/layer.c lib/diag.c lib/xalloc.c lib/arith.c"
 ONNXSRC="$(ls lib/*.c | grep -v -e '/main\.c$') build/gen/onnx.pb-c.c"
 
 build() {	# name sources...

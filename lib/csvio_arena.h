@@ -1,0 +1,81 @@
+/*
+ * What csvio's modules share of a table's insides: the arena its cells'
+ * text is carved from, and making rows and the column index.  Not for
+ * other modules: they use csvio.h.
+ */
+#ifndef PF_CSVIO_ARENA_H
+#define PF_CSVIO_ARENA_H
+
+#include <stddef.h>
+#include <string.h>
+
+#include "csvio.h"
+
+struct table_chunk {
+	struct table_chunk *next;
+	size_t	used, cap;
+	char	data[];
+};
+
+#define TABLE_CHUNK	(256 * 1024)
+
+/* The text of every empty cell is table_empty + 1 (after its length byte). */
+extern const char table_empty[2];
+
+/* n bytes of t's arena in a new chunk (table_arena's slow path). */
+char *table_arena_new(struct table *t, size_t n);
+/* Free the chunks of list c, keeping up to 8 of TABLE_CHUNK bytes as spares. */
+void table_freechunks(struct table *t, struct table_chunk *c);
+/*
+ * A new row, its cells not set: a row's cells past ncols (the spare
+ * stride) are never read, and table_addcol clears a column it adds.
+ */
+size_t table_newrow(struct table *t);
+/*
+ * The column index: open addressing over the names, rebuilt when a
+ * column is added (table_col).
+ */
+void table_colindex(struct table *t);
+
+/* n bytes of t's arena. */
+static inline char *
+table_arena(struct table *t, size_t n)
+{
+	struct table_chunk *c = t->arena;
+
+	if (c == NULL || c->cap - c->used < n)
+		return table_arena_new(t, n);
+	c->used += n;
+	return c->data + c->used - n;
+}
+
+/*
+ * Room for a cell's text of len bytes in t's arena, NUL-terminated, after
+ * a length byte for the writer (csvio_write.c): len when the caller knows
+ * the text needs no quotes and len < TEXT_SCAN, else TEXT_SCAN.  Every
+ * cell's text but the fields of a row's own line (rowtext) is made here.
+ */
+static inline char *
+table_celltext(struct table *t, size_t len, int plain)
+{
+	char *p = table_arena(t, len + 2);
+
+	p[0] = (char)(unsigned char)(plain && len < TEXT_SCAN ? len : TEXT_SCAN);
+	p[len + 1] = '\0';
+	return p + 1;
+}
+
+/* A copy of s[0..len) as a cell's text (table_celltext). */
+static inline const char *
+table_arenadup(struct table *t, const char *s, size_t len, int plain)
+{
+	char *p;
+
+	if (len == 0)
+		return table_empty + 1;
+	p = table_celltext(t, len, plain);
+	memcpy(p, s, len);
+	return p;
+}
+
+#endif
