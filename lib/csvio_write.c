@@ -240,7 +240,6 @@ struct table_out *
 table_out_open(FILE *fp, size_t hold)
 {
 	struct table_out *w = xcalloc(1, sizeof(*w));
-
 	const char *p;
 
 	table_pipe_grow(fp);
