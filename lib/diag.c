@@ -24,6 +24,8 @@ static int stdout_reported;
  */
 static struct timespec started;
 static const char *recpath;
+/* pf_stage_ready has been called */
+static int ready;
 
 static void
 stage_record(void)
@@ -41,8 +43,8 @@ stage_record(void)
 	    (double)(now.tv_nsec - started.tv_nsec) / 1e9;
 	cpu = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
 	    (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
-	n = snprintf(line, sizeof(line), "%s,%.6f,%.3f,%ld\n", progname,
-	    wall, cpu, (long)ru.ru_maxrss);
+	n = snprintf(line, sizeof(line), "%s,%.6f,%.3f,%ld,%d\n", progname,
+	    wall, cpu, (long)ru.ru_maxrss, ready);
 	/* one write of one line on an appending descriptor: whole lines */
 	if (n > 0 && (size_t)n < sizeof(line) &&
 	    (fd = open(recpath, O_WRONLY | O_APPEND | O_CREAT, 0644)) >= 0) {
@@ -69,6 +71,12 @@ pf_setprogname(const char *argv0)
 		recpath = p;
 		atexit(stage_record);
 	}
+}
+
+void
+pf_stage_ready(void)
+{
+	ready = 1;
 }
 
 const char *

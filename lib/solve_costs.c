@@ -390,13 +390,6 @@ costs_rows(const struct table *t, struct solve_in *in, struct costs_rd *k)
 			}
 			x->tensor = s[0] == '1';
 		}
-		if (in->nlayers >= 0 && x->last >= in->nlayers) {
-			pf_errl(t->fname, x->line, "candidate '%s' covers "
-			    "layers %lld-%lld, beyond the last layer %lld",
-			    x->id, (long long)x->first, (long long)x->last,
-			    (long long)in->nlayers - 1);
-			return -1;
-		}
 		if (x->last > k->maxlast)
 			k->maxlast = x->last;
 		if (k->clk >= 0 && readclock(t, i, k, in) < 0)
@@ -489,7 +482,10 @@ any_dup(const struct solve_in *in)
 	return dup;
 }
 
-/* The checks and sums over every row, once all are read. */
+/*
+ * The checks and sums over every row, once all are read (and the layers,
+ * when given, after them).
+ */
 static int
 costs_end(struct solve_in *in, struct costs_rd *k)
 {
@@ -497,6 +493,19 @@ costs_end(struct solve_in *in, struct costs_rd *k)
 	size_t i, *idx;
 	int rc = 0;
 
+	/* the first row, in input order, past the layers given */
+	for (i = 0; in->nlayers >= 0 && k->maxlast >= in->nlayers &&
+	    i < in->nc; i++) {
+		const struct cand *x = &in->c[i];
+
+		if (x->last >= in->nlayers) {
+			pf_errl(in->fname, x->line, "candidate '%s' covers "
+			    "layers %lld-%lld, beyond the last layer %lld",
+			    x->id, (long long)x->first, (long long)x->last,
+			    (long long)in->nlayers - 1);
+			return -1;
+		}
+	}
 	/* duplicate ids: sorted, reported at the later line */
 	if (any_dup(in)) {
 		idx = xcalloc(in->nc + 1, sizeof(*idx));
@@ -594,8 +603,25 @@ solve_read_costs(const struct table *t, struct solve_in *in)
 	return rc;
 }
 
+/*
+ * The layers table, read once every costs row is (so that the program
+ * writing it may run in the same pipe: solve_io.h).
+ */
+static int
+load_layers(const char *path, struct solve_in *in)
+{
+	struct table lt;
+	int rc;
+
+	if (table_load(path, &lt) < 0)
+		return -1;
+	rc = solve_read_layers(&lt, in);
+	table_free(&lt);
+	return rc;
+}
+
 int
-solve_load_costs(const char *path, struct solve_in *in)
+solve_load_costs(const char *path, const char *layers, struct solve_in *in)
 {
 	struct table_reader *r;
 	struct costs_rd k;
@@ -610,7 +636,8 @@ solve_load_costs(const char *path, struct solve_in *in)
 	while ((n = table_reader_next(r)) > 0)
 		if (costs_rows(table_reader_table(r), in, &k) < 0)
 			goto out;
-	if (n == 0 && costs_end(in, &k) == 0)
+	if (n == 0 && (layers == NULL || load_layers(layers, in) == 0) &&
+	    costs_end(in, &k) == 0)
 		rc = 0;
 out:
 	table_reader_close(r);

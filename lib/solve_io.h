@@ -78,9 +78,15 @@ int solve_read_costs(const struct table *t, struct solve_in *in);
  * The same from the file path ("-": stdin), read a block of rows at a
  * time: memory holds the candidates, not the table.  A fault in a row is
  * reported as its block is read, so with faults in several blocks the
- * first block's is named (pf-formats(7), Streaming).
+ * first block's is named (pf-formats(7), Streaming).  With layers not
+ * NULL, that layers.csv is read (solve_read_layers) once the last costs
+ * row has been, before the checks that need the layer count (a candidate
+ * beyond the last layer, still named by its line): so the program that
+ * writes layers.csv may run in the same pipe as the one writing the
+ * costs, its file complete by the time the costs end (pimflow(1)).
  */
-int solve_load_costs(const char *path, struct solve_in *in);
+int solve_load_costs(const char *path, const char *layers,
+    struct solve_in *in);
 
 /*
  * Solve policy p under objective o (NULL: time), reporting an uncovered

@@ -86,6 +86,7 @@ main(int argc, char **argv)
 	argv += optind;
 	if (argc != 1)
 		usage(PF_EXIT_USAGE);
+	pf_stage_ready();
 	rc = run(argv[0], &o);
 	free(o.is);
 	if (pf_close_stdout() < 0 && rc == PF_EXIT_OK)

@@ -122,7 +122,6 @@ main(int argc, char **argv)
 {
 	struct opts o;
 	struct solve_in in;
-	struct table lt;
 	int64_t v;
 	int ch, rc = PF_EXIT_DATA;
 
@@ -192,16 +191,10 @@ main(int argc, char **argv)
 	argv += optind;
 	if (argc > 1 || (o.dag && o.layers == NULL))
 		usage(PF_EXIT_USAGE);
+	pf_stage_ready();
 	solve_in_init(&in);
-	if (o.layers != NULL) {
-		if (table_load(o.layers, &lt) < 0)
-			goto out;
-		v = solve_read_layers(&lt, &in);
-		table_free(&lt);
-		if (v < 0)
-			goto out;
-	}
-	v = solve_load_costs(argc == 1 ? argv[0] : "-", &in);
+	/* -l after the costs: its writer may be upstream in the same pipe */
+	v = solve_load_costs(argc == 1 ? argv[0] : "-", o.layers, &in);
 	if (v == 0 && o.dag)
 		solve_dag(&in.c, &in.nc, in.nlayers, in.preds, in.npreds,
 		    o.window, in.have_energy ? in.static_w[1] : 0);
@@ -215,7 +208,6 @@ main(int argc, char **argv)
 	}
 	if (v == 0)
 		rc = run(&in, &o);
-out:
 	solve_in_free(&in);
 	if (pf_close_stdout() < 0)
 		rc = PF_EXIT_DATA;

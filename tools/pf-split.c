@@ -156,6 +156,7 @@ main(int argc, char **argv)
 		    (long long)total, n, (long long)o.gwrite);
 		return pf_close_stdout() < 0 ? PF_EXIT_DATA : PF_EXIT_OK;
 	}
+	pf_stage_ready();
 	if (table_load(argc == 1 ? argv[0] : "-", &in) < 0)
 		return PF_EXIT_DATA;
 	out = table_out_open(stdout, TABLE_HOLD);

@@ -96,13 +96,16 @@ main(int argc, char **argv)
 		    u.e->arch, (long long)u.def.channels,
 		    (long long)u.def.max_gwrite, u.def.hiding);
 		rc = pf_close_stdout() < 0 ? PF_EXIT_DATA : PF_EXIT_OK;
-	} else if (pim_cost_start(&u, tracef, stats) < 0)
-		rc = PF_EXIT_DATA;
-	else
-		/* the engines' memos span the blocks */
-		rc = table_stream_stdout_block(argv, argc, NULL,
-		    TABLE_BLOCK_MEMO, pim_cost_block, pim_cost_done, &u) == 0 ?
-		    PF_EXIT_OK : PF_EXIT_DATA;
+	} else {
+		pf_stage_ready();
+		if (pim_cost_start(&u, tracef, stats) < 0)
+			rc = PF_EXIT_DATA;
+		else
+			/* the engines' memos span the blocks */
+			rc = table_stream_stdout_block(argv, argc, NULL,
+			    TABLE_BLOCK_MEMO, pim_cost_block, pim_cost_done,
+			    &u) == 0 ? PF_EXIT_OK : PF_EXIT_DATA;
+	}
 	pim_cost_close(&u);
 	return rc;
 }
