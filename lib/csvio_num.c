@@ -15,66 +15,97 @@
 #include <string.h>
 
 #include "csvio.h"
+#include "csvio_arena.h"
 #include "diag.h"
+
+/* "00" to "99": the digits are made two at a time. */
+static const char dig2[201] =
+    "0001020304050607080910111213141516171819"
+    "2021222324252627282930313233343536373839"
+    "4041424344454647484950515253545556575859"
+    "6061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
 
 /* Decimal digits of u before end; returns where they start. */
 static char *
 udigits(char *end, uint64_t u)
 {
-	do {
-		*--end = (char)('0' + u % 10);
-		u /= 10;
-	} while (u > 0);
+	while (u >= 100) {
+		end -= 2;
+		memcpy(end, dig2 + 2 * (u % 100), 2);
+		u /= 100;
+	}
+	if (u >= 10) {
+		end -= 2;
+		memcpy(end, dig2 + 2 * u, 2);
+	} else
+		*--end = (char)('0' + u);
 	return end;
 }
 
 void
 table_setint(struct table *t, size_t row, size_t col, int64_t v)
 {
-	uint64_t x, u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-	size_t n = 1 + (v < 0);
+	static const uint64_t p10[] = { 1, 10, 100, 1000, 10000, 100000,
+	    1000000, 10000000, 100000000, 1000000000, 10000000000,
+	    100000000000, 1000000000000, 10000000000000, 100000000000000,
+	    1000000000000000, 10000000000000000, 100000000000000000,
+	    1000000000000000000, 10000000000000000000u };
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	size_t n = 1;
 	char *p;
 
 	/* the digits written in place, from the last */
-	for (x = u; x >= 10; x /= 10)
+	while (n < 20 && u >= p10[n])
 		n++;
-	p = table_setplain(t, row, col, n) + n;
-	p = udigits(p, u);
+	n += v < 0;
+	p = table_celltext(t, n, 1);
+	t->cells[row * t->stride + col] = p;
+	p = udigits(p + n, u);
 	if (v < 0)
 		*--p = '-';
 }
 
-int
-table_fmtfix(char *buf, size_t size, double v, int digits)
+/*
+ * What printf("%.*f", digits, v) writes, made before end: returns where
+ * it starts, or NULL past the range done here (|v| from 2^53 / 10^digits
+ * on, NaN, infinities, digits outside 0 to 6), left to printf.
+ */
+static char *
+fixdigits(char *end, double v, int digits)
 {
+	/* 2^53 / 10^digits, below which 10^digits * |v| has an exact floor */
+	static const double lim[] = { 9007199254740992.0,
+	    9007199254740992.0 / 10, 9007199254740992.0 / 100,
+	    9007199254740992.0 / 1e3, 9007199254740992.0 / 1e4,
+	    9007199254740992.0 / 1e5, 9007199254740992.0 / 1e6 };
 	static const double scale[] = { 1, 10, 100, 1e3, 1e4, 1e5, 1e6 };
-	char tmp[48], *p;
-	double a = fabs(v), d, x, e, k, f;
+	double a = fabs(v), d, x, f;
 	uint64_t u;
-	size_t n;
+	char *p = end;
 	int i;
 
 	/*
-	 * What printf("%.*f") writes: the exact value of v rounded to
-	 * digits decimals, ties to even.  x + e is 10^digits * |v| exactly
-	 * (the fma gives the product's rounding error), so only a fraction
-	 * of exactly one half needs e to decide.  Beyond 2^53 / 10^digits
-	 * (and for NaN or infinities) printf itself.
+	 * The exact value of v rounded to digits decimals, ties to even.
+	 * x = 10^digits * |v| rounded, u its floor (x < 2^53: the cast is
+	 * exact), f the fraction, exact too; only a fraction of exactly one
+	 * half needs the product's rounding error e (the fma) to decide.
 	 */
-	if (digits < 0 || digits > 6 ||
-	    !(a < 9007199254740992.0 / scale[digits]))
-		return snprintf(buf, size, "%.*f", digits, v);
+	if (digits < 0 || digits > 6 || !(a < lim[digits]))
+		return NULL;
 	d = scale[digits];
 	x = a * d;
-	e = fma(a, d, -x);
-	k = floor(x);
-	f = x - k;
-	if (f > 0.5 || (f == 0.5 && (e > 0 || (e == 0 &&
-	    fmod(k, 2) != 0))))
-		k += 1;
-	u = (uint64_t)k;
-	p = tmp + sizeof(tmp);
-	for (i = 0; i < digits; i++) {
+	u = (uint64_t)x;
+	f = x - (double)u;
+	if (f > 0.5 || (f == 0.5 && (fma(a, d, -x) > 0 ||
+	    (fma(a, d, -x) == 0 && (u & 1) != 0))))
+		u++;
+	for (i = digits; i >= 2; i -= 2) {
+		p -= 2;
+		memcpy(p, dig2 + 2 * (u % 100), 2);
+		u /= 100;
+	}
+	if (i > 0) {
 		*--p = (char)('0' + u % 10);
 		u /= 10;
 	}
@@ -83,6 +114,17 @@ table_fmtfix(char *buf, size_t size, double v, int digits)
 	p = udigits(p, u);
 	if (signbit(v))
 		*--p = '-';
+	return p;
+}
+
+int
+table_fmtfix(char *buf, size_t size, double v, int digits)
+{
+	char tmp[48], *p;
+	size_t n;
+
+	if ((p = fixdigits(tmp + sizeof(tmp), v, digits)) == NULL)
+		return snprintf(buf, size, "%.*f", digits, v);
 	n = (size_t)(tmp + sizeof(tmp) - p);
 	if (size > 0) {
 		size_t m = n < size - 1 ? n : size - 1;
@@ -102,55 +144,65 @@ table_fmtns(char *buf, size_t size, double v)
 void
 table_setfix(struct table *t, size_t row, size_t col, double v, int digits)
 {
-	char buf[512];
-	int n = table_fmtfix(buf, sizeof(buf), v, digits);
-	size_t len = (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1;
+	char buf[512], *p, *c;
+	size_t len;
+	int n;
 
 	/* digits, a sign and a point; "inf" or "nan" at worst */
-	if (len > 0)
-		memcpy(table_setplain(t, row, col, len), buf, len);
-	else
+	if ((p = fixdigits(buf + sizeof(buf), v, digits)) != NULL)
+		len = (size_t)(buf + sizeof(buf) - p);
+	else {
+		n = snprintf(buf, sizeof(buf), "%.*f", digits, v);
+		len = (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1;
+		p = buf;
+	}
+	if (len > 0) {
+		c = table_celltext(t, len, 1);
+		t->cells[row * t->stride + col] = c;
+		memcpy(c, p, len);
+	} else
 		table_setn(t, row, col, "", 0);
 }
 
 void
 table_setns(struct table *t, size_t row, size_t col, double v)
 {
-	char buf[512];
-	int n = table_fmtns(buf, sizeof(buf), v);
-	size_t len = (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1;
-
-	/* digits, a sign and a point; "inf" or "nan" at worst */
-	if (len > 0)
-		memcpy(table_setplain(t, row, col, len), buf, len);
-	else
-		table_setn(t, row, col, "", 0);
+	table_setfix(t, row, col, v, 3);
 }
 
-int
-parse_int64(const char *s, int64_t *v)
+/*
+ * parse_int64's fast path: an optional sign and up to 18 digits, which
+ * cannot overflow (each byte tested once: unsigned difference from '0';
+ * a longer run wraps harmlessly and is refused).  0 with *v, or -1 for
+ * the general path.
+ */
+static inline int
+int64_fast(const char *s, int64_t *v)
 {
-	const unsigned char *p;
+	const unsigned char *p = (const unsigned char *)s +
+	    (*s == '-' || *s == '+');
+	uint64_t u;
+	unsigned d;
+	size_t n;
+
+	if ((d = (unsigned)*p - '0') > 9)
+		return -1;
+	u = d;
+	for (n = 1; (d = (unsigned)p[n] - '0') <= 9; n++)
+		u = u * 10 + d;
+	if (p[n] != '\0' || n > 18)
+		return -1;
+	*v = *s == '-' ? -(int64_t)u : (int64_t)u;
+	return 0;
+}
+
+/* parse_int64 past its fast path: strtoll, without its white space. */
+static int
+int64_slow(const char *s, int64_t *v)
+{
 	char *end;
 	long long x;
-	int64_t u;
-	unsigned d;
-	int n;
 
-	if (s == NULL)
-		return -1;
-	/* up to 18 digits cannot overflow: no strtoll for them */
-	p = (const unsigned char *)s + (*s == '-' || *s == '+');
-	if ((d = (unsigned)*p - '0') <= 9) {
-		u = d;
-		for (n = 1; n < 18 && (d = (unsigned)p[n] - '0') <= 9; n++)
-			u = u * 10 + d;
-		if (p[n] == '\0') {
-			*v = *s == '-' ? -u : u;
-			return 0;
-		}
-	}
-	/* (strtoll would skip white space) */
 	if (*s == '\0' || isspace((unsigned char)*s))
 		return -1;
 	errno = 0;
@@ -159,6 +211,14 @@ parse_int64(const char *s, int64_t *v)
 		return -1;
 	*v = x;
 	return 0;
+}
+
+int
+parse_int64(const char *s, int64_t *v)
+{
+	if (s == NULL)
+		return -1;
+	return int64_fast(s, v) == 0 ? 0 : int64_slow(s, v);
 }
 
 int
@@ -279,12 +339,14 @@ table_int(const struct table *t, size_t row, size_t col, int64_t *v)
 {
 	const char *s = table_get(t, row, col);
 
+	if (int64_fast(s, v) == 0)
+		return 0;
 	if (*s == '\0') {
 		pf_errl(t->fname, table_line(t, row), "column '%s': empty field",
 		    t->cols[col]);
 		return -1;
 	}
-	if (parse_int64(s, v) < 0) {
+	if (int64_slow(s, v) < 0) {
 		pf_errl(t->fname, table_line(t, row),
 		    "column '%s': not an integer: '%s'", t->cols[col], s);
 		return -1;

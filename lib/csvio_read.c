@@ -39,9 +39,16 @@ enum { RD_COPY, RD_SKIM };
 struct rdstate {
 	struct table	*t;
 	const char	**rec;		/* fields in t's arena */
-	size_t		 *off;		/* RD_SKIM: the fields' offsets in buf */
+	/*
+	 * RD_SKIM: the fields' offsets in buf, room for one a byte of the
+	 * buffer (each skimmed field ends at a ',' or '\n' of it, and a
+	 * record's fields start over at 0), so that on_field_skim has no
+	 * room to check.
+	 */
+	size_t		 *off;
 	size_t		  nrec, caprec;
 	size_t		  nin;		/* columns of the input (t may add) */
+	size_t		  hlen0;	/* length of the first column's name */
 	long		  line;		/* line number of the current record */
 	unsigned long	  nrecords;	/* records libcsv has ended */
 	int		  haveheader;
@@ -52,18 +59,20 @@ struct rdstate {
 	const char	 *buf;		/* the buffer being parsed */
 	size_t		  n;
 	size_t		  pos;		/* RD_SKIM: where libcsv's next field
-					   starts (after blank lines, if any) */
-	size_t		  recstart;	/* RD_SKIM: the record's first byte */
+					   starts (blank lines passed over) */
 	const char	 *text;		/* the skimmed record's line, or NULL */
 	size_t		  textlen;
 };
 
+/* Room for n fields in st->rec. */
 static void
-growrec(struct rdstate *st)
+growrec(struct rdstate *st, size_t n)
 {
-	st->caprec = st->caprec ? 2 * st->caprec : 16;
+	if (n <= st->caprec)
+		return;
+	while (st->caprec < n)
+		st->caprec = st->caprec ? 2 * st->caprec : 16;
 	st->rec = xreallocarray(st->rec, st->caprec, sizeof(*st->rec));
-	st->off = xreallocarray(st->off, st->caprec, sizeof(*st->off));
 }
 
 /* A field, copied from libcsv's buffer. */
@@ -73,7 +82,7 @@ on_field(void *s, size_t len, void *data)
 	struct rdstate *st = data;
 
 	if (st->nrec == st->caprec)
-		growrec(st);
+		growrec(st, st->nrec + 1);
 	if (st->nul && !st->err && len > 0 && memchr(s, '\0', len) != NULL) {
 		/* C strings would silently cut the field short. */
 		pf_errl(st->t->fname, st->line + 1, "NUL byte in a field");
@@ -89,16 +98,19 @@ on_field_skim(void *s, size_t len, void *data)
 	struct rdstate *st = data;
 
 	(void)s;
-	if (st->nrec == st->caprec)
-		growrec(st);
-	if (st->nrec == 0) {
-		/* libcsv passed over blank lines without a word */
-		while (st->buf[st->pos] == '\n')
-			st->pos++;
-		st->recstart = st->pos;
-	}
 	st->off[st->nrec++] = st->pos;
 	st->pos += len + 1;	/* and the ',' or '\n' after it */
+}
+
+/*
+ * Past the blank lines at st->pos, which libcsv passes over without a
+ * word (RD_SKIM: at its start and after each record).
+ */
+static void
+skipblank(struct rdstate *st)
+{
+	while (st->pos < st->n && st->buf[st->pos] == '\n')
+		st->pos++;
 }
 
 /* End of RD_SKIM field i: where its ',' or '\n' is. */
@@ -108,21 +120,26 @@ skimend(const struct rdstate *st, size_t i)
 	return (i + 1 < st->nrec ? st->off[i + 1] : st->pos) - 1;
 }
 
-/* The skimmed record's line copied to the arena, its fields cut apart. */
-static void
-skimrec(struct rdstate *st)
+/*
+ * The skimmed record's line copied to the arena, its fields cut apart
+ * and stored at rec[0..nrec) (st->rec, or a new row's cells).
+ */
+static char *
+skimline(struct rdstate *st, const char **rec)
 {
-	size_t i, len = st->pos - st->recstart;
+	const size_t *off = st->off;
+	size_t i, base = off[0], len = st->pos - base;
 	char *p = table_arena(st->t, len);
 
-	memcpy(p, st->buf + st->recstart, len);
-	st->text = p;
-	st->textlen = len;
-	for (i = 0; i < st->nrec; i++)
-		st->rec[i] = p + (st->off[i] - st->recstart);
-	for (i = 1; i < st->nrec; i++)
-		p[st->off[i] - st->recstart - 1] = '\0';
+	memcpy(p, st->buf + base, len);
+	rec[0] = p;
+	for (i = 1; i < st->nrec; i++) {
+		p[off[i] - base - 1] = '\0';
+		rec[i] = p + (off[i] - base);
+	}
 	p[len - 1] = '\0';
+	st->textlen = len;
+	return p;
 }
 
 /*
@@ -137,6 +154,7 @@ endbuf(struct rdstate *st)
 
 	st->atrow = 0;
 	if (st->mode == RD_SKIM) {
+		growrec(st, st->nrec);
 		for (i = 0; i < st->nrec; i++)
 			st->rec[i] = table_arenadup(st->t, st->buf + st->off[i],
 			    skimend(st, i) - st->off[i], 1);
@@ -227,6 +245,7 @@ record(struct rdstate *st)
 		for (i = 0; i < st->nrec; i++)
 			t->cols[i] = xstrdup(st->rec[i]);
 		t->ncols = st->nin = st->nrec;
+		st->hlen0 = strlen(t->cols[0]);
 		table_colindex(t);
 		/* Room for the columns a tool appends, without re-laying rows. */
 		t->stride = t->ncols + 32;
@@ -268,16 +287,46 @@ on_record(int c, void *data)
 	record(st);
 }
 
+/*
+ * A record of a clean buffer.  The common one, a row of the input's
+ * columns whose first field is not the first column's name (so neither
+ * a repeated header nor, there being more than one field or the one not
+ * empty, a blank line), goes to a new row's cells at once; any other
+ * through record().
+ */
 static void
 on_record_skim(int c, void *data)
 {
 	struct rdstate *st = data;
+	struct table *t = st->t;
+	size_t i, r, n = st->nrec;
+	size_t l0 = (n > 1 ? st->off[1] : st->pos) - st->off[0] - 1;
+	const char **cell;
 
 	(void)c;
-	st->text = NULL;
-	if (!st->err)
-		skimrec(st);	/* the line, for record() */
-	record(st);
+	if (st->err || !st->haveheader || n != st->nin || (n == 1 && l0 == 0) ||
+	    (l0 == st->hlen0 && memcmp(st->buf + st->off[0], t->cols[0],
+	    l0) == 0)) {
+		st->text = NULL;
+		if (!st->err) {
+			growrec(st, n);
+			st->text = skimline(st, st->rec);  /* for record() */
+		}
+		record(st);
+	} else {
+		st->line++;
+		st->nrecords++;
+		r = table_newrow(t);
+		cell = &t->cells[r * t->stride];
+		t->rowtext[r] = skimline(st, cell);
+		t->rowlen[r] = st->textlen;
+		t->line[r] = st->line;
+		/* the columns the caller added to the reader's table */
+		for (i = n; i < t->ncols; i++)
+			cell[i] = NULL;
+		st->nrec = 0;
+	}
+	skipblank(st);
 }
 
 /*
@@ -308,6 +357,7 @@ struct table_reader {
 	long		 *cline;
 	size_t		  ncarry, capcarry;
 	char		  buf[TABLE_RDBUF];
+	size_t		  off[TABLE_RDBUF + 1];	/* st.off */
 };
 
 /*
@@ -346,6 +396,7 @@ parse(struct table_reader *r, size_t n)
 	}
 	st->mode = RD_SKIM;
 	st->pos = k;
+	skipblank(st);
 	return csv_parse(&r->p, b + k, n - k, on_field_skim, on_record_skim,
 	    st) == n - k ? 0 : -1;
 }
@@ -412,6 +463,7 @@ reader_new(FILE *fp, int own, const char *fname, size_t block,
 	table_pipe_grow(fp);
 	table_init(&r->t, fname);
 	r->st.t = &r->t;
+	r->st.off = r->off;
 	r->st.atrow = 1;
 	if (csv_init(&r->p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) !=
 	    0) {
@@ -459,7 +511,6 @@ table_reader_close(struct table_reader *r)
 	if (r->own)
 		fclose(r->fp);
 	free(r->st.rec);
-	free(r->st.off);
 	free(r->carry);
 	free(r->cline);
 	table_free(&r->t);

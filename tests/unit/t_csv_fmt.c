@@ -148,6 +148,34 @@ main(void)
 		snprintf(buf, sizeof(buf), "%" PRId64, v);
 		CHECK(strcmp(table_get(&t, r, c), buf) == 0);
 	}
+	/*
+	 * table_setns and table_setfix write their cells without
+	 * table_fmtfix's buffer: the same text as printf, through a table.
+	 */
+	for (k = 0; k < 20000; k++) {
+		static const double odd[] = { 0, -0.0, -0.0004, 0.0005, 2.5,
+		    9007199254740.0, 9007199254741.5, 1e300, -1e300,
+		    INFINITY, -INFINITY, NAN };
+		double v = k < (int)(sizeof(odd) / sizeof(odd[0])) ? odd[k] :
+		    k % 3 == 0 ? (double)rnd(-4000000, 4000000) / 64 :
+		    ldexp((double)rnd(0, 1 << 30) / (1 << 30),
+		    (int)rnd(-40, 60)) * (k % 2 ? -1 : 1);
+		int d = (int)(k % 7);
+		char want[512];
+
+		r = table_addrow(&t);
+		table_setns(&t, r, c, v);
+		snprintf(want, sizeof(want), "%.3f", v);
+		if (strcmp(table_get(&t, r, c), want) != 0 && bad++ < 10)
+			fprintf(stderr, "setns %.17g: '%s', printf '%s'\n", v,
+			    table_get(&t, r, c), want);
+		table_setfix(&t, r, c, v, d);
+		snprintf(want, sizeof(want), "%.*f", d, v);
+		if (strcmp(table_get(&t, r, c), want) != 0 && bad++ < 10)
+			fprintf(stderr, "setfix %.17g, %d: '%s', printf '%s'\n",
+			    v, d, table_get(&t, r, c), want);
+	}
+	CHECK_EQ_I(bad, 0);
 	/* setns through a table, and cells written twice. */
 	r = table_addrow(&t);
 	table_setns(&t, r, c, 2.0005);

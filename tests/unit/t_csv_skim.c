@@ -69,7 +69,7 @@ plain(struct str *x, struct str *y, int64_t maxlen)
 
 /*
  * rows rows of columns a,b,c,d; one row in `every` (0: none) has one of
- * the oddities; a row "bad" (0: none) has three fields.
+ * the oddities (k below); a row "bad" (0: none) has three fields.
  */
 static void
 gen(struct str *x, struct str *y, int rows, int every, int bad)
@@ -81,7 +81,7 @@ gen(struct str *x, struct str *y, int rows, int every, int bad)
 	puts2(x, y, "a,b,c,d");
 	eol(x, y);
 	for (r = 1; r <= rows; r++) {
-		k = every > 0 && rnd(0, every - 1) == 0 ? (int)rnd(0, 7) : -1;
+		k = every > 0 && rnd(0, every - 1) == 0 ? (int)rnd(0, 9) : -1;
 		if (k == 0) {		/* blank lines */
 			int64_t i, n = rnd(1, 3);
 
@@ -91,9 +91,12 @@ gen(struct str *x, struct str *y, int rows, int every, int bad)
 			puts2(x, y, "a,b,c,d");
 			eol(x, y);
 		}
-		/* runs of one value, for the grouped blocks */
+		/*
+		 * runs of one value, for the grouped blocks; or the first
+		 * column's name (a row, not a header), or nothing
+		 */
 		snprintf(a, sizeof(a), "g%d,", r / 5);
-		puts2(x, y, a);
+		puts2(x, y, k == 8 ? "a," : k == 9 ? "," : a);
 		if (k == 2)	/* quoted, with the line ends left as they are */
 			puts2(x, y, "\"x\ny,\"\"z\"\"\n\"");
 		else if (k == 3)	/* white space, trimmed by libcsv */

@@ -1,6 +1,8 @@
 /*
  * Unit tests of the CSV table module and checked arithmetic.
  */
+#include <ctype.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,6 +116,87 @@ quoting(void)
 	table_free(&u);
 }
 
+/*
+ * parse_int64 and table_int (each with a fast path of up to 18 digits)
+ * against strtoll's reading of the whole string, white space refused:
+ * every length of digits to past 19, signs, leading zeros, the int64
+ * limits and one past them, junk after the digits, "-0".
+ */
+static void
+ints(void)
+{
+	static const char *const edge[] = { "", "-", "+", "-0", "+0", "00",
+	    "9223372036854775807", "-9223372036854775808",
+	    "9223372036854775808", "-9223372036854775809",
+	    "999999999999999999", "-999999999999999999", "1000000000000000000",
+	    "0000000000000000000000000001", "18446744073709551616", "1 ",
+	    " 1", "1-", "--1", "+-1", "0x10", "1e3", "1.0", "\t1", "12\n" };
+	struct table t;
+	struct capture cap;
+	char in[64], err[256];
+	size_t i, c, r;
+	int k, j, n, bad = 0;
+
+	table_init(&t, "t");
+	c = table_addcol(&t, "v");
+	for (k = 0; k < 100000; k++) {
+		int64_t a = 7, b = 7, want = 0;
+		char *end;
+		int wok, aok, bok;
+
+		if (k < (int)(sizeof(edge) / sizeof(edge[0])))
+			snprintf(in, sizeof(in), "%s", edge[k]);
+		else {
+			n = 0;
+			if (k % 3 == 0)
+				in[n++] = k % 2 ? '-' : '+';
+			for (j = 0; j < (int)rnd(0, 2) && k % 5 == 0; j++)
+				in[n++] = '0';
+			for (j = (int)rnd(0, 21); j > 0; j--)
+				in[n++] = (char)('0' + rnd(0, 9));
+			if (k % 11 == 0)
+				in[n++] = "x.e /:"[rnd(0, 5)];
+			in[n] = '\0';
+		}
+		errno = 0;
+		want = strtoll(in, &end, 10);
+		wok = in[0] != '\0' && !isspace((unsigned char)in[0]) &&
+		    errno == 0 && *end == '\0';
+		aok = parse_int64(in, &a) == 0;
+		r = table_addrow(&t);
+		table_set(&t, r, c, in);
+		if (capture_start(&cap) != 0)
+			abort();
+		bok = table_int(&t, r, c, &b) == 0;
+		capture_end(&cap, err, sizeof(err));
+		if ((aok != wok || bok != wok || (wok && (a != want ||
+		    b != want)) || (!bok) != (err[0] != '\0')) && bad++ < 10)
+			fprintf(stderr, "'%s': parse_int64 %d %lld, table_int "
+			    "%d %lld, strtoll %d %lld\n", in, aok, (long long)a,
+			    bok, (long long)b, wok, (long long)want);
+	}
+	CHECK_EQ_I(bad, 0);
+	/* what table_int says of a bad one, unchanged */
+	r = table_addrow(&t);
+	table_set(&t, r, c, "12x");
+	if (capture_start(&cap) != 0)
+		abort();
+	i = (size_t)table_int(&t, r, c, &(int64_t){ 0 });
+	capture_end(&cap, err, sizeof(err));
+	snprintf(in, sizeof(in), "t:%ld: column 'v': not an integer: '12x'",
+	    table_line(&t, r));
+	CHECK(i == (size_t)-1 && strstr(err, in) != NULL);
+	r = table_addrow(&t);
+	if (capture_start(&cap) != 0)
+		abort();
+	i = (size_t)table_int(&t, r, c, &(int64_t){ 0 });
+	capture_end(&cap, err, sizeof(err));
+	snprintf(in, sizeof(in), "t:%ld: column 'v': empty field",
+	    table_line(&t, r));
+	CHECK(i == (size_t)-1 && strstr(err, in) != NULL);
+	table_free(&t);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -189,6 +272,7 @@ main(int argc, char **argv)
 	CHECK(parse_int64("12", &v) == 0 && v == 12);
 	CHECK(parse_int64("12x", &v) == -1);
 	CHECK(parse_int64("99999999999999999999", &v) == -1);
+	ints();
 	CHECK(parse_double("1e400", &d) == -1);
 	CHECK(parse_double("nan", &d) == -1);
 
