@@ -50,7 +50,14 @@ slots() {
 	"$@" -q -x -f on "$m" "$W/out" || fail "$*: exit $?"
 	awk '{ for (i = 2; i < NF; i++) if ($i == "-j") print $(i + 1) }' "$W/calls" | sort -u | tr '\n' ' '
 }
-[ "$(slots pimflow)" = "$(nproc) " ] || fail "-f on: job slots $(slots pimflow), want $(nproc)"
+# (an nproc first on PATH says whether pimflow ran it)
+ncpu=$(nproc)
+printf '#!/bin/sh\necho called >>"%s/nproc-calls"\nexec "%s" "$@"\n' "$W" "$(command -v nproc)" >"$W/bin/nproc"
+chmod +x "$W/bin/nproc"
+s=$(slots pimflow)
+[ "$s" = "$ncpu " ] || fail "-f on: job slots $s, want $ncpu"
 command -v taskset >/dev/null 2>&1 || fail "taskset missing (util-linux)"
-[ "$(slots taskset -c 0 pimflow)" = "1 " ] || fail "-f on under taskset -c 0: job slots $(slots taskset -c 0 pimflow), want 1"
+s=$(slots taskset -c 0 pimflow)
+[ "$s" = "1 " ] || fail "-f on under taskset -c 0: job slots $s, want 1"
+[ ! -e "$W/nproc-calls" ] || fail "pimflow ran nproc: it reads the affinity itself"
 exit 0

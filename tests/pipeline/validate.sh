@@ -1,15 +1,18 @@
 #!/bin/sh
 # pimflow and pf-sweep check every option and config value before any
-# stage runs (issue 10, defect 9): one line on stderr naming the value
+# stage works (issue 10, defect 9): one line on stderr naming the value
 # (a config's by file and line), exit 2 for a bad option and 1 for a bad
-# config, nothing on stdout, no OUTDIR, and no stage from pf-split on
-# started: the tools are wrappers that log how they were called, and only
-# the check modes (pf-split -m, gpu-cycles -p, pim-cycles -p), pimflow's
-# lock and folders (pf-publish -b, which comes before them: their
-# messages are kept in the scratch folder, in $TMPDIR here) and
-# onnx2layers, which pimflow runs beside the check modes since it needs
-# none of their values and stops when one fails, may appear in the log;
-# neither the lock nor a folder is left.
+# config, nothing on stdout, no OUTDIR, and nothing published: the tools
+# are wrappers that log how they were called, and only the check modes
+# (pf-split -m, gpu-cycles -p, pim-cycles -p; pf-sweep, and pimflow
+# where a cost stage may fan out), the stages of pimflow's pipe, which
+# check their own options and configs before they read (their records
+# say whether they got past them: pf_stage_ready), and pimflow's lock
+# and folders (pf-publish -b, which comes first: the stages' messages are
+# kept in the scratch folder, in $TMPDIR here) may appear in the log,
+# never pf-publish -r; neither the lock nor a folder is left.  Each case
+# runs through the pipe and through the fan-out path (-f on: the check
+# modes, onnx2layers beside them).
 . "$TOP/tests/pipeline/common"
 need_tools
 need_model resnet18_cifar10
@@ -26,8 +29,8 @@ sed 's/^channels *=.*/channels = nan/' "$PIMFLOW_SHARE/gpu/rtx2060-sim.conf" >"$
 nanline=$(grep -n '^channels = nan' "$W/nan.conf" | cut -d: -f1)
 [ -n "$nanline" ] || fail "no channels line in rtx2060-sim.conf"
 
-# expect RC 'STDERR' DRIVER ARGS...
-expect() {
+# expect1 RC 'STDERR' DRIVER ARGS...
+expect1() {
 	rc=$1 msg=$2
 	shift 2
 	: >"$W/log"
@@ -40,13 +43,30 @@ expect() {
 $(cat "$W/err")
 want
 $msg"
-	if grep -v -e "^pf-split -m " -e "^gpu-cycles -p" -e "^pim-cycles -p" -e "^onnx2layers " \
+	if grep -v -e "^pf-split " -e "^gpu-cycles " -e "^pim-cycles " -e "^onnx2layers " \
+	    -e "^pf-merge " -e "^pf-solve " \
 	    -e "^pf-publish -b $W/\.o\.lock $W/\.o\.tmp\.XXXXXX $W/td/pimflow\.XXXXXX\$" "$W/log"; then
+		fail "$what: something else ran"
+	fi
+	# the fan-out path: nothing but the check modes and onnx2layers
+	if [ "${fan:-}" = 1 ] && grep -v -e "^pf-split -m " -e "^gpu-cycles -p" -e "^pim-cycles -p" \
+	    -e "^onnx2layers " -e "^pf-publish -b " "$W/log"; then
 		fail "$what: a stage ran"
 	fi
 	[ ! -e "$W/o" ] || fail "$what: OUTDIR written"
 	! ls -A "$W" | grep '^\.o\.' || fail "$what: left the above beside OUTDIR"
 	[ -z "$(ls -A "$W/td")" ] || fail "$what: left $(ls -A "$W/td") in TMPDIR"
+}
+# expect RC 'STDERR' DRIVER ARGS...: pimflow both ways, pf-sweep once.
+expect() {
+	if [ "$3" = pimflow ]; then
+		a=$1 b=$2
+		shift 3
+		fan="" expect1 "$a" "$b" pimflow "$@"
+		fan=1 expect1 "$a" "$b" pimflow -f on "$@"
+	else
+		expect1 "$@"
+	fi
 }
 r='want a step from 1 to 50 or from:to:step with 1 <= from <= to <= 99 and step >= 1'
 expect 2 "pimflow: -n '0': want a whole number from 1 to 1048576" pimflow -n 0 "$m" "$W/o"
@@ -85,19 +105,62 @@ expect 1 "pf-sweep: $W/nan.conf:$nanline: key 'channels': not a whole number: 'n
 expect 1 "pf-sweep: $W/conf.d: is a folder, not a config file" pf-sweep -M "$W/conf.d" -o "$W/o"
 ls "$W"/o.tmp.* >/dev/null 2>&1 && fail "pf-sweep left a results file"
 
-# A check mode that fails without a word is still named, with its status.
+# A bad config is reported before a bad model (whose onnx2layers, in the
+# pipe, fails too, and says nothing then).
+printf 'this is not an onnx model\n\001\002\377' >"$W/junk.onnx"
+expect 1 "pimflow: $W/nan.conf:$nanline: key 'channels': not a whole number: 'nan'" \
+    pimflow -G "$W/nan.conf" "$W/junk.onnx" "$W/o"
+expect 1 "pimflow: $W/conf.d: is a folder, not a config file" pimflow -M "$W/conf.d" "$W/junk.onnx" "$W/o"
+# A stage's bad option (-o) in the pipe is a failed check too: one line.
+expect1 2 "pimflow: $PF_BIN/pf-merge: invalid option -- 'Z'" pimflow -o pf-merge=-Z "$m" "$W/o"
+
+# A stage that fails after its checks passed is a stage failure: its own
+# lines, then pimflow's naming it (here gpu-cycles on a measurement table
+# without the columns it needs, in the pipe).
+printf 'name,ns\nconv1,5\n' >"$W/meas.csv"
+: >"$W/log"
+TMPDIR=$W/td PIMFLOW_BIN=$W/bin pimflow -m "$W/meas.csv" "$m" "$W/o" >"$W/out" 2>"$W/err"
+rc=$?
+[ $rc -eq 1 ] || fail "bad -m: exit $rc, want 1 ($(cat "$W/err"))"
+[ ! -s "$W/out" ] || fail "bad -m: stdout: $(head -3 "$W/out")"
+[ "$(wc -l <"$W/err")" -eq 2 ] && head -1 "$W/err" | grep -q "^gpu-cycles: $W/meas.csv" &&
+    [ "$(tail -1 "$W/err")" = "pimflow: stage gpu-cycles failed (exit 1); no $W/o written" ] ||
+    fail "bad -m: stderr: $(cat "$W/err")"
+grep -q "^gpu-cycles -m " "$W/log" && ! grep -q "^gpu-cycles -p" "$W/log" ||
+    fail "bad -m: gpu-cycles did not run in the pipe: $(cat "$W/log")"
+[ ! -e "$W/o" ] && [ -z "$(ls -A "$W/td")" ] && ! ls -A "$W" | grep -q '^\.o\.' ||
+    fail "bad -m: something left"
+
+# A stage ended by a signal leaves no record: a stage failure, not a check.
+cp "$W/bin/pf-merge" "$W/pf-merge.real"
+printf '#!/bin/sh\nkill -KILL $$\n' >"$W/bin/pf-merge"
+TMPDIR=$W/td PIMFLOW_BIN=$W/bin pimflow "$m" "$W/o" >"$W/out" 2>"$W/err"
+rc=$?
+[ $rc -eq 137 ] || fail "killed stage: exit $rc, want 137 ($(cat "$W/err"))"
+[ "$(tail -1 "$W/err")" = "pimflow: stage pf-merge killed by SIGKILL; no $W/o written" ] ||
+    fail "killed stage: stderr: $(cat "$W/err")"
+[ ! -e "$W/o" ] && [ -z "$(ls -A "$W/td")" ] || fail "killed stage: something left"
+mv "$W/pf-merge.real" "$W/bin/pf-merge"
+
+# A check mode, or a stage of the pipe whose record says it failed before
+# its checks had passed, that fails without a word is still named, with
+# its status.  (A stage that leaves no record is a failed stage:
+# tests/pipeline/pipe.sh.)
 cp "$W/bin/pim-cycles" "$W/pim-cycles.real"
-printf '#!/bin/sh\ncase "$1" in -p) exit 3 ;; esac\nexec "%s/pim-cycles" "$@"\n' "$PF_BIN" >"$W/bin/pim-cycles"
+printf '#!/bin/sh\n[ -z "$PIMFLOW_STAGES" ] || echo pim-cycles,0.000001,0.000,0,0 >>"$PIMFLOW_STAGES"\nexit 3\n' \
+    >"$W/bin/pim-cycles"
 expect 1 "pimflow: pim-cycles check failed (exit 3)" pimflow "$m" "$W/o"
 mv "$W/pim-cycles.real" "$W/bin/pim-cycles"
 
-# onnx2layers, running beside the checks, is stopped when one fails: here
-# it would run for a minute (the timeout only catches a hang: a run that
-# waited for it), and it is gone when pimflow has ended.
+# On the fan-out path onnx2layers runs beside the check modes and is
+# stopped when one fails: here it would run for a minute (the timeout
+# only catches a hang: a run that waited for it), and it is gone when
+# pimflow has ended.  (In the pipe it runs to its end, or to its first
+# write once the stage after it has failed.)
 cp "$W/bin/onnx2layers" "$W/o2l.real"
 printf '#!/bin/sh\necho $$ >"%s/o2l.pid"\nexec sleep 60\n' "$W" >"$W/bin/onnx2layers"
 rm -f "$W/o2l.pid"
-TMPDIR=$W/td PIMFLOW_BIN=$W/bin timeout 30 pimflow -M "$W/conf.d" "$m" "$W/o" >"$W/out" 2>"$W/err"
+TMPDIR=$W/td PIMFLOW_BIN=$W/bin timeout 30 pimflow -f on -M "$W/conf.d" "$m" "$W/o" >"$W/out" 2>"$W/err"
 rc=$?
 [ $rc -eq 1 ] || fail "check failing beside onnx2layers: exit $rc, want 1 ($(cat "$W/err"))"
 [ "$(cat "$W/err")" = "pimflow: $W/conf.d: is a folder, not a config file" ] ||
