@@ -119,6 +119,26 @@ char *table_setplain(struct table *t, size_t row, size_t col, size_t len);
  * this value when the text must be scanned for quoting.
  */
 #define TEXT_SCAN	255
+/*
+ * table_setn, the text scanned here, once, for whether it needs quotes
+ * in CSV: the writer then copies a plain text as it stands (as from
+ * table_setplain) rather than scanning it at every write.  Worth it for
+ * a cell that many rows share (table_setsame).
+ */
+void table_setscan(struct table *t, size_t row, size_t col, const char *s,
+    size_t len);
+/*
+ * Row `row`'s cell in column col takes the text of row from's cell in
+ * that column, without a copy (a cell's text is never edited in place
+ * and lives until table_droprows or table_free).  Both rows made by
+ * table_addrow (not read: a read row's cells may lie in its line's
+ * text, which the writer tells by the row's own line).
+ */
+static inline void
+table_setsame(struct table *t, size_t row, size_t col, size_t from)
+{
+	t->cells[row * t->stride + col] = t->cells[from * t->stride + col];
+}
 void table_setf(struct table *t, size_t row, size_t col, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void table_setint(struct table *t, size_t row, size_t col, int64_t v);

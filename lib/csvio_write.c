@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "csvio.h"
+#include "csvio_arena.h"
 #include "diag.h"
 #include "xalloc.h"
 
@@ -90,6 +91,19 @@ static const unsigned char special[256] = {
 };
 /* What libcsv trims off an unquoted field's ends: kept by quoting. */
 static const unsigned char blank[256] = { [' '] = 1, ['\t'] = 1 };
+
+void
+table_setscan(struct table *t, size_t row, size_t col, const char *s,
+    size_t len)
+{
+	size_t i;
+	int plain = len == 0 || (!blank[(unsigned char)s[0]] &&
+	    !blank[(unsigned char)s[len - 1]]);
+
+	for (i = 0; plain && i < len; i++)
+		plain = !special[(unsigned char)s[i]];
+	t->cells[row * t->stride + col] = table_arenadup(t, s, len, plain);
+}
 
 /*
  * A field, after a comma when sep, RFC 4180-quoted where it needs it

@@ -74,11 +74,25 @@ quoting(void)
 	table_init(&t, "q");
 	table_addcol(&t, "a");
 	table_addcol(&t, "b");
+	/* c: a's text through table_setscan; d: scanned, or the last row's */
+	table_addcol(&t, "c");
+	table_addcol(&t, "d");
 	for (i = 0; i < ncase; i++) {
 		r = table_addrow(&t);
 		table_set(&t, r, 0, cases[i]);
 		table_set(&t, r, 1, cases[(i + 3) % ncase]);
+		table_setscan(&t, r, 2, cases[i], strlen(cases[i]));
+		if (i % 3 == 1)
+			table_setsame(&t, r, 3, r - 1);
+		else
+			table_setscan(&t, r, 3, cases[(i + 5) % ncase],
+			    strlen(cases[(i + 5) % ncase]));
 	}
+	/* a NUL in the bytes given: the text ends there, as table_setn's */
+	r = table_addrow(&t);
+	table_setn(&t, r, 0, "n\0ul", 4);
+	table_setscan(&t, r, 2, "n\0ul", 4);
+	table_setsame(&t, r, 3, r - 1);
 	for (len = 1; len < sizeof(f); len = len * 3 + 1) {
 		memset(f, 'z', len);
 		f[len] = '\0';
@@ -87,16 +101,22 @@ quoting(void)
 		r = table_addrow(&t);
 		table_set(&t, r, 0, f);
 		table_set(&t, r, 1, len % 4 == 1 ? " " : "v");
+		table_setscan(&t, r, 2, f, len);
+		table_setsame(&t, r, 3, r - 1);
 	}
-	want = w = malloc(8 * sizeof(f) + 4096);
-	strcpy(w, "a,b\n");
+	want = w = malloc(32 * sizeof(f) + 4096);
+	strcpy(w, "a,b,c,d\n");
 	w += strlen(w);
 	for (r = 0; r < t.nrows; r++) {
-		refquote(table_get(&t, r, 0), w);
-		w += strlen(w);
-		*w++ = ',';
-		refquote(table_get(&t, r, 1), w);
-		w += strlen(w);
+		CHECK(strcmp(table_get(&t, r, 0), table_get(&t, r, 2)) == 0);
+		CHECK(r >= ncase || r % 3 != 1 ||
+		    strcmp(table_get(&t, r, 3), table_get(&t, r - 1, 3)) == 0);
+		for (i = 0; i < 4; i++) {
+			if (i > 0)
+				*w++ = ',';
+			refquote(table_get(&t, r, i), w);
+			w += strlen(w);
+		}
 		*w++ = '\n';
 	}
 	*w = '\0';
@@ -108,8 +128,9 @@ quoting(void)
 	CHECK(readstr(got, &u) == 0);
 	CHECK_EQ_I(u.nrows, t.nrows);
 	for (r = 0; r < t.nrows && r < u.nrows; r++)
-		CHECK(strcmp(table_get(&t, r, 0), table_get(&u, r, 0)) == 0 &&
-		    strcmp(table_get(&t, r, 1), table_get(&u, r, 1)) == 0);
+		for (i = 0; i < 4; i++)
+			CHECK(strcmp(table_get(&t, r, i), table_get(&u, r, i)) ==
+			    0);
 	free(got);
 	free(want);
 	table_free(&t);
