@@ -265,7 +265,7 @@ layer_get(const struct table *t, const struct layer_cols *lc, size_t row,
 	return 0;
 }
 
-_Static_assert(NNUM == LAYER_NNUM, "struct layer_memo has a slot per number");
+_Static_assert(NNUM == LAYER_NNUM, "LAYER_NNUM counts numcols");
 
 /* The cells of layer_put after the numbers. */
 static void
@@ -284,36 +284,75 @@ layer_put(struct table *t, const struct layer_cols *lc, size_t row,
 	put_rest(t, lc, row, l);
 }
 
+_Static_assert(NNUM + NDCOL == LAYER_NMEMO,
+    "struct layer_memo has a slot per number");
+
+/* Number i of the memo into (row, col): shared when it is the last one's. */
+static inline void
+put_num(struct table *t, size_t row, size_t col, int64_t v,
+    struct layer_memo *m, size_t i)
+{
+	if (m->have[i] && m->v[i] == v) {
+		table_setsame(t, row, col, m->row[i]);
+		return;
+	}
+	table_setint(t, row, col, v);
+	m->v[i] = v;
+	m->row[i] = row;
+	m->have[i] = 1;
+}
+
+/* A text cell, scanned once for quoting: later rows share it as it is. */
+static void
+put_text(struct table *t, size_t row, long col, const char *s)
+{
+	table_setscan(t, row, (size_t)col, s, strlen(s));
+}
+
 void
 layer_put_memo(struct table *t, const struct layer_cols *lc, size_t row,
     const struct layer *l, struct layer_memo *m)
 {
+	const struct layer *p = &m->last;
 	size_t i;
 
-	for (i = 0; i < NNUM; i++) {
-		int64_t v = *LFIELD(l, &numcols[i]);
-
-		if (!m->have[i] || m->v[i] != v) {
-			/* "%lld" by hand, as table_setint writes it */
-			char buf[24], *p = buf + sizeof(buf);
-			uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-
-			do {
-				*--p = (char)('0' + u % 10);
-				u /= 10;
-			} while (u > 0);
-			if (v < 0)
-				*--p = '-';
-			m->len[i] = (unsigned char)(buf + sizeof(buf) - p);
-			memcpy(m->s[i], p, m->len[i]);
-			m->v[i] = v;
-			m->have[i] = 1;
-		}
-		/* digits: copied by the writer as they stand */
-		memcpy(table_setplain(t, row, (size_t)*CFIELD(lc, &numcols[i]),
-		    m->len[i]), m->s[i], m->len[i]);
+	for (i = 0; i < NNUM; i++)
+		put_num(t, row, (size_t)*CFIELD(lc, &numcols[i]),
+		    *LFIELD(l, &numcols[i]), m, i);
+	/* the text cells (put_rest's) all from the row that wrote them, or anew */
+	if (m->lhave && p->op == l->op && p->kv_seq == l->kv_seq &&
+	    p->transposed == l->transposed &&
+	    memcmp(p->act, l->act, sizeof(l->act)) == 0 &&
+	    memcmp(p->dtype, l->dtype, sizeof(l->dtype)) == 0 &&
+	    memcmp(p->resident, l->resident, sizeof(l->resident)) == 0) {
+		table_setsame(t, row, (size_t)lc->op, m->lrow);
+		table_setsame(t, row, (size_t)lc->act, m->lrow);
+		table_setsame(t, row, (size_t)lc->dtype, m->lrow);
+		if (lc->resident >= 0)
+			table_setsame(t, row, (size_t)lc->resident, m->lrow);
+		if (lc->kv_seq >= 0)
+			table_setsame(t, row, (size_t)lc->kv_seq, m->lrow);
+		if (lc->transposed >= 0)
+			table_setsame(t, row, (size_t)lc->transposed, m->lrow);
+	} else {
+		put_text(t, row, lc->op, layer_opname(l->op));
+		put_text(t, row, lc->act, l->act);
+		put_text(t, row, lc->dtype, l->dtype);
+		if (lc->resident >= 0)
+			put_text(t, row, lc->resident, l->resident);
+		if (lc->kv_seq >= 0)
+			put_text(t, row, lc->kv_seq, l->kv_seq == 'k' ? "k" :
+			    l->kv_seq == 'n' ? "n" : "");
+		if (lc->transposed >= 0)
+			put_text(t, row, lc->transposed, l->op == OP_CONV ?
+			    (l->transposed ? "1" : "0") : "");
+		m->last = *l;
+		m->lrow = row;
+		m->lhave = 1;
 	}
-	put_rest(t, lc, row, l);
+	for (i = 0; lc->in_d >= 0 && i < NDCOL; i++)
+		put_num(t, row, (size_t)*CFIELD(lc, &dcols[i]),
+		    *LFIELD(l, &dcols[i]), m, NNUM + i);
 }
 
 static void

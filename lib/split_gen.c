@@ -138,6 +138,24 @@ split_opt_rules(struct split_opts *o, const char *arg)
 	return eachtok(arg, o, rule_tok);
 }
 
+/*
+ * What the last rows of the output hold, so that a piece's cells that
+ * are its predecessor's share their text (table_setsame) instead of a
+ * copy each: a cell's key and the row holding its text.
+ */
+struct cellkey {
+	int64_t		v;
+	size_t		row;
+	int		have;
+};
+struct rowmemo {
+	struct cellkey	 head[TT_NHEAD], tail[TT_NPIM];
+	/* the layer's own text (name, onnx_op, preds, extra columns) */
+	struct cellkey	 src;
+	struct task_cand cand;		/* the candidate of head[TT_CAND] */
+	struct layer_memo geom;		/* the piece's geometry */
+};
+
 /* The parsed input: geometry and producers of every layer. */
 struct gen {
 	const struct table	*in;
@@ -152,7 +170,7 @@ struct gen {
 	int64_t			**preds;
 	int			*npreds;
 	size_t			 n;
-	struct layer_memo	 memo;	/* the numbers of the last piece written */
+	struct rowmemo		 rm;
 };
 
 static int
@@ -180,6 +198,41 @@ parse_preds(struct gen *g, size_t i)
 }
 
 /*
+ * Whether cell (r, col) of out has the text of the last row with key v
+ * there: then it shares it; else that row becomes r, and the caller
+ * sets the cell.
+ */
+static inline int
+same(struct table *out, struct cellkey *k, size_t r, long col, int64_t v)
+{
+	if (k->have && k->v == v) {
+		table_setsame(out, r, (size_t)col, k->row);
+		return 1;
+	}
+	k->v = v;
+	k->row = r;
+	k->have = 1;
+	return 0;
+}
+
+/* A text cell whose key is v: shared, or s scanned once for quoting. */
+static inline void
+put_text(struct table *out, struct cellkey *k, size_t r, long col, int64_t v,
+    const char *s)
+{
+	if (!same(out, k, r, col, v))
+		table_setscan(out, r, (size_t)col, s, strlen(s));
+}
+
+/* A number cell: shared, or v written. */
+static inline void
+put_int(struct table *out, struct cellkey *k, size_t r, long col, int64_t v)
+{
+	if (!same(out, k, r, col, v))
+		table_setint(out, r, (size_t)col, v);
+}
+
+/*
  * Append one piece row of candidate c; axis is the letter of the column
  * (0: none), ratio the GPU's share.
  */
@@ -188,40 +241,67 @@ emit(struct gen *g, const struct task_cand *c, char axis, int ratio,
     const struct piece *pc, int64_t gw, int hide)
 {
 	struct table *t = g->out;
+	struct rowmemo *m = &g->rm;
+	struct cellkey *h = m->head;
 	size_t r = table_addrow(t), src = (size_t)pc->l.id, k;
 	char ax[2] = { axis, '\0' }, id[64];
+	enum task_dev dev = pc->dev == DEV_GPU ? TASK_GPU : TASK_PIM;
 
-	task_cand_id(c, id, sizeof(id));
-	table_set(t, r, (size_t)g->head[TT_CAND], id);
-	table_setint(t, r, (size_t)g->head[TT_FIRST], c->first);
-	table_setint(t, r, (size_t)g->head[TT_LAST], c->last);
-	table_set(t, r, (size_t)g->head[TT_KIND], task_kind_name(c->kind));
-	table_set(t, r, (size_t)g->head[TT_AXIS], ax);
-	table_setint(t, r, (size_t)g->head[TT_RATIO], ratio);
-	table_setint(t, r, (size_t)g->head[TT_STEP], pc->step);
-	table_set(t, r, (size_t)g->head[TT_DEVICE],
-	    task_dev_name(pc->dev == DEV_GPU ? TASK_GPU : TASK_PIM));
-	table_set(t, r, (size_t)g->name_out, table_get(g->in, src,
-	    (size_t)g->name_in));
-	table_set(t, r, (size_t)g->onnx_out, table_get(g->in, src,
-	    (size_t)g->onnx_in));
-	table_set(t, r, (size_t)g->preds_out, table_get(g->in, src,
-	    (size_t)g->preds_in));
-	layer_put_memo(t, &g->olc, r, &pc->l, &g->memo);
+	/* a candidate's pieces are rows in a row: its id is made once */
+	if (h[TT_CAND].have && memcmp(&m->cand, c, sizeof(*c)) == 0)
+		table_setsame(t, r, (size_t)g->head[TT_CAND],
+		    h[TT_CAND].row);
+	else {
+		task_cand_id(c, id, sizeof(id));
+		table_setscan(t, r, (size_t)g->head[TT_CAND], id, strlen(id));
+		m->cand = *c;
+		h[TT_CAND].row = r;
+		h[TT_CAND].have = 1;
+	}
+	put_int(t, &h[TT_FIRST], r, g->head[TT_FIRST], c->first);
+	put_int(t, &h[TT_LAST], r, g->head[TT_LAST], c->last);
+	put_text(t, &h[TT_KIND], r, g->head[TT_KIND], c->kind,
+	    task_kind_name(c->kind));
+	put_text(t, &h[TT_AXIS], r, g->head[TT_AXIS], axis, ax);
+	put_int(t, &h[TT_RATIO], r, g->head[TT_RATIO], ratio);
+	put_int(t, &h[TT_STEP], r, g->head[TT_STEP], pc->step);
+	put_text(t, &h[TT_DEVICE], r, g->head[TT_DEVICE], dev,
+	    task_dev_name(dev));
+	/* the layer's own text: all shared with its last piece, or copied */
+	if (same(t, &m->src, r, g->name_out, (int64_t)src)) {
+		table_setsame(t, r, (size_t)g->onnx_out, m->src.row);
+		table_setsame(t, r, (size_t)g->preds_out, m->src.row);
+		for (k = 0; k < g->nextra; k++)
+			table_setsame(t, r, g->extra_out[k], m->src.row);
+	} else {
+		const struct table *in = g->in;
+		const char *s;
+
+		s = table_get(in, src, (size_t)g->name_in);
+		table_setscan(t, r, (size_t)g->name_out, s, strlen(s));
+		s = table_get(in, src, (size_t)g->onnx_in);
+		table_setscan(t, r, (size_t)g->onnx_out, s, strlen(s));
+		s = table_get(in, src, (size_t)g->preds_in);
+		table_setscan(t, r, (size_t)g->preds_out, s, strlen(s));
+		for (k = 0; k < g->nextra; k++) {
+			s = table_get(in, src, g->extra_in[k]);
+			table_setscan(t, r, g->extra_out[k], s, strlen(s));
+		}
+	}
+	layer_put_memo(t, &g->olc, r, &pc->l, &m->geom);
 	/* the PIM share travels on every piece; each cost tool derives its side */
 	if (g->o->pim_channels > 0)
-		table_setint(t, r, (size_t)g->tail[TT_PIM_CHANNELS],
-		    g->o->pim_channels);
+		put_int(t, &m->tail[TT_PIM_CHANNELS], r,
+		    g->tail[TT_PIM_CHANNELS], g->o->pim_channels);
 	else
-		table_set(t, r, (size_t)g->tail[TT_PIM_CHANNELS],
-		    TASK_PIM_AUTO);
+		put_text(t, &m->tail[TT_PIM_CHANNELS], r,
+		    g->tail[TT_PIM_CHANNELS], 0, TASK_PIM_AUTO);
 	if (pc->dev == DEV_PIM) {
-		table_setint(t, r, (size_t)g->tail[TT_PIM_GWRITE], gw);
-		table_setint(t, r, (size_t)g->tail[TT_PIM_HIDING], hide);
+		put_int(t, &m->tail[TT_PIM_GWRITE], r,
+		    g->tail[TT_PIM_GWRITE], gw);
+		put_int(t, &m->tail[TT_PIM_HIDING], r,
+		    g->tail[TT_PIM_HIDING], hide);
 	}
-	for (k = 0; k < g->nextra; k++)
-		table_set(t, r, g->extra_out[k], table_get(g->in, src,
-		    g->extra_in[k]));
 }
 
 static void
@@ -444,6 +524,8 @@ flush(struct gen *g, struct table_out *w)
 		return -1;
 	}
 	table_droprows(g->out);
+	/* the rows the memo points to are gone */
+	memset(&g->rm, 0, sizeof(g->rm));
 	return 0;
 }
 

@@ -3,7 +3,8 @@
  * m in that order, each letter read back by task_axis_parse), candidate
  * ids made and read back exactly, malformed ids refused, every id pf-split
  * writes for the chains and mbv2block fixtures read back into the
- * candidate its own columns state, the costs.csv column tables, and the
+ * candidate its own columns state, pf-split's output written in blocks
+ * the same as made whole, the costs.csv column tables, and the
  * by-hand number and id formatting held to printf's, byte for byte.
  */
 #include <stdio.h>
@@ -96,6 +97,66 @@ generated(const char *fixture, const char *axes, const char *types)
 	table_free(&out);
 }
 
+/*
+ * pf-split's output written a block of rows at a time (split_write: the
+ * rows' shared cells restart with each block) is the table split_tasks
+ * makes whole, byte for byte, over several blocks of a chain whose
+ * layers change shape every few layers.
+ */
+static void
+blocks(void)
+{
+	static const char *const geo[] = {
+	    "16,14,14,16,14,14,3,3,1,1,1,1,1,1,1,1,1,196,16,144,1,relu,"
+	    "451584,6272,4608,6272",
+	    "16,14,14,32,7,7,3,3,2,2,1,1,1,1,1,1,1,49,32,144,1,none,"
+	    "225792,6272,9216,3136",
+	    "32,7,7,32,7,7,1,1,1,1,0,0,0,0,1,1,1,49,32,32,1,relu,"
+	    "50176,3136,2048,3136" };
+	struct split_opts o;
+	struct table in, whole;
+	struct table_out *w;
+	char *csv = NULL, *a = NULL, *b = NULL;
+	size_t n, na, nb;
+	FILE *fp;
+	int i;
+
+	fp = open_memstream(&csv, &n);
+	fprintf(fp, "layer,name,op,onnx_op,preds,batch,in_c,in_h,in_w,out_c,"
+	    "out_h,out_w,kernel_h,kernel_w,stride_h,stride_w,pad_top,"
+	    "pad_left,pad_bottom,pad_right,dil_h,dil_w,groups,gemm_m,gemm_n,"
+	    "gemm_k,gemm_batch,act,macs,in_bytes,weight_bytes,out_bytes,"
+	    "dtype\n");
+	for (i = 0; i < 400; i++) {
+		fprintf(fp, "%d,l%d,conv,Conv,", i, i / 3);
+		if (i > 0)
+			fprintf(fp, "%d", i - 1);
+		fprintf(fp, ",1,%s,fp16\n", geo[i / 5 % 3]);
+	}
+	fclose(fp);
+	fp = fmemopen(csv, n, "r");
+	CHECK(table_read(fp, "blocks.csv", &in) == 0);
+	fclose(fp);
+	split_opts_init(&o);
+	o.pim_channels = 16;
+	fp = open_memstream(&a, &na);
+	w = table_out_open(fp, 0);
+	CHECK(split_write(&in, &o, w) == 0);
+	CHECK(table_out_close(w, 1, NULL) == 0);
+	fclose(fp);
+	CHECK(split_tasks(&in, &o, &whole) == 0);
+	CHECK(whole.nrows > 3 * 4096);
+	fp = open_memstream(&b, &nb);
+	CHECK(table_write(fp, &whole) == 0);
+	fclose(fp);
+	CHECK(na == nb && memcmp(a, b, na) == 0);
+	table_free(&in);
+	table_free(&whole);
+	free(csv);
+	free(a);
+	free(b);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -164,6 +225,7 @@ main(int argc, char **argv)
 	/* What the generator writes is what the ids say. */
 	generated("chains", "h", "1,2,3,c2,c3");
 	generated("mbv2block", "h,n,m", "1,2,3,c2");
+	blocks();
 
 	/* costs.csv: the columns pf-solve needs, then the optional ones. */
 	CHECK_EQ_I(TC_NNEED, 11);
