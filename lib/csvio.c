@@ -1,11 +1,12 @@
 /*
- * CSV tables: the table itself, its cells' arena, column lookup and
- * cells.  Cell text is carved from an arena per table, never allocated
- * per cell.  Reading (libcsv, header checks, blocks) is in csvio_read.c,
- * writing in csvio_write.c, numbers (formatting and the one rule for
- * reading them) in csvio_num.c, the loop of a row-wise stage in
- * csvio_stream.c, pipe buffers in csvio_pipe.c; what these modules share
- * of the arena is in csvio_arena.h.
+ * CSV tables: the table itself, its cells' arena, its columns (the
+ * header's checks, column lookup) and cells.  Cell text is carved from
+ * an arena per table, never allocated per cell.  Reading (libcsv,
+ * blocks) is in csvio_read.c, writing in csvio_write.c, numbers
+ * (formatting and the one rule for reading them) in csvio_num.c, whole
+ * files and the loop of a row-wise stage in csvio_stream.c, pipe buffers
+ * in csvio_pipe.c; what these modules share of the arena and the reader
+ * is in csvio_arena.h.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -111,6 +112,7 @@ table_free(struct table *t)
 	free(t->line);
 	free(t->rowtext);
 	free(t->rowlen);
+	free(t->rowkeep);
 	free(t->fname);
 	memset(t, 0, sizeof(*t));
 }
@@ -149,6 +151,39 @@ table_colindex(struct table *t)
 			;
 		t->colhash[h] = i + 1;
 	}
+}
+
+int
+table_header(struct table *t, const char *const *rec, size_t n, long line)
+{
+	size_t i, j;
+
+	/* else it reads as part of the first column's name */
+	if (n > 0 && strncmp(rec[0], "\xef\xbb\xbf", 3) == 0) {
+		pf_errl(t->fname, line, "the header starts with a UTF-8 "
+		    "byte-order mark: save the file without it");
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		if (rec[i][0] == '\0') {
+			pf_errl(t->fname, line, "empty column name in header");
+			return -1;
+		}
+		for (j = 0; j < i; j++)
+			if (strcmp(rec[i], rec[j]) == 0) {
+				pf_errl(t->fname, line, "duplicate column '%s'",
+				    rec[i]);
+				return -1;
+			}
+	}
+	t->cols = xcalloc(n, sizeof(*t->cols));
+	for (i = 0; i < n; i++)
+		t->cols[i] = xstrdup(rec[i]);
+	t->ncols = t->nraw = n;
+	table_colindex(t);
+	/* Room for the columns a tool appends, without re-laying rows. */
+	t->stride = t->ncols + 32;
+	return 0;
 }
 
 long
@@ -257,6 +292,8 @@ table_newrow(struct table *t)
 		    sizeof(*t->rowtext));
 		t->rowlen = xreallocarray(t->rowlen, t->cap,
 		    sizeof(*t->rowlen));
+		t->rowkeep = xreallocarray(t->rowkeep, t->cap,
+		    sizeof(*t->rowkeep));
 	}
 	return t->nrows++;
 }
@@ -270,6 +307,7 @@ table_addrow(struct table *t)
 	memset(&t->cells[r * t->stride], 0, t->ncols * sizeof(*t->cells));
 	t->line[r] = 0;
 	t->rowtext[r] = NULL;
+	t->rowkeep[r] = 0;
 	return r;
 }
 
@@ -283,6 +321,7 @@ void
 table_setn(struct table *t, size_t row, size_t col, const char *s,
     size_t len)
 {
+	table_touch(t, row, col);
 	t->cells[row * t->stride + col] = table_arenadup(t, s, len, 0);
 }
 
@@ -291,6 +330,7 @@ table_setplain(struct table *t, size_t row, size_t col, size_t len)
 {
 	char *p = len > 0 ? table_celltext(t, len, 1) : (char *)NULL;
 
+	table_touch(t, row, col);
 	t->cells[row * t->stride + col] = p;
 	return p;
 }

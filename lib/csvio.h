@@ -47,6 +47,16 @@ struct table {
 	 */
 	const char **rowtext;
 	size_t	 *rowlen;
+	/*
+	 * When the reader keeps a row's line as read too (table_stream,
+	 * for a stage that writes the rows it reads), commas and all,
+	 * rowlen - 1 bytes (no '\n') just before rowtext: the leading
+	 * columns whose cells are still the line's own (a cell set anew
+	 * lowers it to its column), which the writer copies in one piece
+	 * from that line.  0 for other rows.
+	 */
+	size_t	 *rowkeep;
+	size_t	  nraw;		/* the columns of a row's line */
 	struct table_chunk *arena;	/* newest chunk first */
 	struct table_chunk *spare;	/* emptied chunks, for reuse */
 	size_t	 *colhash;	/* column index + 1 by name hash */

@@ -1,12 +1,14 @@
 /*
  * What csvio's modules share of a table's insides: the arena its cells'
- * text is carved from, and making rows and the column index.  Not for
- * other modules: they use csvio.h.
+ * text is carved from, making rows, the header and the column index, a
+ * cell set anew, and the reader's inner entries.  Not for other modules:
+ * they use csvio.h.
  */
 #ifndef PF_CSVIO_ARENA_H
 #define PF_CSVIO_ARENA_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "csvio.h"
@@ -36,6 +38,59 @@ size_t table_newrow(struct table *t);
  * column is added (table_col).
  */
 void table_colindex(struct table *t);
+/*
+ * The header's n fields rec (read at line) as t's columns: 0, or -1
+ * after reporting a byte-order mark, an empty or a repeated name.
+ */
+int table_header(struct table *t, const char *const *rec, size_t n,
+    long line);
+
+/*
+ * Cell (row, col) is about to be set anew: the line the row kept as
+ * read (rowkeep) stands for the columns before it at most.
+ */
+static inline void
+table_touch(struct table *t, size_t row, size_t col)
+{
+	if (col < t->rowkeep[row])
+		t->rowkeep[row] = col;
+}
+
+/*
+ * From the next row on, r keeps each clean line as read beside its cells
+ * (rowkeep): table_stream does so once a stage gives back the block it
+ * read as its result.
+ */
+void table_reader_keepraw(struct table_reader *r);
+/*
+ * table_reader_open on an open stream, named fname in diagnostics and
+ * closed by table_reader_close when own.
+ */
+struct table_reader *table_reader_fp(FILE *fp, int own, const char *fname,
+    size_t block, const char *group);
+
+/*
+ * memcpy(d, s, n) for the few bytes of a number or a short field, in
+ * moves of fixed size (a library call costs more than the copy): two
+ * that overlap when n is from 4 to 16, none reading outside s[0..n).
+ */
+static inline void
+table_copyshort(char *d, const char *s, size_t n)
+{
+	if (n >= 8 && n <= 16) {
+		memcpy(d, s, 8);
+		memcpy(d + n - 8, s + n - 8, 8);
+	} else if (n >= 4 && n < 8) {
+		memcpy(d, s, 4);
+		memcpy(d + n - 4, s + n - 4, 4);
+	} else if (n > 16)
+		memcpy(d, s, n);
+	else if (n > 0) {
+		d[0] = s[0];
+		d[n / 2] = s[n / 2];
+		d[n - 1] = s[n - 1];
+	}
+}
 
 /* n bytes of t's arena. */
 static inline char *

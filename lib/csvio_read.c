@@ -1,8 +1,9 @@
 /*
- * CSV tables, the reading side, over libcsv: a whole table or a block of
- * rows at a time, the header checked (names, duplicates, a byte-order
- * mark), a repeated header skipped, every field copied into the table's
- * arena (csvio_arena.h) or, from a clean buffer, its line in one piece.
+ * CSV tables, the reading side, over libcsv: a block of rows at a time
+ * (a whole table is one block: csvio_stream.c), the header handed to
+ * table_header, a repeated header skipped, every field copied into the
+ * table's arena (csvio_arena.h) or, from a clean buffer, its line in one
+ * piece (and, for a stage writing what it reads, that line as read).
  */
 #include <csv.h>
 #include <errno.h>
@@ -62,6 +63,8 @@ struct rdstate {
 					   starts (blank lines passed over) */
 	const char	 *text;		/* the skimmed record's line, or NULL */
 	size_t		  textlen;
+	int		  keepraw;	/* keep the line as read too (rowkeep) */
+	size_t		  keep;		/* the skimmed line's rowkeep */
 };
 
 /* Room for n fields in st->rec. */
@@ -129,8 +132,15 @@ skimline(struct rdstate *st, const char **rec)
 {
 	const size_t *off = st->off;
 	size_t i, base = off[0], len = st->pos - base;
-	char *p = table_arena(st->t, len);
+	char *p = table_arena(st->t, len + (st->keepraw ? len - 1 : 0));
 
+	st->keep = 0;
+	if (st->keepraw) {
+		/* as read, without its '\n', before the one cut apart */
+		memcpy(p, st->buf + base, len - 1);
+		st->keep = st->nrec;
+		p += len - 1;
+	}
 	memcpy(p, st->buf + base, len);
 	rec[0] = p;
 	for (i = 1; i < st->nrec; i++) {
@@ -201,7 +211,7 @@ static void
 record(struct rdstate *st)
 {
 	struct table *t = st->t;
-	size_t i, j, r;
+	size_t i, r;
 
 	st->line++;
 	st->nrecords++;
@@ -215,42 +225,14 @@ record(struct rdstate *st)
 		return;
 	}
 	if (!st->haveheader) {
-		/* else it reads as part of the first column's name */
-		if (st->nrec > 0 && strncmp(st->rec[0], "\xef\xbb\xbf", 3) == 0) {
-			pf_errl(t->fname, st->line, "the header starts with a "
-			    "UTF-8 byte-order mark: save the file without it");
+		if (table_header(t, st->rec, st->nrec, st->line) < 0)
 			st->err = 1;
-			droprec(st);
-			return;
+		else {
+			st->nin = st->nrec;
+			st->hlen0 = strlen(t->cols[0]);
+			st->haveheader = 1;
 		}
-		for (i = 0; i < st->nrec; i++) {
-			if (st->rec[i][0] == '\0') {
-				pf_errl(t->fname, st->line,
-				    "empty column name in header");
-				st->err = 1;
-				droprec(st);
-				return;
-			}
-			for (j = 0; j < i; j++)
-				if (strcmp(st->rec[i], st->rec[j]) == 0) {
-					pf_errl(t->fname, st->line,
-					    "duplicate column '%s'",
-					    st->rec[i]);
-					st->err = 1;
-					droprec(st);
-					return;
-				}
-		}
-		t->cols = xcalloc(st->nrec, sizeof(*t->cols));
-		for (i = 0; i < st->nrec; i++)
-			t->cols[i] = xstrdup(st->rec[i]);
-		t->ncols = st->nin = st->nrec;
-		st->hlen0 = strlen(t->cols[0]);
-		table_colindex(t);
-		/* Room for the columns a tool appends, without re-laying rows. */
-		t->stride = t->ncols + 32;
-		st->nrec = 0;
-		st->haveheader = 1;
+		droprec(st);
 		return;
 	}
 	if (isheader(st)) {
@@ -274,6 +256,7 @@ record(struct rdstate *st)
 	t->line[r] = st->line;
 	t->rowtext[r] = st->text;
 	t->rowlen[r] = st->textlen;
+	t->rowkeep[r] = st->text != NULL ? st->keep : 0;
 	st->nrec = 0;
 }
 
@@ -320,6 +303,7 @@ on_record_skim(int c, void *data)
 		cell = &t->cells[r * t->stride];
 		t->rowtext[r] = skimline(st, cell);
 		t->rowlen[r] = st->textlen;
+		t->rowkeep[r] = st->keep;
 		t->line[r] = st->line;
 		/* the columns the caller added to the reader's table */
 		for (i = n; i < t->ncols; i++)
@@ -449,8 +433,8 @@ feed(struct table_reader *r)
 	return st->err ? -1 : 0;
 }
 
-static struct table_reader *
-reader_new(FILE *fp, int own, const char *fname, size_t block,
+struct table_reader *
+table_reader_fp(FILE *fp, int own, const char *fname, size_t block,
     const char *group)
 {
 	struct table_reader *r = xcalloc(1, sizeof(*r));
@@ -488,18 +472,24 @@ table_reader_open(const char *path, size_t block, const char *group)
 	FILE *fp;
 
 	if (path == NULL || strcmp(path, "-") == 0)
-		return reader_new(stdin, 0, "<stdin>", block, group);
+		return table_reader_fp(stdin, 0, "<stdin>", block, group);
 	if ((fp = fopen(path, "r")) == NULL) {
 		pf_err(path, "%s", strerror(errno));
 		return NULL;
 	}
-	return reader_new(fp, 1, path, block, group);
+	return table_reader_fp(fp, 1, path, block, group);
 }
 
 struct table *
 table_reader_table(struct table_reader *r)
 {
 	return &r->t;
+}
+
+void
+table_reader_keepraw(struct table_reader *r)
+{
+	r->st.keepraw = 1;
 }
 
 void
@@ -604,41 +594,4 @@ table_reader_next(struct table_reader *r)
 		if (k == 0)
 			return t->nrows > 0;
 	}
-}
-
-int
-table_read(FILE *fp, const char *fname, struct table *t)
-{
-	struct table_reader *r;
-	int k;
-
-	if ((r = reader_new(fp, 0, fname, (size_t)-1, NULL)) == NULL) {
-		table_init(t, fname);
-		table_free(t);
-		return -1;
-	}
-	k = table_reader_next(r);
-	if (k >= 0) {
-		*t = r->t;
-		table_init(&r->t, NULL);
-	}
-	table_reader_close(r);
-	return k < 0 ? -1 : 0;
-}
-
-int
-table_load(const char *path, struct table *t)
-{
-	FILE *fp;
-	int rc;
-
-	if (path == NULL || strcmp(path, "-") == 0)
-		return table_read(stdin, "<stdin>", t);
-	if ((fp = fopen(path, "r")) == NULL) {
-		pf_err(path, "%s", strerror(errno));
-		return -1;
-	}
-	rc = table_read(fp, path, t);
-	fclose(fp);
-	return rc;
 }

@@ -1,13 +1,17 @@
 /*
- * CSV tables, the loop of a row-wise stage (gpu-cycles, pim-cycles,
- * pf-merge): its files read a block at a time (table_reader), each block
- * given to the stage and what it returns written (table_out), the
- * columns of every file's result held to the first's.
+ * CSV tables, whole files: a table read whole (table_read, table_load),
+ * and the loop of a row-wise stage (gpu-cycles, pim-cycles, pf-merge):
+ * its files read a block at a time (table_reader), each block given to
+ * the stage and what it returns written (table_out), the columns of
+ * every file's result held to the first's.
  */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "csvio.h"
+#include "csvio_arena.h"
 #include "diag.h"
 #include "xalloc.h"
 
@@ -63,6 +67,9 @@ table_stream_block(char *const *files, int nfiles, const char *group,
 				k = -1;
 				break;
 			}
+			/* the rows it reads are the rows it writes */
+			if (res == table_reader_table(r))
+				table_reader_keepraw(r);
 			if (head && cols == NULL) {
 				ncols = res->ncols;
 				cols = xcalloc(ncols + 1, sizeof(*cols));
@@ -126,4 +133,42 @@ table_stream_stdout_block(char *const *files, int nfiles, const char *group,
 	if (pf_close_stdout() < 0)
 		ok = 0;
 	return ok ? 0 : -1;
+}
+
+int
+table_read(FILE *fp, const char *fname, struct table *t)
+{
+	struct table_reader *r;
+	int k;
+
+	if ((r = table_reader_fp(fp, 0, fname, (size_t)-1, NULL)) == NULL) {
+		table_init(t, fname);
+		table_free(t);
+		return -1;
+	}
+	k = table_reader_next(r);
+	if (k >= 0) {
+		/* the reader's table handed over, an empty one left it */
+		*t = *table_reader_table(r);
+		table_init(table_reader_table(r), NULL);
+	}
+	table_reader_close(r);
+	return k < 0 ? -1 : 0;
+}
+
+int
+table_load(const char *path, struct table *t)
+{
+	FILE *fp;
+	int rc;
+
+	if (path == NULL || strcmp(path, "-") == 0)
+		return table_read(stdin, "<stdin>", t);
+	if ((fp = fopen(path, "r")) == NULL) {
+		pf_err(path, "%s", strerror(errno));
+		return -1;
+	}
+	rc = table_read(fp, path, t);
+	fclose(fp);
+	return rc;
 }

@@ -102,6 +102,7 @@ table_setscan(struct table *t, size_t row, size_t col, const char *s,
 
 	for (i = 0; plain && i < len; i++)
 		plain = !special[(unsigned char)s[i]];
+	table_touch(t, row, col);
 	t->cells[row * t->stride + col] = table_arenadup(t, s, len, plain);
 }
 
@@ -201,15 +202,27 @@ putrow(struct table_out *w, const struct table *t, size_t r)
 {
 	const char *const *cell = &t->cells[r * t->stride];
 	const char *s;
-	size_t c, i, k, len = 0;
+	size_t c = 0, i, k, len = 0;
 	uintptr_t lo = 0;
 	char *d;
 
 	if (t->rowtext != NULL && t->rowtext[r] != NULL) {
 		lo = (uintptr_t)t->rowtext[r];
 		len = t->rowlen[r];
+		if ((c = t->rowkeep[r]) > 0) {
+			/*
+			 * the line's columns up to the first set anew, as
+			 * read: to its last byte, or to the end of the field
+			 * before that column (a cell still in rowtext)
+			 */
+			k = c == t->nraw ? len - 1 : (size_t)(cell[c - 1] -
+			    t->rowtext[r]) + strlen(cell[c - 1]);
+			room(w, k);
+			memcpy(w->b + w->n, t->rowtext[r] - (len - 1), k);
+			w->n += k;
+		}
 	}
-	for (c = 0; c < t->ncols; c++) {
+	for (; c < t->ncols; c++) {
 		if ((uintptr_t)cell[c] - lo < len) {
 			c = putrun(w, cell, c, t->ncols, lo, len) - 1;
 			continue;
@@ -227,7 +240,7 @@ putrow(struct table_out *w, const struct table *t, size_t r)
 			d = w->b + w->n;
 			if (c > 0)
 				*d++ = ',';
-			memcpy(d, s, k);
+			table_copyshort(d, s, k);
 			w->n += (c > 0) + k;
 			continue;
 		}
