@@ -81,7 +81,7 @@ static int
 cost_row(struct table *t, size_t r, const struct layer_cols *lc,
     const long *col, long kind, long pimch, long name,
     const struct gpu_cost_opts *o, struct memo *memo,
-    const struct gpu_text *tx)
+    const struct gpu_text *tx, struct layer_seen *seen)
 {
 	const struct gpu_model *m = o->m;
 	struct gpu_measured *ms = o->ms;
@@ -95,7 +95,7 @@ cost_row(struct table *t, size_t r, const struct layer_cols *lc,
 	long line = table_line(t, r);
 	int rc;
 
-	if (layer_get(t, lc, r, &l) < 0)
+	if (layer_get_seen(t, lc, r, &l, seen) < 0)
 		return -1;
 	if (task_gpu_channels(t, r, kind, pimch, o->total, o->config,
 	    &ch) < 0)
@@ -196,6 +196,7 @@ gpu_cost_table(struct table *t, const struct gpu_cost_opts *o)
 	struct gpu_measured *ms = o->ms;
 	struct layer_cols lc;
 	struct gpu_text tx;
+	struct layer_seen seen;
 	struct memo *memo;
 	long dev, kind, pimch, name, col[C_N];
 	size_t r, i, ndev[TASK_NDEV], ngpu;
@@ -223,11 +224,13 @@ gpu_cost_table(struct table *t, const struct gpu_cost_opts *o)
 		    o->en->static_w, 6);
 	memo = o->memo != NULL ? o->memo : memo_new(sizeof(struct gpu_memokey),
 	    sizeof(struct gpu_cost));
+	/* a gpu row's geometry is mostly the last one's (layer_get_seen) */
+	seen.have = 0;
 	for (r = 0; r < t->nrows && rc == 0; r++)
 		if (strcmp(table_get(t, r, (size_t)dev),
 		    task_dev_name(TASK_GPU)) == 0 &&
 		    cost_row(t, r, &lc, col, kind, pimch, name, o, memo,
-		    &tx) < 0)
+		    &tx, &seen) < 0)
 			rc = -1;
 	if (memo != o->memo)
 		memo_free(memo);

@@ -156,8 +156,54 @@ layer_cols_add(struct table *t, struct layer_cols *lc)
 	(void)layer_cols_find(t, lc);
 }
 
+/*
+ * The cells of layer_seen: the numbers, then the depth numbers, then
+ * the text cells in layer_get's order.
+ */
+enum { S_OP = NNUM + NDCOL, S_ACT, S_DTYPE, S_RESIDENT, S_KV, S_TRANS,
+	S_N };
+_Static_assert(S_N == LAYER_SEEN_CELLS, "layer_seen has a cell per column");
+#define SEEN_NONE	0xff	/* no text kept (too long) */
+
+/* Whether cell text s is that of slot k (s unread past its NUL). */
+static inline int
+seen(const struct layer_seen *m, size_t k, const char *s)
+{
+	const unsigned char *p;
+	size_t i, n;
+
+	if (m == NULL || !m->have || (n = (p = m->text[k])[0]) == SEEN_NONE)
+		return 0;
+	for (i = 0; i < n; i++)
+		if ((unsigned char)s[i] != p[1 + i])
+			return 0;
+	return s[n] == '\0';
+}
+
+/* Keep cell text s in slot k. */
+static inline void
+keep(struct layer_seen *m, size_t k, const char *s)
+{
+	size_t n;
+
+	if (m == NULL)
+		return;
+	n = strlen(s);
+	if (n >= LAYER_SEEN_TEXT - 1)
+		m->text[k][0] = SEEN_NONE;
+	else {
+		m->text[k][0] = (unsigned char)n;
+		memcpy(m->text[k] + 1, s, n);
+	}
+}
+
+/*
+ * A text cell into dst (n bytes, cleared first and given init, as
+ * layer_init leaves it, so that equal cells give equal bytes).
+ */
 static int
-getstr(const struct table *t, size_t row, long col, char *dst, size_t n)
+getstr(const struct table *t, size_t row, long col, char *dst, size_t n,
+    const char *init)
 {
 	const char *s = table_get(t, row, (size_t)col);
 
@@ -171,20 +217,28 @@ getstr(const struct table *t, size_t row, long col, char *dst, size_t n)
 		    "column '%s': value too long: '%s'", t->cols[col], s);
 		return -1;
 	}
+	memset(dst, 0, n);
+	strcpy(dst, init);
 	strcpy(dst, s);
 	return 0;
 }
 
-/* The n numeric columns nc of row, each at least its minimum, into l. */
+/*
+ * The n numeric columns nc of row, each at least its minimum, into l;
+ * a cell whose text is slot base + i of m keeps l's value.
+ */
 static int
 getnums(const struct table *t, size_t row, const struct layer_cols *lc,
-    const struct numcol *nc, size_t n, struct layer *l)
+    const struct numcol *nc, size_t n, struct layer *l,
+    struct layer_seen *m, size_t base)
 {
 	size_t i, col;
 	int64_t *v;
 
 	for (i = 0; i < n; i++) {
 		col = (size_t)*CFIELD(lc, &nc[i]);
+		if (seen(m, base + i, table_get(t, row, col)))
+			continue;
 		v = LFIELD(l, &nc[i]);
 		if (table_int(t, row, col, v) < 0)
 			return -1;
@@ -194,65 +248,93 @@ getnums(const struct table *t, size_t row, const struct layer_cols *lc,
 			    "positive" : "non-negative", table_get(t, row, col));
 			return -1;
 		}
+		keep(m, base + i, table_get(t, row, col));
 	}
 	return 0;
 }
 
-int
-layer_get(const struct table *t, const struct layer_cols *lc, size_t row,
-    struct layer *l)
+/* The checks of layer_get past the numbers, each cell only when new. */
+static int
+getrest(const struct table *t, const struct layer_cols *lc, size_t row,
+    struct layer *l, struct layer_seen *m)
 {
-	char op[24];
 	long line = table_line(t, row);
+	const char *s, *ops = table_get(t, row, (size_t)lc->op);
+	const char *dts = table_get(t, row, (size_t)lc->dtype);
+	const char *acts = table_get(t, row, (size_t)lc->act);
+	int newop = !seen(m, S_OP, ops), newdt = !seen(m, S_DTYPE, dts);
+	size_t i;
+	char op[24];
 
-	layer_init(l);
-	if (getnums(t, row, lc, numcols, NNUM, l) < 0)
+	if (newop && getstr(t, row, lc->op, op, sizeof(op), "") < 0)
 		return -1;
-	if (getstr(t, row, lc->op, op, sizeof(op)) < 0 ||
-	    getstr(t, row, lc->act, l->act, sizeof(l->act)) < 0 ||
-	    getstr(t, row, lc->dtype, l->dtype, sizeof(l->dtype)) < 0)
+	if (!seen(m, S_ACT, acts)) {
+		if (getstr(t, row, lc->act, l->act, sizeof(l->act), "none") < 0)
+			return -1;
+		keep(m, S_ACT, acts);
+	}
+	if (newdt && getstr(t, row, lc->dtype, l->dtype, sizeof(l->dtype),
+	    "fp16") < 0)
 		return -1;
-	if (lc->resident >= 0) {
-		const char *s = table_get(t, row, (size_t)lc->resident);
-
+	/* an optional column absent: what layer_init leaves, as empty */
+	s = lc->resident >= 0 ? table_get(t, row, (size_t)lc->resident) : "";
+	if (!seen(m, S_RESIDENT, s)) {
 		if (*s != '\0' && strcmp(s, "weights") != 0 &&
 		    strcmp(s, "kv") != 0) {
 			pf_errl(t->fname, line, "column 'resident': must be "
 			    "empty, 'weights' or 'kv', not '%s'", s);
 			return -1;
 		}
+		memset(l->resident, 0, sizeof(l->resident));
 		strcpy(l->resident, s);
+		keep(m, S_RESIDENT, s);
 	}
-	if (lc->in_d >= 0 && getnums(t, row, lc, dcols, NDCOL, l) < 0)
-		return -1;
-	if (lc->kv_seq >= 0) {
-		const char *s = table_get(t, row, (size_t)lc->kv_seq);
-
+	if (lc->in_d >= 0) {
+		if (getnums(t, row, lc, dcols, NDCOL, l, m, NNUM) < 0)
+			return -1;
+	} else
+		for (i = 0; i < NDCOL; i++) {
+			/* layer_init's: 1, pads 0 (each column's minimum) */
+			*LFIELD(l, &dcols[i]) = dcols[i].min;
+			if (m != NULL)
+				m->text[NNUM + i][0] = SEEN_NONE;
+		}
+	s = lc->kv_seq >= 0 ? table_get(t, row, (size_t)lc->kv_seq) : "";
+	if (!seen(m, S_KV, s)) {
 		if (*s != '\0' && strcmp(s, "k") != 0 && strcmp(s, "n") != 0) {
 			pf_errl(t->fname, line, "column 'kv_seq': must be "
 			    "empty, 'k' or 'n', not '%s'", s);
 			return -1;
 		}
 		l->kv_seq = *s;
+		keep(m, S_KV, s);
 	}
-	if (lc->transposed >= 0) {
-		const char *s = table_get(t, row, (size_t)lc->transposed);
-
+	s = lc->transposed >= 0 ? table_get(t, row, (size_t)lc->transposed) :
+	    "";
+	if (!seen(m, S_TRANS, s)) {
 		if (*s != '\0' && strcmp(s, "0") != 0 && strcmp(s, "1") != 0) {
 			pf_errl(t->fname, line, "column 'transposed': must be "
 			    "empty, 0 or 1, not '%s'", s);
 			return -1;
 		}
 		l->transposed = *s == '1';
+		keep(m, S_TRANS, s);
 	}
-	if (layer_opparse(op, &l->op) < 0) {
-		pf_errl(t->fname, line, "column 'op': unknown op '%s'", op);
-		return -1;
+	if (newop) {
+		if (layer_opparse(op, &l->op) < 0) {
+			pf_errl(t->fname, line, "column 'op': unknown op '%s'",
+			    op);
+			return -1;
+		}
+		keep(m, S_OP, ops);
 	}
-	if (dtype_bytes(l->dtype) == 0) {
-		pf_errl(t->fname, line, "column 'dtype': unknown type '%s'",
-		    l->dtype);
-		return -1;
+	if (newdt) {
+		if (dtype_bytes(l->dtype) == 0) {
+			pf_errl(t->fname, line, "column 'dtype': unknown type "
+			    "'%s'", l->dtype);
+			return -1;
+		}
+		keep(m, S_DTYPE, dts);
 	}
 	if (l->op == OP_CONV &&
 	    (l->in_c % l->groups != 0 || l->out_c % l->groups != 0)) {
@@ -261,6 +343,34 @@ layer_get(const struct table *t, const struct layer_cols *lc, size_t row,
 		    (long long)l->groups, (long long)l->in_c,
 		    (long long)l->out_c);
 		return -1;
+	}
+	return 0;
+}
+
+int
+layer_get(const struct table *t, const struct layer_cols *lc, size_t row,
+    struct layer *l)
+{
+	return layer_get_seen(t, lc, row, l, NULL);
+}
+
+int
+layer_get_seen(const struct table *t, const struct layer_cols *lc,
+    size_t row, struct layer *l, struct layer_seen *m)
+{
+	if (m != NULL && m->have)
+		memcpy(l, &m->l, sizeof(*l));
+	else
+		layer_init(l);
+	if (getnums(t, row, lc, numcols, NNUM, l, m, 0) < 0 ||
+	    getrest(t, lc, row, l, m) < 0) {
+		if (m != NULL)
+			m->have = 0;
+		return -1;
+	}
+	if (m != NULL) {
+		memcpy(&m->l, l, sizeof(*l));
+		m->have = 1;
 	}
 	return 0;
 }

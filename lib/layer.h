@@ -101,6 +101,25 @@ void layer_cols_add_depth(struct table *t, struct layer_cols *lc);
  */
 int layer_get(const struct table *t, const struct layer_cols *lc, size_t row,
     struct layer *l);
+/*
+ * What layer_get_seen read last: the layer and the text of each of its
+ * cells, so that a row repeating cells of the last one (the pieces of
+ * one layer, one after another) takes their values as read and checked
+ * instead of parsing them again: the same layer, byte for byte, and the
+ * same reports as layer_get.  It holds copies, so it outlives the rows
+ * and blocks it was read from; its cells are by name, so any table with
+ * the geometry columns may follow.  Zero it before the first row.
+ */
+#define LAYER_SEEN_CELLS	40	/* the numbers, depth and text cells */
+#define LAYER_SEEN_TEXT		24	/* a longer cell is parsed every time */
+struct layer_seen {
+	struct layer	l;
+	unsigned char	text[LAYER_SEEN_CELLS][LAYER_SEEN_TEXT];
+	int		have;
+};
+/* layer_get through s (which may be NULL: layer_get itself). */
+int layer_get_seen(const struct table *t, const struct layer_cols *lc,
+    size_t row, struct layer *l, struct layer_seen *s);
 /* Write the geometry of l into row (the id column included). */
 void layer_put(struct table *t, const struct layer_cols *lc, size_t row,
     const struct layer *l);

@@ -208,6 +208,7 @@ pim_cost_table(const struct pim_engine *e, void *state, struct table *t,
 {
 	struct layer_cols lc;
 	struct layer l;
+	struct layer_seen seen;
 	struct pim_row p;
 	struct pim_out *cost = NULL;
 	struct pim_key key;
@@ -231,6 +232,8 @@ pim_cost_table(const struct pim_engine *e, void *state, struct table *t,
 	hin = xcalloc(t->nrows + 1, sizeof(*hin));
 	hout = xcalloc(t->nrows + 1, sizeof(*hout));
 	why = xcalloc(t->nrows + 1, sizeof(*why));
+	/* a pim row's geometry is mostly the last one's (layer_get_seen) */
+	seen.have = 0;
 	for (r = 0; r < t->nrows; r++)
 		ispim[r] = strcmp(table_get(t, r, (size_t)dev),
 		    task_dev_name(TASK_PIM)) == 0;
@@ -240,7 +243,7 @@ pim_cost_table(const struct pim_engine *e, void *state, struct table *t,
 		if (!havelc && layer_cols_find(t, &lc) < 0)
 			goto out;
 		havelc = 1;
-		if (layer_get(t, &lc, r, &l) < 0 ||
+		if (layer_get_seen(t, &lc, r, &l, &seen) < 0 ||
 		    channels(t, r, cch, def->channels, o->fill_auto,
 		    &p.channels) < 0 ||
 		    rowparam(t, r, cgw, def->max_gwrite, 1, 1 << 20,

@@ -72,6 +72,7 @@ check_geometry(const struct table *t)
 {
 	struct layer_cols lc;
 	struct layer l;
+	struct layer_seen seen;
 	size_t i;
 
 	for (i = 0; layer_colnames[i] != NULL; i++)
@@ -79,8 +80,10 @@ check_geometry(const struct table *t)
 			return 0;
 	if (layer_cols_find(t, &lc) < 0)
 		return -1;
+	/* a piece's cells are mostly the last piece's: checked once */
+	seen.have = 0;
 	for (i = 0; i < t->nrows; i++)
-		if (layer_get(t, &lc, i, &l) < 0)
+		if (layer_get_seen(t, &lc, i, &l, &seen) < 0)
 			return -1;
 	return 0;
 }

@@ -458,6 +458,7 @@ setup(struct gen *g)
 {
 	static const char *const strcols[] = { "name", "onnx_op", "preds", NULL };
 	struct layer_cols lc;
+	struct layer_seen seen;
 	long sidx[3];
 	size_t i, k;
 
@@ -471,8 +472,9 @@ setup(struct gen *g)
 	g->l = xcalloc(g->n + 1, sizeof(*g->l));
 	g->preds = xcalloc(g->n + 1, sizeof(*g->preds));
 	g->npreds = xcalloc(g->n + 1, sizeof(*g->npreds));
+	seen.have = 0;
 	for (i = 0; i < g->n; i++) {
-		if (layer_get(g->in, &lc, i, &g->l[i]) < 0)
+		if (layer_get_seen(g->in, &lc, i, &g->l[i], &seen) < 0)
 			return -1;
 		if (g->l[i].id != (int64_t)i) {
 			pf_errl(g->in->fname, table_line(g->in, i),
