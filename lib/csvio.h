@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 struct table_chunk;
 
@@ -148,6 +149,13 @@ static inline void
 table_setsame(struct table *t, size_t row, size_t col, size_t from)
 {
 	t->cells[row * t->stride + col] = t->cells[from * t->stride + col];
+}
+/* table_setsame for every column: row a copy of row from. */
+static inline void
+table_setsamerow(struct table *t, size_t row, size_t from)
+{
+	memcpy(&t->cells[row * t->stride], &t->cells[from * t->stride],
+	    t->ncols * sizeof(*t->cells));
 }
 void table_setf(struct table *t, size_t row, size_t col, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
