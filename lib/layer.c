@@ -397,19 +397,15 @@ layer_put(struct table *t, const struct layer_cols *lc, size_t row,
 _Static_assert(NNUM + NDCOL == LAYER_NMEMO,
     "struct layer_memo has a slot per number");
 
-/* Number i of the memo into (row, col): shared when it is the last one's. */
+/* Number i of the memo into (row, col) unless the last row's is v. */
 static inline void
 put_num(struct table *t, size_t row, size_t col, int64_t v,
     struct layer_memo *m, size_t i)
 {
-	if (m->have[i] && m->v[i] == v) {
-		table_setsame(t, row, col, m->row[i]);
-		return;
+	if (!m->have || m->v[i] != v) {
+		table_setint(t, row, col, v);
+		m->v[i] = v;
 	}
-	table_setint(t, row, col, v);
-	m->v[i] = v;
-	m->row[i] = row;
-	m->have[i] = 1;
 }
 
 /* A text cell, scanned once for quoting: later rows share it as it is. */
@@ -429,22 +425,12 @@ layer_put_memo(struct table *t, const struct layer_cols *lc, size_t row,
 	for (i = 0; i < NNUM; i++)
 		put_num(t, row, (size_t)*CFIELD(lc, &numcols[i]),
 		    *LFIELD(l, &numcols[i]), m, i);
-	/* the text cells (put_rest's) all from the row that wrote them, or anew */
-	if (m->lhave && p->op == l->op && p->kv_seq == l->kv_seq &&
-	    p->transposed == l->transposed &&
-	    memcmp(p->act, l->act, sizeof(l->act)) == 0 &&
-	    memcmp(p->dtype, l->dtype, sizeof(l->dtype)) == 0 &&
-	    memcmp(p->resident, l->resident, sizeof(l->resident)) == 0) {
-		table_setsame(t, row, (size_t)lc->op, m->lrow);
-		table_setsame(t, row, (size_t)lc->act, m->lrow);
-		table_setsame(t, row, (size_t)lc->dtype, m->lrow);
-		if (lc->resident >= 0)
-			table_setsame(t, row, (size_t)lc->resident, m->lrow);
-		if (lc->kv_seq >= 0)
-			table_setsame(t, row, (size_t)lc->kv_seq, m->lrow);
-		if (lc->transposed >= 0)
-			table_setsame(t, row, (size_t)lc->transposed, m->lrow);
-	} else {
+	/* the text cells (put_rest's) stay, or are all written anew */
+	if (!m->have || p->op != l->op || p->kv_seq != l->kv_seq ||
+	    p->transposed != l->transposed ||
+	    memcmp(p->act, l->act, sizeof(l->act)) != 0 ||
+	    memcmp(p->dtype, l->dtype, sizeof(l->dtype)) != 0 ||
+	    memcmp(p->resident, l->resident, sizeof(l->resident)) != 0) {
 		put_text(t, row, lc->op, layer_opname(l->op));
 		put_text(t, row, lc->act, l->act);
 		put_text(t, row, lc->dtype, l->dtype);
@@ -457,12 +443,11 @@ layer_put_memo(struct table *t, const struct layer_cols *lc, size_t row,
 			put_text(t, row, lc->transposed, l->op == OP_CONV ?
 			    (l->transposed ? "1" : "0") : "");
 		m->last = *l;
-		m->lrow = row;
-		m->lhave = 1;
 	}
 	for (i = 0; lc->in_d >= 0 && i < NDCOL; i++)
 		put_num(t, row, (size_t)*CFIELD(lc, &dcols[i]),
 		    *LFIELD(l, &dcols[i]), m, NNUM + i);
+	m->have = 1;
 }
 
 static void

@@ -125,23 +125,19 @@ void layer_put(struct table *t, const struct layer_cols *lc, size_t row,
     const struct layer *l);
 
 /*
- * What layer_put_memo last wrote into t, per cell, so that a writer of
- * many rows of like geometry (pf-split: every piece of a layer) formats
- * only the cells that changed and lets the others share the text of the
- * row that last wrote them (table_setsame).  Zero it before the first
- * row and whenever t drops its rows (table_droprows): those rows are
- * gone.
+ * What layer_put_memo wrote into the last row, so that a writer of many
+ * rows of like geometry (pf-split: every piece of a layer) writes only
+ * the cells whose values changed: the caller makes each row after the
+ * first a copy of the last one (table_setsamerow), whose cells stay
+ * where the values are the same.  Zero it before the first row and
+ * whenever t drops its rows (table_droprows).
  */
 #define LAYER_NNUM	27	/* numbers of every table */
 #define LAYER_NMEMO	(LAYER_NNUM + 7)	/* and the depth columns */
 struct layer_memo {
-	int64_t		v[LAYER_NMEMO];		/* the number written */
-	size_t		row[LAYER_NMEMO];	/* the row that holds it */
-	unsigned char	have[LAYER_NMEMO];
-	/* the text cells' values (op to transposed) and their row */
-	struct layer	last;
-	size_t		lrow;
-	unsigned char	lhave;
+	int64_t		v[LAYER_NMEMO];		/* the numbers written */
+	struct layer	last;			/* for the text cells */
+	int		have;			/* a row was written */
 };
 /* layer_put, the same cells, through memo m (rows made by table_addrow). */
 void layer_put_memo(struct table *t, const struct layer_cols *lc,

@@ -139,20 +139,17 @@ split_opt_rules(struct split_opts *o, const char *arg)
 }
 
 /*
- * What the last rows of the output hold, so that a piece's cells that
- * are its predecessor's share their text (table_setsame) instead of a
- * copy each: a cell's key and the row holding its text.
+ * The cells whose values change from one piece to the next are written,
+ * the rest kept: each row starts as a copy of the one before it in the
+ * block (table_setsamerow), sharing its texts.  What the last row holds,
+ * by the key of each cell.
  */
-struct cellkey {
-	int64_t		v;
-	size_t		row;
-	int		have;
-};
+#define KEY_EMPTY	INT64_MIN	/* a cell left empty */
 struct rowmemo {
-	struct cellkey	 head[TT_NHEAD], tail[TT_NPIM];
-	/* the layer's own text (name, onnx_op, preds, extra columns) */
-	struct cellkey	 src;
-	struct task_cand cand;		/* the candidate of head[TT_CAND] */
+	int		 have;		/* the block has a row */
+	int64_t		 head[TT_NHEAD], tail[TT_NPIM];
+	int64_t		 src;		/* the layer of name, onnx_op, preds */
+	struct task_cand cand;		/* of the cand cell */
 	struct layer_memo geom;		/* the piece's geometry */
 };
 
@@ -197,38 +194,30 @@ parse_preds(struct gen *g, size_t i)
 	return rc;
 }
 
-/*
- * Whether cell (r, col) of out has the text of the last row with key v
- * there: then it shares it; else that row becomes r, and the caller
- * sets the cell.
- */
+/* Whether a cell of key *k changes to v (then v becomes its key). */
 static inline int
-same(struct table *out, struct cellkey *k, size_t r, long col, int64_t v)
+changed(const struct rowmemo *m, int64_t *k, int64_t v)
 {
-	if (k->have && k->v == v) {
-		table_setsame(out, r, (size_t)col, k->row);
-		return 1;
-	}
-	k->v = v;
-	k->row = r;
-	k->have = 1;
-	return 0;
+	if (m->have && *k == v)
+		return 0;
+	*k = v;
+	return 1;
 }
 
-/* A text cell whose key is v: shared, or s scanned once for quoting. */
+/* A text cell, scanned once for quoting: later rows share it as it is. */
 static inline void
-put_text(struct table *out, struct cellkey *k, size_t r, long col, int64_t v,
-    const char *s)
+put_text(struct table *out, size_t r, long col, const char *s)
 {
-	if (!same(out, k, r, col, v))
-		table_setscan(out, r, (size_t)col, s, strlen(s));
+	table_setscan(out, r, (size_t)col, s, strlen(s));
 }
 
-/* A number cell: shared, or v written. */
+/* A number cell, or an empty one for KEY_EMPTY. */
 static inline void
-put_int(struct table *out, struct cellkey *k, size_t r, long col, int64_t v)
+put_opt(struct table *out, size_t r, long col, int64_t v)
 {
-	if (!same(out, k, r, col, v))
+	if (v == KEY_EMPTY)
+		(void)table_setplain(out, r, (size_t)col, 0);
+	else
 		table_setint(out, r, (size_t)col, v);
 }
 
@@ -238,70 +227,68 @@ put_int(struct table *out, struct cellkey *k, size_t r, long col, int64_t v)
  */
 static void
 emit(struct gen *g, const struct task_cand *c, char axis, int ratio,
-    const struct piece *pc, int64_t gw, int hide)
+    const struct piece *pc, int64_t gw, int64_t hide)
 {
 	struct table *t = g->out;
 	struct rowmemo *m = &g->rm;
-	struct cellkey *h = m->head;
+	int64_t *h = m->head, *tl = m->tail;
 	size_t r = table_addrow(t), src = (size_t)pc->l.id, k;
 	char ax[2] = { axis, '\0' }, id[64];
 	enum task_dev dev = pc->dev == DEV_GPU ? TASK_GPU : TASK_PIM;
 
+	if (m->have)
+		table_setsamerow(t, r, r - 1);
 	/* a candidate's pieces are rows in a row: its id is made once */
-	if (h[TT_CAND].have && memcmp(&m->cand, c, sizeof(*c)) == 0)
-		table_setsame(t, r, (size_t)g->head[TT_CAND],
-		    h[TT_CAND].row);
-	else {
+	if (!m->have || memcmp(&m->cand, c, sizeof(*c)) != 0) {
 		task_cand_id(c, id, sizeof(id));
-		table_setscan(t, r, (size_t)g->head[TT_CAND], id, strlen(id));
+		put_text(t, r, g->head[TT_CAND], id);
 		m->cand = *c;
-		h[TT_CAND].row = r;
-		h[TT_CAND].have = 1;
 	}
-	put_int(t, &h[TT_FIRST], r, g->head[TT_FIRST], c->first);
-	put_int(t, &h[TT_LAST], r, g->head[TT_LAST], c->last);
-	put_text(t, &h[TT_KIND], r, g->head[TT_KIND], c->kind,
-	    task_kind_name(c->kind));
-	put_text(t, &h[TT_AXIS], r, g->head[TT_AXIS], axis, ax);
-	put_int(t, &h[TT_RATIO], r, g->head[TT_RATIO], ratio);
-	put_int(t, &h[TT_STEP], r, g->head[TT_STEP], pc->step);
-	put_text(t, &h[TT_DEVICE], r, g->head[TT_DEVICE], dev,
-	    task_dev_name(dev));
-	/* the layer's own text: all shared with its last piece, or copied */
-	if (same(t, &m->src, r, g->name_out, (int64_t)src)) {
-		table_setsame(t, r, (size_t)g->onnx_out, m->src.row);
-		table_setsame(t, r, (size_t)g->preds_out, m->src.row);
-		for (k = 0; k < g->nextra; k++)
-			table_setsame(t, r, g->extra_out[k], m->src.row);
-	} else {
+	if (changed(m, &h[TT_FIRST], c->first))
+		table_setint(t, r, (size_t)g->head[TT_FIRST], c->first);
+	if (changed(m, &h[TT_LAST], c->last))
+		table_setint(t, r, (size_t)g->head[TT_LAST], c->last);
+	if (changed(m, &h[TT_KIND], c->kind))
+		put_text(t, r, g->head[TT_KIND], task_kind_name(c->kind));
+	if (changed(m, &h[TT_AXIS], axis))
+		put_text(t, r, g->head[TT_AXIS], ax);
+	if (changed(m, &h[TT_RATIO], ratio))
+		table_setint(t, r, (size_t)g->head[TT_RATIO], ratio);
+	if (changed(m, &h[TT_STEP], pc->step))
+		table_setint(t, r, (size_t)g->head[TT_STEP], pc->step);
+	if (changed(m, &h[TT_DEVICE], dev))
+		put_text(t, r, g->head[TT_DEVICE], task_dev_name(dev));
+	/* the layer's own text */
+	if (changed(m, &m->src, (int64_t)src)) {
 		const struct table *in = g->in;
-		const char *s;
 
-		s = table_get(in, src, (size_t)g->name_in);
-		table_setscan(t, r, (size_t)g->name_out, s, strlen(s));
-		s = table_get(in, src, (size_t)g->onnx_in);
-		table_setscan(t, r, (size_t)g->onnx_out, s, strlen(s));
-		s = table_get(in, src, (size_t)g->preds_in);
-		table_setscan(t, r, (size_t)g->preds_out, s, strlen(s));
-		for (k = 0; k < g->nextra; k++) {
-			s = table_get(in, src, g->extra_in[k]);
-			table_setscan(t, r, g->extra_out[k], s, strlen(s));
-		}
+		put_text(t, r, g->name_out, table_get(in, src,
+		    (size_t)g->name_in));
+		put_text(t, r, g->onnx_out, table_get(in, src,
+		    (size_t)g->onnx_in));
+		put_text(t, r, g->preds_out, table_get(in, src,
+		    (size_t)g->preds_in));
+		for (k = 0; k < g->nextra; k++)
+			put_text(t, r, (long)g->extra_out[k], table_get(in, src,
+			    g->extra_in[k]));
 	}
 	layer_put_memo(t, &g->olc, r, &pc->l, &m->geom);
 	/* the PIM share travels on every piece; each cost tool derives its side */
-	if (g->o->pim_channels > 0)
-		put_int(t, &m->tail[TT_PIM_CHANNELS], r,
-		    g->tail[TT_PIM_CHANNELS], g->o->pim_channels);
-	else
-		put_text(t, &m->tail[TT_PIM_CHANNELS], r,
-		    g->tail[TT_PIM_CHANNELS], 0, TASK_PIM_AUTO);
-	if (pc->dev == DEV_PIM) {
-		put_int(t, &m->tail[TT_PIM_GWRITE], r,
-		    g->tail[TT_PIM_GWRITE], gw);
-		put_int(t, &m->tail[TT_PIM_HIDING], r,
-		    g->tail[TT_PIM_HIDING], hide);
+	if (changed(m, &tl[TT_PIM_CHANNELS], g->o->pim_channels)) {
+		if (g->o->pim_channels > 0)
+			table_setint(t, r, (size_t)g->tail[TT_PIM_CHANNELS],
+			    g->o->pim_channels);
+		else
+			put_text(t, r, g->tail[TT_PIM_CHANNELS], TASK_PIM_AUTO);
 	}
+	/* a GPU piece's PIM settings are empty */
+	if (pc->dev != DEV_PIM)
+		gw = hide = KEY_EMPTY;
+	if (changed(m, &tl[TT_PIM_GWRITE], gw))
+		put_opt(t, r, g->tail[TT_PIM_GWRITE], gw);
+	if (changed(m, &tl[TT_PIM_HIDING], hide))
+		put_opt(t, r, g->tail[TT_PIM_HIDING], hide);
+	m->have = 1;
 }
 
 static void
