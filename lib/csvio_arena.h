@@ -129,7 +129,7 @@ table_arenadup(struct table *t, const char *s, size_t len, int plain)
 	if (len == 0)
 		return table_empty + 1;
 	p = table_celltext(t, len, plain);
-	memcpy(p, s, len);
+	table_copyshort(p, s, len);
 	return p;
 }
 

@@ -10,6 +10,7 @@
 
 #include "arith.h"
 #include "csvio.h"
+#include "csvio_arena.h"
 #include "diag.h"
 #include "layer.h"
 #include "check.h"
@@ -218,6 +219,32 @@ ints(void)
 	table_free(&t);
 }
 
+/*
+ * table_copyshort (cells' and the writer's short copies by fixed-size
+ * moves): every length to past 16, at every alignment, copies s[0..n)
+ * and writes nothing outside d[0..n).
+ */
+static void
+copyshort(void)
+{
+	char src[64], dst[64];
+	size_t n, a, i;
+	int bad = 0;
+
+	for (i = 0; i < sizeof(src); i++)
+		src[i] = (char)('A' + i % 26);
+	for (n = 0; n <= 40; n++)
+		for (a = 0; a < 8; a++) {
+			memset(dst, '#', sizeof(dst));
+			table_copyshort(dst + a, src + 7 - a, n);
+			for (i = 0; i < sizeof(dst); i++)
+				if (dst[i] != (i >= a && i < a + n ?
+				    src[7 - a + i - a] : '#'))
+					bad++;
+		}
+	CHECK_EQ_I(bad, 0);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -294,6 +321,7 @@ main(int argc, char **argv)
 	CHECK(parse_int64("12x", &v) == -1);
 	CHECK(parse_int64("99999999999999999999", &v) == -1);
 	ints();
+	copyshort();
 	CHECK(parse_double("1e400", &d) == -1);
 	CHECK(parse_double("nan", &d) == -1);
 
