@@ -131,7 +131,7 @@ static char *
 skimline(struct rdstate *st, const char **rec)
 {
 	const size_t *off = st->off;
-	size_t i, base = off[0], len = st->pos - base;
+	size_t i, x, n = st->nrec, base = off[0], len = st->pos - base;
 	char *p = table_arena(st->t, len + (st->keepraw ? len - 1 : 0));
 
 	st->keep = 0;
@@ -143,9 +143,11 @@ skimline(struct rdstate *st, const char **rec)
 	}
 	memcpy(p, st->buf + base, len);
 	rec[0] = p;
-	for (i = 1; i < st->nrec; i++) {
-		p[off[i] - base - 1] = '\0';
-		rec[i] = p + (off[i] - base);
+	/* (locals: the byte stores may alias anything, so no reloads) */
+	for (i = 1; i < n; i++) {
+		x = off[i] - base;
+		p[x - 1] = '\0';
+		rec[i] = p + x;
 	}
 	p[len - 1] = '\0';
 	st->textlen = len;
