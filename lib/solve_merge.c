@@ -9,6 +9,7 @@
 #include "diag.h"
 #include "layer.h"
 #include "solve_merge.h"
+#include "solve_names.h"
 #include "task.h"
 #include "xalloc.h"
 
@@ -65,6 +66,31 @@ struct group {
 	size_t	first_row;	/* row of the candidate's first piece */
 	size_t	lo, hi;		/* its rows */
 };
+
+/*
+ * A block's columns, found once (-1: absent), and what fold learns of
+ * each row for handoffs, so that no cell is read twice: its step, its
+ * device (1: PIM) and, in handoffs, its layer.
+ */
+struct mblock {
+	long		 c[TT_NHEAD + 1];
+	long		 gw, hide, layer, clk, energy, stat, hc[2], tens, rfc;
+	int64_t		*step;		/* a candidate's times per step, device */
+	int64_t		*st, *lay;	/* per row */
+	unsigned char	*dev;		/* per row */
+};
+
+/* A time in ns (digits, point, sign: no quotes) into cell (r, col). */
+static void
+put_ns(struct table *out, size_t r, size_t col, long long ps)
+{
+	char buf[64];
+	size_t n;
+
+	ps_to_ns(ps, buf, sizeof(buf));
+	n = strlen(buf);
+	memcpy(table_setplain(out, r, col, n), buf, n);
+}
 
 /* Geometry is checked when the table has it (a zero-row piece is an error). */
 static int
@@ -133,11 +159,12 @@ handoff_ps(const struct table *t, size_t r, long col, long long *ps)
  * last layer's PIM pieces' handoff_out_ns.
  */
 static int
-handoffs(const struct table *t, const long *c, long lc, const long *hc,
-    const size_t *idx, const struct group *g, int64_t *step,
-    int64_t *inner, int *din, int *dout, long long *in_ps,
-    long long *out_ps)
+handoffs(const struct table *t, const struct mblock *b, const size_t *idx,
+    const struct group *g, int64_t *step, int64_t *inner, int *din,
+    int *dout, long long *in_ps, long long *out_ps)
 {
+	const long *c = b->c, *hc = b->hc;
+	long lc = b->layer;
 	int64_t first, last, n, l, st;
 	unsigned char *devs;
 	long long hin, hout;
@@ -157,8 +184,6 @@ handoffs(const struct table *t, const long *c, long lc, const long *hc,
 	devs = xcalloc((size_t)n, 1);
 	/* which devices make each layer */
 	for (k = g->lo; k < g->hi; k++) {
-		enum task_dev td;
-
 		r = idx[k];
 		l = first;
 		if (lc >= 0 && (table_int(t, r, (size_t)lc, &l) < 0 ||
@@ -169,24 +194,20 @@ handoffs(const struct table *t, const long *c, long lc, const long *hc,
 				    "layers", (long long)l);
 			goto out;
 		}
-		(void)task_device(t, r, c[N_DEV], &td);
-		devs[l - first] |= td == TASK_PIM ? 2 : 1;
+		b->lay[r] = l;
+		devs[l - first] |= b->dev[r] ? 2 : 1;
 	}
 	*inner = *in_ps = *out_ps = 0;
 	*din = devs[0];
 	*dout = devs[n - 1] & 1 ? 1 : 2;
 	for (k = g->lo; k < g->hi; k++) {
-		enum task_dev td;
 		long long add = 0;
 
 		r = idx[k];
-		(void)task_device(t, r, c[N_DEV], &td);
-		if (td != TASK_PIM)
+		if (!b->dev[r])
 			continue;
-		l = first;
-		if (lc >= 0)
-			(void)table_int(t, r, (size_t)lc, &l);
-		(void)table_int(t, r, (size_t)c[N_STEP], &st);
+		l = b->lay[r];
+		st = b->st[r];
 		if (handoff_ps(t, r, hc[0], &hin) < 0 ||
 		    handoff_ps(t, r, hc[1], &hout) < 0)
 			goto out;
@@ -218,23 +239,24 @@ out:
  * the candidate is left out and *why (if still NULL) names the reason.
  */
 static int
-fold(const struct table *t, const long *c, long gwc, long hidec, long lc,
-    long clkc, long ec, long sc, const long *hc, long tc, long rfc,
-    const size_t *idx, const struct group *g, double sync_ns,
-    struct table *out, const char **why)
+fold(const struct table *t, const struct mblock *b, const size_t *idx,
+    const struct group *g, double sync_ns, struct table *out,
+    const char **why)
 {
+	const long *c = b->c;
+	long gwc = b->gw, hidec = b->hide, lc = b->layer, clkc = b->clk;
+	long ec = b->energy, sc = b->stat, tc = b->tens, rfc = b->rfc;
 	int64_t inner = 0;
 	long long in_ps = 0, out_ps = 0;
 	int din = 1, dout = 1;
 	double energy = 0, sw[2] = { -1, -1 }, v;
 	int have_e = ec >= 0, k2, tens = -1;
 	const char *cand = table_get(t, idx[g->lo], (size_t)c[N_CAND]);
-	int64_t gpu = 0, pim = 0, wall = 0, sync_ps, ratio, *step;
+	int64_t gpu = 0, pim = 0, wall = 0, sync_ps, ratio, *step = b->step;
 	int64_t st, nstep = 0;
-	const char *gw = "", *hide = "", *clk = "";
+	const char *gw = "", *hide = "", *clk = "", *swt[2] = { NULL, NULL };
 	size_t k, r, j;
 	int devs = 0;
-	char buf[64];
 
 	for (k = g->lo; k < g->hi; k++) {
 		r = idx[k];
@@ -248,11 +270,12 @@ fold(const struct table *t, const long *c, long gwc, long hidec, long lc,
 		}
 		if (st + 1 > nstep)
 			nstep = st + 1;
+		b->st[r] = st;
 	}
 	r = idx[g->lo];
 	if (table_int_in(t, r, (size_t)c[N_RATIO], 0, 100, &ratio) < 0)
 		return -1;
-	step = xcalloc((size_t)nstep * 2, sizeof(*step));
+	memset(step, 0, (size_t)nstep * 2 * sizeof(*step));
 	for (k = g->lo; k < g->hi; k++) {
 		const char *dev, *ns;
 		long long ps;
@@ -260,26 +283,27 @@ fold(const struct table *t, const long *c, long gwc, long hidec, long lc,
 		int d;
 
 		r = idx[k];
-		for (j = 0; j < sizeof(same) / sizeof(same[0]); j++)
+		/* the first piece is the one the others agree with */
+		for (j = 0; k > g->lo && j < sizeof(same) / sizeof(same[0]); j++)
 			if (strcmp(table_get(t, r, (size_t)c[same[j]]),
 			    table_get(t, idx[g->lo], (size_t)c[same[j]])) != 0) {
 				pf_errl(t->fname, table_line(t, r),
 				    "candidate '%s': pieces disagree on '%s'",
 				    cand, t->cols[c[same[j]]]);
-				goto bad;
+				return -1;
 			}
 		dev = table_get(t, r, (size_t)c[N_DEV]);
 		if (task_device(t, r, c[N_DEV], &td) < 0)
-			goto bad;
+			return -1;
 		d = td == TASK_PIM;
+		b->dev[r] = (unsigned char)d;
 		devs |= 1 << d;
-		(void)table_int(t, r, (size_t)c[N_STEP], &st);
+		st = b->st[r];
 		ns = table_get(t, r, (size_t)c[N_NS]);
 		if (*ns == '\0' && d == 1 && rfc >= 0 &&
 		    *table_get(t, r, (size_t)rfc) != '\0') {
 			if (*why == NULL)
 				*why = table_get(t, r, (size_t)rfc);
-			free(step);
 			return 1;
 		}
 		if (*ns == '\0') {
@@ -288,18 +312,18 @@ fold(const struct table *t, const long *c, long gwc, long hidec, long lc,
 			    "has no cost: run %s", cand, dev,
 			    table_get(t, r, (size_t)(lc >= 0 ? lc : c[N_FIRST])),
 			    (long long)st, d == 0 ? "gpu-cycles" : "pim-cycles");
-			goto bad;
+			return -1;
 		}
 		if (ns_to_ps(ns, &ps) < 0) {
 			pf_errl(t->fname, table_line(t, r),
 			    "column 'ns': bad time '%s'", ns);
-			goto bad;
+			return -1;
 		}
 		if (ck_add(step[st * 2 + d], ps, &step[st * 2 + d]) < 0 ||
 		    ck_add(d == 0 ? gpu : pim, ps, d == 0 ? &gpu : &pim) < 0) {
 			pf_errl(t->fname, table_line(t, r), "candidate '%s': "
 			    "its %s time passes %s ns", cand, dev, MERGE_MAX_NS);
-			goto bad;
+			return -1;
 		}
 		if (d == 0 && clkc >= 0) {
 			const char *a = table_get(t, r, (size_t)clkc);
@@ -310,7 +334,7 @@ fold(const struct table *t, const long *c, long gwc, long hidec, long lc,
 				pf_errl(t->fname, table_line(t, r),
 				    "candidate '%s': pieces disagree on "
 				    "'gpu_clock_mhz'", cand);
-				goto bad;
+				return -1;
 			}
 		}
 		/* 1 when every GPU piece ran on tensor cores */
@@ -321,19 +345,24 @@ fold(const struct table *t, const long *c, long gwc, long hidec, long lc,
 				tens = strcmp(a, "1") == 0 && tens != 0;
 		}
 		if ((k2 = optnum(t, r, ec, &v)) < 0)
-			goto bad;
+			return -1;
 		if (k2 == 0)
 			have_e = 0;
 		else
 			energy += v;
-		if ((k2 = optnum(t, r, sc, &v)) < 0)
-			goto bad;
+		/* a device's static_w as its last piece's: known, and the same */
+		if (sc >= 0 && swt[d] != NULL &&
+		    strcmp(table_get(t, r, (size_t)sc), swt[d]) == 0)
+			k2 = 0;
+		else if ((k2 = optnum(t, r, sc, &v)) < 0)
+			return -1;
 		if (k2 == 1) {
+			swt[d] = table_get(t, r, (size_t)sc);
 			if (sw[d] >= 0 && sw[d] != v) {
 				pf_errl(t->fname, table_line(t, r),
 				    "candidate '%s': %s pieces disagree on "
 				    "'static_w'", cand, dev);
-				goto bad;
+				return -1;
 			}
 			sw[d] = v;
 		}
@@ -348,13 +377,13 @@ fold(const struct table *t, const long *c, long gwc, long hidec, long lc,
 				pf_errl(t->fname, table_line(t, r),
 				    "candidate '%s': pieces disagree on PIM "
 				    "settings", cand);
-				goto bad;
+				return -1;
 			}
 		}
 	}
-	if (handoffs(t, c, lc, hc, idx, g, step, &inner, &din, &dout, &in_ps,
+	if (handoffs(t, b, idx, g, step, &inner, &din, &dout, &in_ps,
 	    &out_ps) < 0)
-		goto bad;
+		return -1;
 	sync_ps = llround(sync_ns * 1000.0);
 	for (st = 0; st < nstep; st++) {
 		int64_t a = step[st * 2], b = step[st * 2 + 1];
@@ -365,10 +394,9 @@ fold(const struct table *t, const long *c, long gwc, long hidec, long lc,
 			pf_errl(t->fname, table_line(t, idx[g->lo]),
 			    "candidate '%s': its wall time passes %s ns", cand,
 			    MERGE_MAX_NS);
-			goto bad;
+			return -1;
 		}
 	}
-	free(step);
 	r = table_addrow(out);
 	table_set(out, r, TC_CAND, cand);
 	for (j = 0; j < sizeof(same) / sizeof(same[0]); j++)
@@ -376,100 +404,22 @@ fold(const struct table *t, const long *c, long gwc, long hidec, long lc,
 		    (size_t)c[same[j]]));
 	table_set(out, r, TC_GWRITE, gw);
 	table_set(out, r, TC_HIDING, hide);
-	ps_to_ns(gpu, buf, sizeof(buf));
-	table_set(out, r, TC_GPU_NS, buf);
-	ps_to_ns(pim, buf, sizeof(buf));
-	table_set(out, r, TC_PIM_NS, buf);
-	ps_to_ns(wall, buf, sizeof(buf));
-	table_set(out, r, TC_NS, buf);
+	put_ns(out, r, TC_GPU_NS, gpu);
+	put_ns(out, r, TC_PIM_NS, pim);
+	put_ns(out, r, TC_NS, wall);
 	table_set(out, r, TC_GPU_CLOCK, clk);
 	if (have_e)
 		table_setfix(out, r, TC_ENERGY, energy, 3);
 	for (j = 0; j < 2; j++)
 		if (sw[j] >= 0)
 			table_setfix(out, r, TC_GPU_STATIC + j, sw[j], 6);
-	ps_to_ns(inner, buf, sizeof(buf));
-	table_set(out, r, TC_HANDOFF, buf);
+	put_ns(out, r, TC_HANDOFF, inner);
 	table_set(out, r, TC_DEV_IN, devset[din]);
 	table_set(out, r, TC_DEV_OUT, devset[dout]);
-	ps_to_ns(in_ps, buf, sizeof(buf));
-	table_set(out, r, TC_HANDOFF_IN, buf);
-	ps_to_ns(out_ps, buf, sizeof(buf));
-	table_set(out, r, TC_HANDOFF_OUT, buf);
+	put_ns(out, r, TC_HANDOFF_IN, in_ps);
+	put_ns(out, r, TC_HANDOFF_OUT, out_ps);
 	if (tens >= 0)
 		table_setint(out, r, TC_GPU_TENSOR, tens);
-	return 0;
-bad:
-	free(step);
-	return -1;
-}
-
-/*
- * The candidates of the current first layer done so far, to refuse one
- * whose pieces come again after another's (the candidates come in the
- * order of their first layer, so none of an earlier layer can come
- * again unnoticed): names in one arena, open addressing over offsets.
- */
-struct merge_seen {
-	size_t	*slot;		/* offset + 1 into names, 0 = free */
-	size_t	 cap, n;
-	char	*names;
-	size_t	 len, room;
-};
-
-static size_t
-candhash(const char *s)
-{
-	size_t h = 2166136261u;
-
-	while (*s != '\0')
-		h = (h ^ (unsigned char)*s++) * 16777619u;
-	return h;
-}
-
-/* Forget every name (a new first layer). */
-static void
-seen_clear(struct merge_seen *m)
-{
-	if (m->cap > 0)
-		memset(m->slot, 0, m->cap * sizeof(*m->slot));
-	m->n = m->len = 0;
-}
-
-/* Add name: 0, or 1 when it was there already. */
-static int
-seen_add(struct merge_seen *m, const char *name)
-{
-	size_t h, i, k, len = strlen(name) + 1;
-
-	if (2 * (m->n + 1) > m->cap) {
-		size_t cap = m->cap ? 2 * m->cap : 1024, *slot;
-
-		slot = xcalloc(cap, sizeof(*slot));
-		for (i = 0; i < m->cap; i++)
-			if ((k = m->slot[i]) != 0) {
-				for (h = candhash(m->names + k - 1) & (cap - 1);
-				    slot[h] != 0; h = (h + 1) & (cap - 1))
-					;
-				slot[h] = k;
-			}
-		free(m->slot);
-		m->slot = slot;
-		m->cap = cap;
-	}
-	for (h = candhash(name) & (m->cap - 1); (k = m->slot[h]) != 0;
-	    h = (h + 1) & (m->cap - 1))
-		if (strcmp(m->names + k - 1, name) == 0)
-			return 1;
-	if (m->room - m->len < len) {
-		while (m->room - m->len < len)
-			m->room = m->room ? 2 * m->room : 65536;
-		m->names = xreallocarray(m->names, m->room, 1);
-	}
-	memcpy(m->names + m->len, name, len);
-	m->slot[h] = m->len + 1;
-	m->len += len;
-	m->n++;
 	return 0;
 }
 
@@ -480,7 +430,7 @@ merge_init(struct merge *m, double sync_ns)
 
 	memset(m, 0, sizeof(*m));
 	m->sync_ns = sync_ns;
-	m->seen = xcalloc(1, sizeof(*m->seen));
+	m->seen = names_new();
 	table_init(&m->out, "<stdout>");
 	for (i = 0; task_cost_cols[i] != NULL; i++)
 		table_addcol(&m->out, task_cost_cols[i]);
@@ -505,11 +455,7 @@ merge_free(struct merge *m)
 {
 	free(m->why);
 	free(m->why_file);
-	if (m->seen != NULL) {
-		free(m->seen->slot);
-		free(m->seen->names);
-		free(m->seen);
-	}
+	names_free(m->seen);
 	table_free(&m->out);
 	memset(m, 0, sizeof(*m));
 }
@@ -517,7 +463,8 @@ merge_free(struct merge *m)
 int
 merge_rows(struct merge *m, const struct table *t)
 {
-	long c[TT_NHEAD + 1], gwc, hidec, hc[2], rfc;
+	struct mblock b;
+	long *c = b.c, gwc, hidec;
 	size_t *idx = NULL, i, ng = 0;
 	const char *why = NULL;
 	int k;
@@ -537,18 +484,30 @@ merge_rows(struct merge *m, const struct table *t)
 		    task_pim_cols[gwc < 0 ? TT_PIM_GWRITE : TT_PIM_HIDING]);
 		return -1;
 	}
-	hc[0] = table_col(t, TASK_COL_HANDOFF_IN);
-	hc[1] = table_col(t, TASK_COL_HANDOFF_OUT);
+	b.gw = gwc;
+	b.hide = hidec;
+	b.hc[0] = table_col(t, TASK_COL_HANDOFF_IN);
+	b.hc[1] = table_col(t, TASK_COL_HANDOFF_OUT);
+	b.layer = table_col(t, "layer");
+	b.clk = table_col(t, TASK_COL_GPU_CLOCK);
+	b.energy = table_col(t, TASK_COL_ENERGY);
+	b.stat = table_col(t, TASK_COL_STATIC);
+	b.tens = table_col(t, TASK_COL_GPU_TENSOR);
 	for (i = 0; i < t->nrows; i++)
 		if (*table_get(t, i, (size_t)c[N_CAND]) == '\0') {
 			pf_errl(t->fname, table_line(t, i),
 			    "column 'cand': empty field");
 			return -1;
 		}
-	rfc = table_col(t, TASK_COL_REFUSED);
+	b.rfc = table_col(t, TASK_COL_REFUSED);
 	/* the rows in their order: fold takes an index of them */
 	idx = xcalloc(t->nrows + 1, sizeof(*idx));
 	g = xcalloc(t->nrows + 1, sizeof(*g));
+	/* steps are 0..4096 (fold checks) */
+	b.step = xcalloc(2 * 4097, sizeof(*b.step));
+	b.st = xcalloc(t->nrows + 1, sizeof(*b.st));
+	b.lay = xcalloc(t->nrows + 1, sizeof(*b.lay));
+	b.dev = xcalloc(t->nrows + 1, 1);
 	for (i = 0; i < t->nrows; i++) {
 		idx[i] = i;
 		cand = table_get(t, i, (size_t)c[N_CAND]);
@@ -566,10 +525,10 @@ merge_rows(struct merge *m, const struct table *t)
 				goto done;
 			}
 			if (!m->any || first > m->first)
-				seen_clear(m->seen);
+				names_clear(m->seen);
 			m->first = first;
 			m->any = 1;
-			if (seen_add(m->seen, cand)) {
+			if (names_add(m->seen, cand)) {
 				pf_errl(t->fname, table_line(t, i),
 				    "candidate '%s': its pieces come again "
 				    "after another candidate's (they must be "
@@ -582,11 +541,8 @@ merge_rows(struct merge *m, const struct table *t)
 		g[ng - 1].hi = i + 1;
 	}
 	for (i = 0; i < ng; i++) {
-		if ((k = fold(t, c, gwc, hidec, table_col(t, "layer"),
-		    table_col(t, TASK_COL_GPU_CLOCK),
-		    table_col(t, TASK_COL_ENERGY), table_col(t, TASK_COL_STATIC),
-		    hc, table_col(t, TASK_COL_GPU_TENSOR), rfc, idx, &g[i],
-		    m->sync_ns, &m->out, &why)) < 0)
+		if ((k = fold(t, &b, idx, &g[i], m->sync_ns, &m->out,
+		    &why)) < 0)
 			goto done;
 		m->nleft += k == 1;
 	}
@@ -598,6 +554,10 @@ merge_rows(struct merge *m, const struct table *t)
 done:
 	free(idx);
 	free(g);
+	free(b.step);
+	free(b.st);
+	free(b.lay);
+	free(b.dev);
 	return rc;
 }
 

@@ -55,11 +55,11 @@ int merge_costs(const struct table *tasks, double sync_ns,
  * *res: m->out), merge_done(arg) the check after its last block (0).
  * merge_free frees m.
  */
-struct merge_seen;
+struct name_set;
 struct merge {
 	double			 sync_ns;
 	struct table		 out;
-	struct merge_seen	*seen;
+	struct name_set		*seen;
 	int64_t			 first;	/* of the last candidate */
 	int			 any;	/* a candidate was folded */
 	size_t			 nleft;	/* candidates left out, a PIM piece refused */

@@ -1,0 +1,20 @@
+/*
+ * A set of names, for pf-merge's check that a candidate's pieces come
+ * together (solve_merge.c): the names in one arena, open addressing over
+ * their offsets; cleared between groups, so its memory is that of the
+ * largest group.
+ */
+#ifndef PF_SOLVE_NAMES_H
+#define PF_SOLVE_NAMES_H
+
+struct name_set;
+
+/* An empty set; names_free frees it (NULL: nothing). */
+struct name_set *names_new(void);
+void names_free(struct name_set *m);
+/* Forget every name. */
+void names_clear(struct name_set *m);
+/* Add name (copied): 0, or 1 when it was there already. */
+int names_add(struct name_set *m, const char *name);
+
+#endif
