@@ -93,4 +93,49 @@ rm -rf "$W"/.r.a.* "$W"/.r.b.*
     fail "-b, second fails: $(cat "$W/err")"
 ! ls -d "$W"/.r.a.* 2>/dev/null || fail "-b, second fails: the first folder left"
 [ ! -e "$W/.r.lock" ] || fail "-b, second fails: lock file left"
+# -s: both ends in one process (pimflow's coprocess).  The lock taken
+# and held (-b or a second -s refuses: 3), the folders made and named;
+# SIGTERM and SIGINT ignored; "publish" on its input puts the first
+# folder in place of the target (the old one removed), removes the other
+# folders and the lock file; the end of its input without that word
+# removes the folders and the lock file, the target untouched.
+mkfifo "$W/in" "$W/names"
+# serve TARGET: started with its input on fd 3 and its names on fd 4
+serve() {
+	"$p" -s "$W/.s.lock" "$W/.s.tmp.XXXXXX" "$W/.s.sd.XXXXXX" "$1" <"$W/in" >"$W/names" 2>"$W/err" &
+	spid=$!
+	exec 3>"$W/in" 4<"$W/names"
+	read -r sa <&4 && read -r sb <&4 || fail "-s: no names ($(cat "$W/err"))"
+	[ -d "$sa" ] && [ -d "$sb" ] || fail "-s: $sa $sb not made"
+	case $sa in "$W"/.s.tmp.??????) ;; *) fail "-s: named $sa" ;; esac
+}
+rm -rf "$W/r"
+mkdir "$W/r"
+echo old >"$W/r/summary.json"
+serve "$W/r"
+echo new >"$sa/summary.json"
+echo x >"$sb/err0"
+"$p" -b "$W/.s.lock" "$W/.s.x.XXXXXX" <"$W/.s.lock"
+[ $? -eq 3 ] || fail "-s: the lock is not held"
+kill -TERM $spid; kill -INT $spid
+printf 'publish\n' >&3
+exec 3>&- 4<&-
+wait $spid || fail "-s publish: exit $? ($(cat "$W/err"))"
+[ "$(cat "$W/r/summary.json")" = new ] || fail "-s publish: r is not the new folder"
+! ls -d "$W"/.s.* 2>/dev/null || fail "-s publish: left $(ls -d "$W"/.s.*)"
+[ ! -s "$W/err" ] || fail "-s publish: said $(cat "$W/err")"
+serve "$W/r"
+echo newer >"$sa/summary.json"
+exec 3>&- 4<&-
+wait $spid || fail "-s abandoned: exit $?"
+[ "$(cat "$W/r/summary.json")" = new ] || fail "-s abandoned: r changed"
+! ls -d "$W"/.s.* 2>/dev/null || fail "-s abandoned: left $(ls -d "$W"/.s.*)"
+: >"$W/.s.lock"
+flock "$W/.s.lock" "$p" -s "$W/.s.lock" "$W/.s.tmp.XXXXXX" "$W/r" </dev/null >"$W/out" 2>"$W/err"
+[ $? -eq 3 ] || fail "-s, lock held: want exit 3"
+# (an empty line and the status: a coprocess's caller reads them)
+[ "$(cat "$W/out")" = "
+3" ] && [ ! -s "$W/err" ] || fail "-s, lock held: said $(cat "$W/out" "$W/err")"
+! ls -d "$W"/.s.tmp.* 2>/dev/null || fail "-s, lock held: a folder made"
+rm -f "$W/.s.lock"
 exit 0

@@ -8,9 +8,10 @@
 # where a cost stage may fan out), the stages of pimflow's pipe, which
 # check their own options and configs before they read (their records
 # say whether they got past them: pf_stage_ready), and pimflow's lock
-# and folders (pf-publish -b, which comes first: the stages' messages are
-# kept in the scratch folder, in $TMPDIR here) may appear in the log,
-# never pf-publish -r; neither the lock nor a folder is left.  Each case
+# and folders (pf-publish -s, which comes first: the stages' messages are
+# kept in the scratch folder, in $TMPDIR here; it publishes only when
+# told to, and OUTDIR must not appear) may appear in the log; neither the
+# lock nor a folder is left.  Each case
 # runs through the pipe and through the fan-out path (-f on: the check
 # modes, onnx2layers beside them).
 . "$TOP/tests/pipeline/common"
@@ -45,12 +46,12 @@ want
 $msg"
 	if grep -v -e "^pf-split " -e "^gpu-cycles " -e "^pim-cycles " -e "^onnx2layers " \
 	    -e "^pf-merge " -e "^pf-solve " \
-	    -e "^pf-publish -b $W/\.o\.lock $W/\.o\.tmp\.XXXXXX $W/td/pimflow\.XXXXXX\$" "$W/log"; then
+	    -e "^pf-publish -s $W/\.o\.lock $W/\.o\.tmp\.XXXXXX $W/td/pimflow\.XXXXXX $W/\.o\.gpu\.XXXXXX $W/o\$" "$W/log"; then
 		fail "$what: something else ran"
 	fi
 	# the fan-out path: nothing but the check modes and onnx2layers
 	if [ "${fan:-}" = 1 ] && grep -v -e "^pf-split -m " -e "^gpu-cycles -p" -e "^pim-cycles -p" \
-	    -e "^onnx2layers " -e "^pf-publish -b " "$W/log"; then
+	    -e "^onnx2layers " -e "^pf-publish -s " "$W/log"; then
 		fail "$what: a stage ran"
 	fi
 	[ ! -e "$W/o" ] || fail "$what: OUTDIR written"
