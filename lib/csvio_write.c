@@ -180,7 +180,7 @@ static size_t
 putrun(struct table_out *w, const char *const *cell, size_t c, size_t ncols,
     uintptr_t lo, size_t len)
 {
-	const char *s = cell[c];
+	const char *s = cell[c], *prev = s, *x;
 	/* the line from s to its end, of which the run keeps the start */
 	size_t e, n = (size_t)(lo + len - 1 - (uintptr_t)s);
 	char *d;
@@ -190,10 +190,13 @@ putrun(struct table_out *w, const char *const *cell, size_t c, size_t ncols,
 	if (c > 0)
 		*d++ = ',';
 	memcpy(d, s, n);
-	for (e = c + 1; e < ncols && (uintptr_t)cell[e] - lo < len &&
-	    cell[e] > cell[e - 1]; e++)
-		d[cell[e] - s - 1] = ',';
-	w->n += (c > 0) + (size_t)(cell[e - 1] - s) + strlen(cell[e - 1]);
+	/* (prev and x locals: the byte stores may alias the cells) */
+	for (e = c + 1; e < ncols && (uintptr_t)(x = cell[e]) - lo < len &&
+	    x > prev; e++) {
+		d[x - s - 1] = ',';
+		prev = x;
+	}
+	w->n += (c > 0) + (size_t)(prev - s) + strlen(prev);
 	return e;
 }
 
