@@ -397,15 +397,31 @@ layer_put(struct table *t, const struct layer_cols *lc, size_t row,
 _Static_assert(NNUM + NDCOL == LAYER_NMEMO,
     "struct layer_memo has a slot per number");
 
-/* Number i of the memo into (row, col) unless the last row's is v. */
+/*
+ * Number i of the memo into (row, col), a copy of the last row's: kept
+ * when it is the last row's, shared when it is the one before, else
+ * written.
+ */
 static inline void
 put_num(struct table *t, size_t row, size_t col, int64_t v,
     struct layer_memo *m, size_t i)
 {
-	if (!m->have || m->v[i] != v) {
+	int64_t last = m->v[i];
+
+	m->v[i] = v;
+	if (!m->have) {
 		table_setint(t, row, col, v);
-		m->v[i] = v;
+		return;
 	}
+	if (last == v)
+		return;
+	if (m->have1[i] && m->v1[i] == v)
+		table_setsame(t, row, col, m->r1[i]);
+	else
+		table_setint(t, row, col, v);
+	m->v1[i] = last;
+	m->r1[i] = row - 1;
+	m->have1[i] = 1;
 }
 
 /* A text cell, scanned once for quoting: later rows share it as it is. */

@@ -129,13 +129,17 @@ void layer_put(struct table *t, const struct layer_cols *lc, size_t row,
  * rows of like geometry (pf-split: every piece of a layer) writes only
  * the cells whose values changed: the caller makes each row after the
  * first a copy of the last one (table_setsamerow), whose cells stay
- * where the values are the same.  Zero it before the first row and
+ * where the values are the same; a number that is the one before the
+ * last (a split's GPU and PIM pieces alternate) shares its row's text.  Zero it before the first row and
  * whenever t drops its rows (table_droprows).
  */
 #define LAYER_NNUM	27	/* numbers of every table */
 #define LAYER_NMEMO	(LAYER_NNUM + 7)	/* and the depth columns */
 struct layer_memo {
-	int64_t		v[LAYER_NMEMO];		/* the numbers written */
+	int64_t		v[LAYER_NMEMO];		/* the last row's numbers */
+	int64_t		v1[LAYER_NMEMO];	/* the ones before, */
+	size_t		r1[LAYER_NMEMO];	/* in these rows */
+	unsigned char	have1[LAYER_NMEMO];
 	struct layer	last;			/* for the text cells */
 	int		have;			/* a row was written */
 };

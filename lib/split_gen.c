@@ -145,9 +145,15 @@ split_opt_rules(struct split_opts *o, const char *arg)
  * by the key of each cell.
  */
 #define KEY_EMPTY	INT64_MIN	/* a cell left empty */
+struct cellkey {
+	int64_t		 v;		/* the last row's */
+	int64_t		 v1;		/* the value before, in row r1 */
+	size_t		 r1;
+	int		 have1;
+};
 struct rowmemo {
 	int		 have;		/* the block has a row */
-	int64_t		 head[TT_NHEAD], tail[TT_NPIM];
+	struct cellkey	 head[TT_NHEAD], tail[TT_NPIM];
 	int64_t		 src;		/* the layer of name, onnx_op, preds */
 	struct task_cand cand;		/* of the cand cell */
 	struct layer_memo geom;		/* the piece's geometry */
@@ -194,15 +200,36 @@ parse_preds(struct gen *g, size_t i)
 	return rc;
 }
 
-/* Whether a cell of key *k changes to v (then v becomes its key). */
+/*
+ * Whether cell (r, col), a copy of the last row's, must be written for
+ * key v: not when v is the last row's key, nor when it is the one before
+ * (a piece alternating between two values, as a split's GPU and PIM
+ * pieces do): then the cell shares the text of the row that had it.
+ */
 static inline int
-changed(const struct rowmemo *m, int64_t *k, int64_t v)
+changed(struct table *t, const struct rowmemo *m, struct cellkey *k,
+    size_t r, long col, int64_t v)
 {
-	if (m->have && *k == v)
+	int64_t last = k->v;
+
+	k->v = v;
+	if (!m->have)
+		return 1;
+	if (last == v)
 		return 0;
-	*k = v;
-	return 1;
+	if (k->have1 && k->v1 == v) {
+		table_setsame(t, r, (size_t)col, k->r1);
+		v = 0;
+	} else
+		v = 1;
+	k->v1 = last;
+	k->r1 = r - 1;
+	k->have1 = 1;
+	return (int)v;
 }
+
+/* For the cells of struct rowmemo's cellkeys: changed() of column col. */
+#define CHANGED(k, col, v)	changed(t, m, (k), r, (col), (v))
 
 /* A text cell, scanned once for quoting: later rows share it as it is. */
 static inline void
@@ -231,7 +258,7 @@ emit(struct gen *g, const struct task_cand *c, char axis, int ratio,
 {
 	struct table *t = g->out;
 	struct rowmemo *m = &g->rm;
-	int64_t *h = m->head, *tl = m->tail;
+	struct cellkey *h = m->head, *tl = m->tail;
 	size_t r = table_addrow(t), src = (size_t)pc->l.id, k;
 	char ax[2] = { axis, '\0' }, id[64];
 	enum task_dev dev = pc->dev == DEV_GPU ? TASK_GPU : TASK_PIM;
@@ -244,22 +271,23 @@ emit(struct gen *g, const struct task_cand *c, char axis, int ratio,
 		put_text(t, r, g->head[TT_CAND], id);
 		m->cand = *c;
 	}
-	if (changed(m, &h[TT_FIRST], c->first))
+	if (CHANGED(&h[TT_FIRST], g->head[TT_FIRST], c->first))
 		table_setint(t, r, (size_t)g->head[TT_FIRST], c->first);
-	if (changed(m, &h[TT_LAST], c->last))
+	if (CHANGED(&h[TT_LAST], g->head[TT_LAST], c->last))
 		table_setint(t, r, (size_t)g->head[TT_LAST], c->last);
-	if (changed(m, &h[TT_KIND], c->kind))
+	if (CHANGED(&h[TT_KIND], g->head[TT_KIND], c->kind))
 		put_text(t, r, g->head[TT_KIND], task_kind_name(c->kind));
-	if (changed(m, &h[TT_AXIS], axis))
+	if (CHANGED(&h[TT_AXIS], g->head[TT_AXIS], axis))
 		put_text(t, r, g->head[TT_AXIS], ax);
-	if (changed(m, &h[TT_RATIO], ratio))
+	if (CHANGED(&h[TT_RATIO], g->head[TT_RATIO], ratio))
 		table_setint(t, r, (size_t)g->head[TT_RATIO], ratio);
-	if (changed(m, &h[TT_STEP], pc->step))
+	if (CHANGED(&h[TT_STEP], g->head[TT_STEP], pc->step))
 		table_setint(t, r, (size_t)g->head[TT_STEP], pc->step);
-	if (changed(m, &h[TT_DEVICE], dev))
+	if (CHANGED(&h[TT_DEVICE], g->head[TT_DEVICE], dev))
 		put_text(t, r, g->head[TT_DEVICE], task_dev_name(dev));
 	/* the layer's own text */
-	if (changed(m, &m->src, (int64_t)src)) {
+	if (!m->have || m->src != (int64_t)src) {
+		m->src = (int64_t)src;
 		const struct table *in = g->in;
 
 		put_text(t, r, g->name_out, table_get(in, src,
@@ -274,7 +302,8 @@ emit(struct gen *g, const struct task_cand *c, char axis, int ratio,
 	}
 	layer_put_memo(t, &g->olc, r, &pc->l, &m->geom);
 	/* the PIM share travels on every piece; each cost tool derives its side */
-	if (changed(m, &tl[TT_PIM_CHANNELS], g->o->pim_channels)) {
+	if (CHANGED(&tl[TT_PIM_CHANNELS], g->tail[TT_PIM_CHANNELS],
+	    g->o->pim_channels)) {
 		if (g->o->pim_channels > 0)
 			table_setint(t, r, (size_t)g->tail[TT_PIM_CHANNELS],
 			    g->o->pim_channels);
@@ -284,9 +313,9 @@ emit(struct gen *g, const struct task_cand *c, char axis, int ratio,
 	/* a GPU piece's PIM settings are empty */
 	if (pc->dev != DEV_PIM)
 		gw = hide = KEY_EMPTY;
-	if (changed(m, &tl[TT_PIM_GWRITE], gw))
+	if (CHANGED(&tl[TT_PIM_GWRITE], g->tail[TT_PIM_GWRITE], gw))
 		put_opt(t, r, g->tail[TT_PIM_GWRITE], gw);
-	if (changed(m, &tl[TT_PIM_HIDING], hide))
+	if (CHANGED(&tl[TT_PIM_HIDING], g->tail[TT_PIM_HIDING], hide))
 		put_opt(t, r, g->tail[TT_PIM_HIDING], hide);
 	m->have = 1;
 }
