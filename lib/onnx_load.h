@@ -93,6 +93,7 @@ struct node {
 struct model {
 	const char	*file;		/* name used in diagnostics */
 	struct Onnx__ModelProto *mp;
+	struct pbchunk	*pb;		/* mp's memory (onnx_load.c) */
 	struct Onnx__GraphProto *g;
 	int64_t		 opset;		/* version of the default domain */
 	struct tensor	*t;
