@@ -269,54 +269,12 @@ static const double p10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8,
     1e21, 1e22 };
 
 /*
- * Clinger's fast path for a decimal is_decimal has passed: at most 15
- * significant digits and no exponent make an integer below 2^53 over a
- * power of ten up to 10^22, both exact in a double, so their one rounded
- * quotient is the correctly rounded value strtod returns.  0 with *v, or
- * -1 for strtod to do it.
- */
-static int
-fast_decimal(const char *s, double *v)
-{
-#if FLT_EVAL_METHOD == 0
-	uint64_t m = 0;
-	int neg = 0, nd = 0, frac = 0;
-	double x;
-
-	if (*s == '+' || *s == '-')
-		neg = *s++ == '-';
-	for (; *s >= '0' && *s <= '9'; s++) {
-		if (m > 0 || *s != '0')
-			nd++;
-		m = m * 10 + (uint64_t)(*s - '0');
-		if (nd > 15)
-			return -1;
-	}
-	if (*s == '.')
-		for (s++; *s >= '0' && *s <= '9'; s++) {
-			if (m > 0 || *s != '0')
-				nd++;
-			m = m * 10 + (uint64_t)(*s - '0');
-			if (nd > 15 || ++frac > 22)
-				return -1;
-		}
-	if (*s != '\0')
-		return -1;
-	x = (double)m / p10[frac];
-	*v = neg ? -x : x;
-	return 0;
-#else
-	(void)s;
-	(void)v;
-	return -1;
-#endif
-}
-
-/*
- * fast_decimal's case read in one pass without is_decimal first (a
- * cost tool reads a time per row): [+-] digits [. digits], at least one
- * digit, at most 15 significant and 22 after the point.  0 with *v, or
- * -1 for the general path (which then refuses or takes it).
+ * Clinger's fast path, in one pass: [+-] digits [. digits], at least one
+ * digit, at most 15 significant and 22 after the point, no exponent, make
+ * an integer below 2^53 over a power of ten up to 10^22, both exact in a
+ * double, so their one rounded quotient is the correctly rounded value
+ * strtod returns.  0 with *v, or -1 for the general path (is_decimal,
+ * then strtod), which then refuses or takes it.
  */
 static int
 double_fast(const char *s, double *v)
@@ -365,8 +323,6 @@ parse_double(const char *s, double *v)
 		return 0;
 	if (*s == '\0' || !is_decimal(s))
 		return -1;
-	if (fast_decimal(s, v) == 0)
-		return 0;
 	errno = 0;
 	x = strtod(s, &end);
 	if (errno != 0 || *end != '\0' || !isfinite(x))
