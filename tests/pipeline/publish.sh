@@ -27,7 +27,41 @@ grep -q "^pimflow: <stdout>: cannot write the table; no .*keep written" "$W/err"
     fail ">/dev/full: $(cat "$W/err")"
 cmp -s "$W/keep/summary.json" "$W/summary.before" || fail ">/dev/full: old result changed"
 
-# A second run into a folder in use refuses (the lock is held here).
+# The publishing coprocess starts before the options and OUTDIR are
+# checked (pimflow): a run that fails those checks afterwards says only
+# its own line, exits as before, and leaves no lock or folder behind.
+mkdir "$W/notours"
+: >"$W/notours/mine.txt"
+for c in "2:-P bogus:-P 'bogus': want none" "1::no such readable file" \
+    "1::exists and is not a pimflow result"; do
+	want=${c%%:*} c=${c#*:}
+	opt=${c%%:*} msg=${c#*:}
+	case $msg in
+	no*) mm=$W/missing.onnx d=$W/keep ;;
+	exists*) mm=$m d=$W/notours ;;
+	*) mm=$m d=$W/keep ;;
+	esac
+	# shellcheck disable=SC2086
+	pimflow -q $opt "$mm" "$d" >"$W/out" 2>"$W/err"
+	rc=$?
+	[ $rc -eq "$want" ] || fail "early coprocess, $msg: exit $rc, want $want"
+	[ ! -s "$W/out" ] || fail "early coprocess, $msg: output: $(cat "$W/out")"
+	[ "$(wc -l <"$W/err")" -eq 1 ] && grep -q "^pimflow: .*$msg" "$W/err" ||
+	    fail "early coprocess, $msg: $(cat "$W/err")"
+	left=$(ls -A "$W" | grep '^\.\(keep\|notours\)\.' || true)
+	[ -z "$left" ] || fail "early coprocess, $msg: left beside: $left"
+	[ -z "$(ls -A "$W/td")" ] || fail "early coprocess, $msg: scratch left: $(ls -A "$W/td")"
+done
+[ "$(ls -A "$W/notours")" = mine.txt ] || fail "notours: changed: $(ls -A "$W/notours")"
+cmp -s "$W/keep/summary.json" "$W/summary.before" || fail "early coprocess: old result changed"
+
+# A second run into a folder in use refuses (the lock is held here); a
+# bad option is still named first.
+: >"$W/.keep.lock"
+flock "$W/.keep.lock" sh -c "pimflow -q -P bogus '$m' '$W/keep' 2>'$W/err'; echo \$? >'$W/rc'"
+[ "$(cat "$W/rc")" = 2 ] || fail "locked, bad option: exit $(cat "$W/rc"), want 2"
+grep -q "^pimflow: -P 'bogus': want none" "$W/err" || fail "locked, bad option: $(cat "$W/err")"
+rm -f "$W/.keep.lock"
 : >"$W/.keep.lock"
 flock "$W/.keep.lock" sh -c "pimflow -q '$m' '$W/keep' 2>'$W/err'; echo \$? >'$W/rc'"
 [ "$(cat "$W/rc")" = 1 ] || fail "locked: exit $(cat "$W/rc"), want 1"
