@@ -396,6 +396,8 @@ costs_rows(const struct table *t, struct solve_in *in, struct costs_rd *k)
 			return -1;
 		if (k->energy && k->eerr == NULL)
 			energy_row(t, i, x, k);
+		if (in->ss != NULL)
+			solve_stream_add(in->ss, x, in->nc - 1);
 	}
 	return 0;
 }

@@ -51,6 +51,7 @@ solve_in_free(struct solve_in *in)
 	free(in->base_tensor);
 	free(in->kv);
 	free(in->bytes_only);
+	solve_stream_free(in->ss);
 	solve_in_init(in);
 }
 
@@ -167,9 +168,28 @@ count_layers(const struct solve_in *in, const struct plan *pl,
 	}
 }
 
-/* solve_policy over the candidates sorted once (so). */
+/*
+ * solve_dp_order's answer: from what was solved as the costs were read
+ * (in->ss) when that has it, else over the candidates sorted once (*so,
+ * made at the first need).
+ */
 static int
-policy_of(const struct solve_in *in, const struct solve_order *so,
+dp(const struct solve_in *in, struct solve_order **so, enum policy p,
+    const struct objective *o, struct plan *pl, int64_t *bad, int64_t *stuck)
+{
+	int rc = solve_stream_plan(in->ss, in->c, in->nc, in->nlayers, p, o,
+	    pl, bad, stuck);
+
+	if (rc != SOLVE_STREAM_NONE)
+		return rc;
+	if (*so == NULL)
+		*so = solve_order_new(in->c, in->nc, in->nlayers);
+	return solve_dp_order(*so, p, o, pl, bad, stuck);
+}
+
+/* solve_policy with the candidates sorted at most once (dp). */
+static int
+policy_of(const struct solve_in *in, struct solve_order **so,
     enum policy p, const struct objective *o, struct plan *pl,
     struct solve_result *r)
 {
@@ -177,7 +197,7 @@ policy_of(const struct solve_in *in, const struct solve_order *so,
 	int rc;
 
 	memset(r, 0, sizeof(*r));
-	rc = solve_dp_order(so, p, o, pl, &bad, &stuck);
+	rc = dp(in, so, p, o, pl, &bad, &stuck);
 	if (rc == -2) {
 		struct objective u = *o;
 
@@ -186,7 +206,7 @@ policy_of(const struct solve_in *in, const struct solve_order *so,
 		    policy_name(p), (double)o->cap_mw / 1000.0);
 		u.cap_mw = 0;
 		r->over_cap = 1;
-		rc = solve_dp_order(so, p, &u, pl, &bad, &stuck);
+		rc = dp(in, so, p, &u, pl, &bad, &stuck);
 	}
 	if (rc < 0) {
 		if (rc == -3)
@@ -213,8 +233,8 @@ int
 solve_policy(const struct solve_in *in, enum policy p,
     const struct objective *o, struct plan *pl, struct solve_result *r)
 {
-	struct solve_order *so = solve_order_new(in->c, in->nc, in->nlayers);
-	int rc = policy_of(in, so, p, o, pl, r);
+	struct solve_order *so = NULL;
+	int rc = policy_of(in, &so, p, o, pl, r);
 
 	solve_order_free(so);
 	return rc;
@@ -237,8 +257,8 @@ solve_policies(const struct solve_in *in, const struct objective *o,
     struct solve_result *res)
 {
 	struct objective u = *o;
-	/* the candidates read once for every policy */
-	struct solve_order *so = solve_order_new(in->c, in->nc, in->nlayers);
+	/* the candidates read once for every policy (dp) */
+	struct solve_order *so = NULL;
 	int p, have_none = 0, any = 0, rc, ret = -1;
 	int64_t bad, stuck;
 
@@ -246,13 +266,13 @@ solve_policies(const struct solve_in *in, const struct objective *o,
 	for (p = 1; p < P_NPOL; p++)
 		any |= want[p];
 	if (want[P_NONE]) {
-		if (policy_of(in, so, P_NONE, o, &plans[P_NONE],
+		if (policy_of(in, &so, P_NONE, o, &plans[P_NONE],
 		    &res[P_NONE]) < 0)
 			goto out;
 		have_none = 1;
-	} else if (any && !fixed && ((rc = solve_dp_order(so, P_NONE, o,
+	} else if (any && !fixed && ((rc = dp(in, &so, P_NONE, o,
 	    &plans[P_NONE], &bad, &stuck)) == 0 ||
-	    (rc == -2 && solve_dp_order(so, P_NONE, &u, &plans[P_NONE],
+	    (rc == -2 && dp(in, &so, P_NONE, &u, &plans[P_NONE],
 	    &bad, &stuck) == 0))) {
 		memset(&res[P_NONE], 0, sizeof(res[P_NONE]));
 		res[P_NONE].over_cap = rc == -2;
@@ -267,7 +287,7 @@ solve_policies(const struct solve_in *in, const struct objective *o,
 
 		if (!want[p])
 			continue;
-		if (policy_of(in, so, (enum policy)p, o, pl, r) < 0)
+		if (policy_of(in, &so, (enum policy)p, o, pl, r) < 0)
 			goto out;
 		/*
 		 * attn-pim is a fixed reference mapping (attention on PIM as

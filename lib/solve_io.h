@@ -14,6 +14,7 @@
 
 #include "csvio.h"
 #include "solve.h"
+#include "solve_stream.h"
 
 struct solve_in {
 	struct cand	 *c;
@@ -35,6 +36,12 @@ struct solve_in {
 	unsigned char	 *bytes_only;	/* per layer: costed = bytes, or NULL
 					   (layers.csv has no such column) */
 	int64_t		  nbytes_only;	/* layers costed by bytes only */
+	/*
+	 * Set by the caller before the costs are read: the policies it
+	 * solves while they are (solve_stream.h); NULL: none.  Freed with
+	 * in.
+	 */
+	struct solve_stream *ss;
 };
 
 /* Per-policy outcome for the summary. */

@@ -193,6 +193,18 @@ main(int argc, char **argv)
 		usage(PF_EXIT_USAGE);
 	pf_stage_ready();
 	solve_in_init(&in);
+	/*
+	 * Time plans are solved as the costs come (solve_stream.h): the
+	 * policies this run may solve; pimflow's -D candidates come after.
+	 */
+	if (o.obj.kind == O_TIME && o.obj.cap_mw == 0) {
+		unsigned pols = o.all || o.json != NULL || o.text != NULL ?
+		    ~0u : 1u << o.pol | 1u << P_NONE;
+
+		if (o.dag)
+			pols &= ~(1u << P_PIMFLOW);
+		in.ss = solve_stream_new(pols);
+	}
 	/* -l after the costs: its writer may be upstream in the same pipe */
 	v = solve_load_costs(argc == 1 ? argv[0] : "-", o.layers, &in);
 	if (v == 0 && o.dag)
