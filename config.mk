@@ -7,7 +7,8 @@ DOCDIR = $(PREFIX)/share/doc/pimflow
 CC = cc
 OPT = -O2 -g
 WFLAGS = -std=c11 -pedantic -Wall -Wextra -Werror -Wmissing-prototypes -Wstrict-prototypes
-CFLAGS = $(OPT) $(WFLAGS)
+# -pthread: pf-solve works out what needs every row on a second thread
+CFLAGS = $(OPT) $(WFLAGS) -pthread
 # Generated protobuf-c code is compiled with relaxed warnings and never edited.
 GENCFLAGS = $(OPT) -std=c11 -w
 CPPFLAGS = -D_POSIX_C_SOURCE=200809L -DSHAREDIR=\"$(SHAREDIR)\"

@@ -5,6 +5,7 @@
  * checked at the end.
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -139,8 +140,57 @@ parse_edges(const struct table *t, size_t r, const long *hc, struct cand *x)
 	return 0;
 }
 
+/* The chunks of the ids (solve_io.h), newest first. */
+struct solve_chunk {
+	struct solve_chunk	*next;
+	size_t			 used, cap;
+	char			 data[];
+};
+
+#define ID_CHUNK	(1024 * 1024)
+
+void
+solve_chunks_free(struct solve_chunk *c)
+{
+	while (c != NULL) {
+		struct solve_chunk *n = c->next;
+
+		free(c);
+		c = n;
+	}
+}
+
+/* A copy of s in in's chunks (an id longer than a chunk gets its own). */
+static char *
+id_copy(struct solve_in *in, const char *s)
+{
+	size_t n = strlen(s) + 1;
+	struct solve_chunk *c = in->ids;
+	char *d;
+
+	if (c == NULL || c->cap - c->used < n) {
+		size_t cap = n > ID_CHUNK ? n : ID_CHUNK;
+
+		c = xcalloc(1, sizeof(*c) + cap);
+		c->cap = cap;
+		/* a long one's chunk goes second: the current one stays */
+		if (n > ID_CHUNK / 4 && in->ids != NULL) {
+			c->next = in->ids->next;
+			in->ids->next = c;
+		} else {
+			c->next = in->ids;
+			in->ids = c;
+		}
+	}
+	d = c->data + c->used;
+	memcpy(d, s, n);
+	c->used += n;
+	return d;
+}
+
 static int
-parse_row(const struct table *t, size_t r, const long *c, struct cand *x)
+parse_row(const struct table *t, size_t r, const long *c, struct cand *x,
+    struct solve_in *in)
 {
 	enum task_axis ax;
 	const char *s;
@@ -149,7 +199,7 @@ parse_row(const struct table *t, size_t r, const long *c, struct cand *x)
 
 	memset(x, 0, sizeof(*x));
 	x->line = table_line(t, r);
-	x->id = xstrdup(table_get(t, r, (size_t)c[TC_CAND]));
+	x->id = id_copy(in, table_get(t, r, (size_t)c[TC_CAND]));
 	if (*x->id == '\0') {
 		pf_errl(t->fname, x->line, "column 'cand': empty field");
 		return -1;
@@ -378,7 +428,8 @@ costs_rows(const struct table *t, struct solve_in *in, struct costs_rd *k)
 			in->c = xreallocarray(in->c, k->cap, sizeof(*in->c));
 		}
 		x = &in->c[in->nc++];
-		if (parse_row(t, i, k->c, x) < 0 ||
+		in->nread = in->nc;
+		if (parse_row(t, i, k->c, x, in) < 0 ||
 		    parse_edges(t, i, k->hc, x) < 0)
 			return -1;
 		x->tensor = -1;
@@ -485,11 +536,61 @@ any_dup(const struct solve_in *in)
 }
 
 /*
+ * Each candidate's energy with its static share (in picojoules: W x ps
+ * = pJ), or none: what needs every row but not the layers.
+ */
+static void
+energies(struct solve_in *in, const struct costs_rd *k)
+{
+	int have = k->energy && in->nc > 0;
+	double w0 = k->gw[0] > 0 ? k->gw[0] : 0;
+	double w1 = (k->gw[1] > 0 ? k->gw[1] : 0) + (k->pw > 0 ? k->pw : 0);
+	size_t i;
+
+	for (i = 0; i < in->nc; i++) {
+		struct cand *x = &in->c[i];
+
+		if (!have) {
+			x->pj = x->static_pj = 0;
+			continue;
+		}
+		x->static_pj = llround((x->kind != K_BASE ? w1 : w0) *
+		    (double)x->ps);
+		x->pj += x->static_pj;
+		/* a hand-off keeps the partitioned machine waiting */
+		x->hin_pj = llround(w1 * (double)x->hin_ps);
+		x->hout_pj = llround(w1 * (double)x->hout_ps);
+	}
+}
+
+/*
+ * What needs every row but not the layers (whether ids may repeat, the
+ * energies), worked out on a thread of its own while the layers are read
+ * (solve_load_costs): the other core is idle once the input has ended.
+ * Only the results cross; the reports stay with costs_end, in its order.
+ */
+struct rows_job {
+	struct solve_in		*in;
+	const struct costs_rd	*k;
+	int			 dup;	/* any_dup */
+};
+
+static void *
+rows_work(void *arg)
+{
+	struct rows_job *j = arg;
+
+	j->dup = any_dup(j->in);
+	energies(j->in, j->k);
+	return NULL;
+}
+
+/*
  * The checks and sums over every row, once all are read (and the layers,
- * when given, after them).
+ * when given, after them); j holds rows_work's results.
  */
 static int
-costs_end(struct solve_in *in, struct costs_rd *k)
+costs_end(struct solve_in *in, struct costs_rd *k, const struct rows_job *j)
 {
 	unsigned char *haspim = NULL;
 	size_t i, *idx;
@@ -509,7 +610,7 @@ costs_end(struct solve_in *in, struct costs_rd *k)
 		}
 	}
 	/* duplicate ids: sorted, reported at the later line */
-	if (any_dup(in)) {
+	if (j->dup) {
 		idx = xcalloc(in->nc + 1, sizeof(*idx));
 		for (i = 0; i < in->nc; i++)
 			idx[i] = i;
@@ -548,25 +649,14 @@ costs_end(struct solve_in *in, struct costs_rd *k)
 	}
 	if (in->kv != NULL)
 		haspim = xcalloc((size_t)in->nlayers + 1, 1);
-	/* one pass over the (many) candidates: energy, KV, base times */
+	/* one pass over the (many) candidates: KV, base times */
 	for (i = 0; i < in->nc; i++) {
 		struct cand *x = &in->c[i];
-		int64_t j;
+		int64_t l;
 
-		if (!in->have_energy)
-			x->pj = x->static_pj = 0;
-		else {
-			/* W x ps = pJ */
-			x->static_pj = llround(in->static_w[x->kind != K_BASE] *
-			    (double)x->ps);
-			x->pj += x->static_pj;
-			/* a hand-off keeps the partitioned machine waiting */
-			x->hin_pj = llround(in->static_w[1] * (double)x->hin_ps);
-			x->hout_pj = llround(in->static_w[1] * (double)x->hout_ps);
-		}
 		if (in->kv != NULL) {
-			for (j = x->first; j <= x->last && j < in->nlayers; j++)
-				if (j >= 0 && in->kv[j])
+			for (l = x->first; l <= x->last && l < in->nlayers; l++)
+				if (l >= 0 && in->kv[l])
 					x->kv = 1;
 			if (x->kind == K_PIM && x->first == x->last &&
 			    x->first < in->nlayers)
@@ -596,11 +686,16 @@ int
 solve_read_costs(const struct table *t, struct solve_in *in)
 {
 	struct costs_rd k;
-	int rc;
+	struct rows_job j;
+	int rc = -1;
 
 	in->fname = t->fname;
-	rc = costs_begin(t, in, &k) < 0 || costs_rows(t, in, &k) < 0 ||
-	    costs_end(in, &k) < 0 ? -1 : 0;
+	if (costs_begin(t, in, &k) == 0 && costs_rows(t, in, &k) == 0) {
+		j.in = in;
+		j.k = &k;
+		(void)rows_work(&j);
+		rc = costs_end(in, &k, &j);
+	}
 	free(k.eerr);
 	return rc;
 }
@@ -638,9 +733,22 @@ solve_load_costs(const char *path, const char *layers, struct solve_in *in)
 	while ((n = table_reader_next(r)) > 0)
 		if (costs_rows(table_reader_table(r), in, &k) < 0)
 			goto out;
-	if (n == 0 && (layers == NULL || load_layers(layers, in) == 0) &&
-	    costs_end(in, &k) == 0)
-		rc = 0;
+	if (n == 0) {
+		struct rows_job j;
+		pthread_t th;
+		int lrc, threaded;
+
+		j.in = in;
+		j.k = &k;
+		threaded = pthread_create(&th, NULL, rows_work, &j) == 0;
+		if (!threaded)
+			(void)rows_work(&j);
+		lrc = layers == NULL ? 0 : load_layers(layers, in);
+		if (threaded)
+			pthread_join(th, NULL);
+		if (lrc == 0 && costs_end(in, &k, &j) == 0)
+			rc = 0;
+	}
 out:
 	table_reader_close(r);
 	free(k.eerr);

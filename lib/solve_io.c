@@ -33,10 +33,13 @@ solve_in_free(struct solve_in *in)
 	size_t i;
 	int64_t j;
 
-	for (i = 0; i < in->nc; i++) {
+	/* (a loop over a million candidates was a tenth of the time after
+	   the input ended) */
+	for (i = in->nread; i < in->nc; i++) {
 		free(in->c[i].id);
 		free(in->c[i].dev);
 	}
+	solve_chunks_free(in->ids);
 	free(in->c);
 	for (j = 0; in->names != NULL && j < in->nlayers; j++) {
 		free(in->names[j]);

@@ -16,6 +16,8 @@
 #include "solve.h"
 #include "solve_stream.h"
 
+struct solve_chunk;
+
 struct solve_in {
 	struct cand	 *c;
 	size_t		  nc;
@@ -42,6 +44,13 @@ struct solve_in {
 	 * in.
 	 */
 	struct solve_stream *ss;
+	/*
+	 * The ids of the candidates read (the first nread of c) live in
+	 * these chunks, freed together; the ids of any appended after
+	 * (pf-solve -D's) are their own allocations.
+	 */
+	struct solve_chunk *ids;
+	size_t		  nread;
 };
 
 /* Per-policy outcome for the summary. */
@@ -57,6 +66,8 @@ struct solve_result {
 };
 
 void solve_in_init(struct solve_in *in);
+/* Free the chunks of the ids (solve_in_free does). */
+void solve_chunks_free(struct solve_chunk *c);
 void solve_in_free(struct solve_in *in);
 
 /*
