@@ -18,5 +18,12 @@
  */
 int onnx_layers(const char *path, const struct input_shape *is, int nis,
     int keep, const char *dtype, struct table *t);
+/*
+ * The same, the model left in *m for the caller to free with model_free
+ * in every case (onnx2layers writes the table first: freeing a large
+ * model's millions of pieces is time the next stage would wait).
+ */
+int onnx_layers_model(const char *path, const struct input_shape *is,
+    int nis, int keep, const char *dtype, struct table *t, struct model *m);
 
 #endif

@@ -10,6 +10,7 @@
 #include "csvio.h"
 #include "diag.h"
 #include "onnx_graph.h"
+#include "onnx_load.h"
 #include "layer.h"
 #include "onnx_layers.h"
 #include "xalloc.h"
@@ -29,18 +30,25 @@ usage(int rc)
 	exit(rc);
 }
 
+/* The table written and stdout closed, then the model freed. */
 static int
 run(const char *path, const struct opts *o)
 {
+	struct model m;
 	struct table t;
 	int rc = PF_EXIT_DATA;
 
-	if (onnx_layers(path, o->is, o->nis, o->keep, o->dtype, &t) == 0) {
+	if (onnx_layers_model(path, o->is, o->nis, o->keep, o->dtype, &t,
+	    &m) == 0) {
 		if (table_write(stdout, &t) == 0)
 			rc = PF_EXIT_OK;
 		else
 			pf_write_error(NULL);
 	}
+	/* the stage reading the table starts as it ends (EOF) */
+	if (pf_close_stdout() < 0 && rc == PF_EXIT_OK)
+		rc = PF_EXIT_DATA;
+	model_free(&m);
 	table_free(&t);
 	return rc;
 }
@@ -89,7 +97,5 @@ main(int argc, char **argv)
 	pf_stage_ready();
 	rc = run(argv[0], &o);
 	free(o.is);
-	if (pf_close_stdout() < 0 && rc == PF_EXIT_OK)
-		rc = PF_EXIT_DATA;
 	return rc;
 }
