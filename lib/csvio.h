@@ -157,6 +157,32 @@ table_setsamerow(struct table *t, size_t row, size_t from)
 	memcpy(&t->cells[row * t->stride], &t->cells[from * t->stride],
 	    t->ncols * sizeof(*t->cells));
 }
+/*
+ * Cell texts kept for rows to come: a stage that costs many rows of one
+ * geometry writes a geometry's cells once, keeps their texts (table_keep:
+ * a copy of row's cells in the n columns col, in that order, into store
+ * k) and gives each later row of that geometry, in this table or a later
+ * one, the same texts (table_setkept: no copy, the cells as if set anew).
+ * Kept texts live until table_keep_clear, which the caller does only
+ * when no row that has them is still to be written (between the blocks
+ * of table_stream); table_keep_bytes says how much k holds.
+ */
+struct table_keep;
+struct table_keep *table_keep_new(void);
+const char *const *table_keep(struct table_keep *k, const struct table *t,
+    size_t row, const size_t *col, size_t n);
+void table_setkept(struct table *t, size_t row, const size_t *col, size_t n,
+    const char *const *kept);
+size_t table_keep_bytes(const struct table_keep *k);
+void table_keep_clear(struct table_keep *k);
+void table_keep_free(struct table_keep *k);
+/*
+ * Row row's cells in the n columns col take the texts of row from's cells
+ * there (from's own fields, of a row read, copied; any other text shared):
+ * the cells of a row of the same key as an earlier one of the table.
+ */
+void table_setfrom(struct table *t, size_t row, size_t from, const size_t *col,
+    size_t n);
 void table_setf(struct table *t, size_t row, size_t col, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void table_setint(struct table *t, size_t row, size_t col, int64_t v);

@@ -30,6 +30,9 @@ const char *const gpu_cost_cols[C_N + 1] = {
 	TASK_COL_ENERGY, TASK_COL_STATIC, NULL
 };
 
+/* The kept cell texts of the run's memo, at most, at a block's start. */
+#define GPU_KEEP_MAX	(4 * 1024 * 1024)
+
 /* Largest time of one piece, as pf-merge(1) bounds it. */
 #define GPU_MAX_NS 9e12
 
@@ -48,6 +51,18 @@ fits(double v)
 struct gpu_memokey {
 	struct layer	l;
 	int64_t		ch;
+};
+
+/*
+ * What the memo keeps of an estimate: the estimate, and the texts of the
+ * output cells of a row costed by the model with it (table_keep), which
+ * are the same for every such row of its key, in generation gen of the
+ * run's store (NULL: none yet).
+ */
+struct gpu_memoval {
+	struct gpu_cost		 c;
+	const char *const	*kept;
+	unsigned long		 gen;
 };
 
 /* Per-table constants of the output, formatted once. */
@@ -79,7 +94,7 @@ no_rate(const char *fname, long line, const char *dtype, const char *config)
 /* Fill one gpu row; returns -1 after reporting. */
 static int
 cost_row(struct table *t, size_t r, const struct layer_cols *lc,
-    const long *col, long kind, long pimch, long name,
+    const size_t *col, long kind, long pimch, long name,
     const struct gpu_cost_opts *o, struct memo *memo,
     const struct gpu_text *tx, struct layer_seen *seen)
 {
@@ -88,12 +103,14 @@ cost_row(struct table *t, size_t r, const struct layer_cols *lc,
 	struct layer l;
 	struct gpu_cost c;
 	struct gpu_memokey key;
-	const struct gpu_cost *hit;
+	struct gpu_memoval *hit, val;
 	const struct gpu_meas *meas = NULL;
 	double cyc, ns, dev, ghz = m->clock_mhz / 1e3;
 	int64_t ch;
 	long line = table_line(t, r);
-	int rc;
+	/* the cells written, the last two with energy only */
+	size_t nset = o->en != NULL ? C_N : C_ENERGY;
+	int rc, keep = o->keep != NULL && ms == NULL;
 
 	if (layer_get_seen(t, lc, r, &l, seen) < 0)
 		return -1;
@@ -104,9 +121,14 @@ cost_row(struct table *t, size_t r, const struct layer_cols *lc,
 	memcpy(&key.l, &l, sizeof(l));
 	key.l.id = 0;
 	key.ch = ch;
-	if ((hit = memo_get(memo, &key)) != NULL)
-		c = *hit;
-	else if ((rc = gpu_layer_cost(m, &l, (double)ch, &c)) == -2) {
+	if ((hit = memo_ref(memo, &key)) != NULL) {
+		/* the model's estimate, as a row of its key wrote it */
+		if (keep && hit->kept != NULL && hit->gen == o->keepgen) {
+			table_setkept(t, r, col, nset, hit->kept);
+			return 0;
+		}
+		c = hit->c;
+	} else if ((rc = gpu_layer_cost(m, &l, (double)ch, &c)) == -2) {
 		no_rate(t->fname, line, l.dtype, o->config);
 		return -1;
 	} else if (rc < 0) {
@@ -117,8 +139,12 @@ cost_row(struct table *t, size_t r, const struct layer_cols *lc,
 		    "'%s', not '%s'", t->cols[gc], layer_opname(l.op),
 		    table_get(t, r, (size_t)gc));
 		return -1;
-	} else
-		memo_put(memo, &key, &c);
+	}
+	if (hit == NULL) {
+		memset(&val, 0, sizeof(val));
+		val.c = c;
+		memo_put(memo, &key, &val);
+	}
 	if (ms != NULL && name >= 0) {
 		const char *nm = table_get(t, r, (size_t)name);
 
@@ -187,6 +213,10 @@ cost_row(struct table *t, size_t r, const struct layer_cols *lc,
 		    gpu_energy_nj(o->en, &c, l.dtype), 3);
 		table_set(t, r, (size_t)col[C_STATIC], tx->static_w);
 	}
+	if (keep && (hit = memo_ref(memo, &key)) != NULL) {
+		hit->kept = table_keep(o->keep, t, r, col, nset);
+		hit->gen = o->keepgen;
+	}
 	return 0;
 }
 
@@ -198,7 +228,8 @@ gpu_cost_table(struct table *t, const struct gpu_cost_opts *o)
 	struct gpu_text tx;
 	struct layer_seen seen;
 	struct memo *memo;
-	long dev, kind, pimch, name, col[C_N];
+	long dev, kind, pimch, name;
+	size_t col[C_N];
 	size_t r, i, ndev[TASK_NDEV], ngpu;
 	int rc = 0;
 
@@ -217,13 +248,13 @@ gpu_cost_table(struct table *t, const struct gpu_cost_opts *o)
 		return -1;
 	}
 	for (i = 0; i < C_N; i++)
-		col[i] = (long)table_addcol(t, gpu_cost_cols[i]);
+		col[i] = table_addcol(t, gpu_cost_cols[i]);
 	snprintf(tx.clock, sizeof(tx.clock), "%.15g", o->m->clock_mhz);
 	if (o->en != NULL)
 		table_fmtfix(tx.static_w, sizeof(tx.static_w),
 		    o->en->static_w, 6);
 	memo = o->memo != NULL ? o->memo : memo_new(sizeof(struct gpu_memokey),
-	    sizeof(struct gpu_cost));
+	    sizeof(struct gpu_memoval));
 	/* a gpu row's geometry is mostly the last one's (layer_get_seen) */
 	seen.have = 0;
 	for (r = 0; r < t->nrows && rc == 0; r++)
@@ -275,6 +306,8 @@ gpu_cost_close(struct gpu_cost_run *r)
 	r->o.ms = NULL;
 	memo_free(r->o.memo);
 	r->o.memo = NULL;
+	table_keep_free(r->o.keep);
+	r->o.keep = NULL;
 }
 
 int
@@ -285,7 +318,18 @@ gpu_cost_block(void *arg, struct table *in, const struct table **res)
 	*res = in;
 	if (r->o.memo == NULL)
 		r->o.memo = memo_new(sizeof(struct gpu_memokey),
-		    sizeof(struct gpu_cost));
+		    sizeof(struct gpu_memoval));
+	/*
+	 * Every row of the blocks before is written: the kept texts may go
+	 * (a new generation), when they have grown past what a memo of
+	 * repeated geometries needs.
+	 */
+	if (r->o.keep == NULL)
+		r->o.keep = table_keep_new();
+	else if (table_keep_bytes(r->o.keep) > GPU_KEEP_MAX) {
+		table_keep_clear(r->o.keep);
+		r->o.keepgen++;
+	}
 	return gpu_cost_table(in, &r->o);
 }
 

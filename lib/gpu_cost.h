@@ -27,6 +27,14 @@ struct gpu_cost_opts {
 	struct memo		*memo;	/* estimates kept across tables (a
 					   run's, gpu_cost_block), NULL:
 					   one per table */
+	/*
+	 * The output cells of each estimate, kept with it (gpu_cost_block)
+	 * so that a row of a geometry costed before takes their texts
+	 * (table_keep); NULL: every row's cells formatted.  Kept texts are
+	 * the memo's while their generation is keepgen.
+	 */
+	struct table_keep	*keep;
+	unsigned long		 keepgen;
 };
 
 /*

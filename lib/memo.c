@@ -57,14 +57,27 @@ find(const struct memo *m, const void *key, size_t h)
 	return i;
 }
 
+/* The entry index + 1 of key, 0 when it has none. */
+static size_t
+lookup(const struct memo *m, const void *key)
+{
+	return m->n == 0 ? 0 : m->slot[find(m, key, hashbytes(key,
+	    m->keysize))];
+}
+
 const void *
 memo_get(const struct memo *m, const void *key)
 {
-	size_t k;
+	size_t k = lookup(m, key);
 
-	if (m->n == 0)
-		return NULL;
-	k = m->slot[find(m, key, hashbytes(key, m->keysize))];
+	return k == 0 ? NULL : m->ent + (k - 1) * m->entsize + m->keysize;
+}
+
+void *
+memo_ref(struct memo *m, const void *key)
+{
+	size_t k = lookup(m, key);
+
 	return k == 0 ? NULL : m->ent + (k - 1) * m->entsize + m->keysize;
 }
 

@@ -14,6 +14,8 @@ struct memo;
 struct memo *memo_new(size_t keysize, size_t valsize);
 /* The value kept under key, or NULL. */
 const void *memo_get(const struct memo *m, const void *key);
+/* memo_get whose value the caller may change (until the next memo_put). */
+void *memo_ref(struct memo *m, const void *key);
 /*
  * Keep a copy of val under key (not there yet).  Past MEMO_MAX entries
  * the memo starts again empty, so its memory stays bounded.

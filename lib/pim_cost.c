@@ -201,6 +201,19 @@ struct pim_key {
 	int64_t		channels, max_gwrite, hiding;
 };
 
+/*
+ * What the memo keeps of a key: the engine's cost, and the row of the
+ * table that was written with it, whose cells every later row of the key
+ * takes (the same numbers give the same texts).
+ */
+struct pim_memoval {
+	struct pim_out	c;
+	size_t		row;
+};
+
+/* The output columns of a costed row, in order (pim_cost_table). */
+enum { PO_CYC, PO_NS, PO_DISPATCH, PO_HIN, PO_HOUT, PO_ENGINE };
+
 int
 pim_cost_table(const struct pim_engine *e, void *state, struct table *t,
     const struct pim_row *def, const struct pim_opts *o, int64_t *rows,
@@ -210,15 +223,15 @@ pim_cost_table(const struct pim_engine *e, void *state, struct table *t,
 	struct layer l;
 	struct layer_seen seen;
 	struct pim_row p;
-	struct pim_out *cost = NULL;
+	struct pim_memoval cost;
 	struct pim_key key;
-	const struct pim_out *hit;
+	const struct pim_memoval *hit;
 	struct memo *memo = NULL;
 	long dev, cch, cgw, chd;
-	size_t r, k, ncol, cyc, nsc, dsc, hic, hoc, rfc, col[PIM_MAXCOLS];
-	double *hin = NULL, *hout = NULL;
+	size_t r, k, ncol, rfc, col[PO_ENGINE + PIM_MAXCOLS];
+	double hin = 0, hout = 0;
 	int64_t hid, nrows = 0, ncmd = 0;
-	char *ispim = NULL, where[256], **why = NULL;
+	char where[256], *why;
 	const char *rf;
 	int rc = -1, havelc = 0;
 
@@ -227,18 +240,23 @@ pim_cost_table(const struct pim_engine *e, void *state, struct table *t,
 	cch = table_col(t, task_pim_cols[TT_PIM_CHANNELS]);
 	cgw = table_col(t, task_pim_cols[TT_PIM_GWRITE]);
 	chd = table_col(t, task_pim_cols[TT_PIM_HIDING]);
-	ispim = xcalloc(t->nrows + 1, 1);
-	cost = xcalloc(t->nrows + 1, sizeof(*cost));
-	hin = xcalloc(t->nrows + 1, sizeof(*hin));
-	hout = xcalloc(t->nrows + 1, sizeof(*hout));
-	why = xcalloc(t->nrows + 1, sizeof(*why));
+	/*
+	 * The output columns (a row's cells are written once it is costed;
+	 * a fault leaves the table to be dropped).
+	 */
+	col[PO_CYC] = table_addcol(t, TASK_COL_CYCLES);
+	col[PO_NS] = table_addcol(t, TASK_COL_NS);
+	for (ncol = 0; e->cols[ncol].name != NULL; ncol++)
+		col[PO_ENGINE + ncol] = table_addcol(t, e->cols[ncol].name);
+	col[PO_DISPATCH] = table_addcol(t, TASK_COL_DISPATCH);
+	col[PO_HIN] = table_addcol(t, TASK_COL_HANDOFF_IN);
+	col[PO_HOUT] = table_addcol(t, TASK_COL_HANDOFF_OUT);
+	rfc = table_addcol(t, TASK_COL_REFUSED);
 	/* a pim row's geometry is mostly the last one's (layer_get_seen) */
 	seen.have = 0;
-	for (r = 0; r < t->nrows; r++)
-		ispim[r] = strcmp(table_get(t, r, (size_t)dev),
-		    task_dev_name(TASK_PIM)) == 0;
 	for (r = 0; r < t->nrows; r++) {
-		if (!ispim[r])
+		if (strcmp(table_get(t, r, (size_t)dev),
+		    task_dev_name(TASK_PIM)) != 0)
 			continue;
 		if (!havelc && layer_cols_find(t, &lc) < 0)
 			goto out;
@@ -254,8 +272,13 @@ pim_cost_table(const struct pim_engine *e, void *state, struct table *t,
 		if (e->refuse != NULL && (rf = e->refuse(state, &l)) != NULL) {
 			size_t n = strlen(rf) + strlen(l.dtype) + 16;
 
-			why[r] = xmalloc(n);
-			snprintf(why[r], n, "dtype '%s': %s", l.dtype, rf);
+			/* not PIM-eligible: no cost, the reason */
+			why = xmalloc(n);
+			snprintf(why, n, "dtype '%s': %s", l.dtype, rf);
+			table_set(t, r, col[PO_CYC], "");
+			table_set(t, r, col[PO_NS], "");
+			table_set(t, r, rfc, why);
+			free(why);
 			continue;
 		}
 		/* a trace needs every row's commands: no memo then */
@@ -268,63 +291,52 @@ pim_cost_table(const struct pim_engine *e, void *state, struct table *t,
 			key.max_gwrite = p.max_gwrite;
 			key.hiding = p.hiding;
 			if (memo == NULL)
-				memo = memo_new(sizeof(key), sizeof(*cost));
+				memo = memo_new(sizeof(key), sizeof(cost));
 			hit = memo_get(memo, &key);
 		}
+		nrows++;
+		if (hit != NULL) {
+			/*
+			 * The cells of the key's first row: its cost, the
+			 * run's dispatch and the hand-offs of its channels
+			 * and bytes, all in the key.
+			 */
+			ncmd += hit->c.cmds;
+			table_setfrom(t, r, hit->row, col, PO_ENGINE + ncol);
+			continue;
+		}
 		/* the row's name only for a costing or a fault */
-		if (hit == NULL)
-			snprintf(where, sizeof(where), "%s:%ld", t->fname,
-			    table_line(t, r));
-		if (hit != NULL)
-			cost[r] = *hit;
-		else if (e->cost(state, &l, &p, o, where, &cost[r]) < 0)
+		snprintf(where, sizeof(where), "%s:%ld", t->fname,
+		    table_line(t, r));
+		/* cleared: what an engine leaves unset is 0 */
+		memset(&cost, 0, sizeof(cost));
+		if (e->cost(state, &l, &p, o, where, &cost.c) < 0)
 			goto out;
-		else if (memo != NULL)
-			memo_put(memo, &key, &cost[r]);
+		cost.row = r;
+		if (memo != NULL)
+			memo_put(memo, &key, &cost);
 		/* the host starts the stream before the engine's first clock */
-		cost[r].ns += def->dispatch_ns;
+		cost.c.ns += def->dispatch_ns;
 		if (!o->no_handoff) {
-			hin[r] = pim_handoff_ns(def, p.channels,
+			hin = pim_handoff_ns(def, p.channels,
 			    (double)l.in_bytes);
-			hout[r] = pim_handoff_ns(def, p.channels,
+			hout = pim_handoff_ns(def, p.channels,
 			    (double)l.out_bytes);
-			if (!(hin[r] <= 9e12 && hout[r] <= 9e12)) {
-				snprintf(where, sizeof(where), "%s:%ld",
-				    t->fname, table_line(t, r));
+			if (!(hin <= 9e12 && hout <= 9e12)) {
 				pf_err(where, "hand-off time %g ns does not fit "
-				    "(the limit is 9e12 ns)", hin[r] > hout[r] ?
-				    hin[r] : hout[r]);
+				    "(the limit is 9e12 ns)", hin > hout ?
+				    hin : hout);
 				goto out;
 			}
 		}
-		nrows++;
-		ncmd += cost[r].cmds;
-	}
-	cyc = table_addcol(t, TASK_COL_CYCLES);
-	nsc = table_addcol(t, TASK_COL_NS);
-	for (ncol = 0; e->cols[ncol].name != NULL; ncol++)
-		col[ncol] = table_addcol(t, e->cols[ncol].name);
-	dsc = table_addcol(t, TASK_COL_DISPATCH);
-	hic = table_addcol(t, TASK_COL_HANDOFF_IN);
-	hoc = table_addcol(t, TASK_COL_HANDOFF_OUT);
-	rfc = table_addcol(t, TASK_COL_REFUSED);
-	for (r = 0; r < t->nrows; r++) {
-		if (!ispim[r])
-			continue;
-		if (why[r] != NULL) {
-			/* not PIM-eligible: no cost, the reason */
-			table_set(t, r, cyc, "");
-			table_set(t, r, nsc, "");
-			table_set(t, r, rfc, why[r]);
-			continue;
-		}
-		table_setint(t, r, cyc, cost[r].cycles);
-		table_setns(t, r, nsc, cost[r].ns);
+		ncmd += cost.c.cmds;
+		table_setint(t, r, col[PO_CYC], cost.c.cycles);
+		table_setns(t, r, col[PO_NS], cost.c.ns);
 		for (k = 0; k < ncol; k++)
-			put(t, r, col[k], &e->cols[k], &cost[r], k);
-		table_setns(t, r, dsc, def->dispatch_ns);
-		table_setns(t, r, hic, hin[r]);
-		table_setns(t, r, hoc, hout[r]);
+			put(t, r, col[PO_ENGINE + k], &e->cols[k], &cost.c, k);
+		table_setns(t, r, col[PO_DISPATCH], def->dispatch_ns);
+		table_setns(t, r, col[PO_HIN], hin);
+		table_setns(t, r, col[PO_HOUT], hout);
 	}
 	if (rows != NULL)
 		*rows = nrows;
@@ -333,13 +345,6 @@ pim_cost_table(const struct pim_engine *e, void *state, struct table *t,
 	rc = 0;
 out:
 	memo_free(memo);
-	free(ispim);
-	free(cost);
-	free(hin);
-	free(hout);
-	for (r = 0; why != NULL && r < t->nrows; r++)
-		free(why[r]);
-	free(why);
 	return rc;
 }
 

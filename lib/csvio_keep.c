@@ -1,0 +1,127 @@
+/*
+ * Cell texts kept for rows to come (csvio.h, table_keep): a store whose
+ * text is carved from the arena of a table of its own, so that it lives
+ * apart from the blocks whose rows take it; and a row's cells given to
+ * another row of its table (table_setfrom).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "csvio.h"
+#include "csvio_arena.h"
+#include "xalloc.h"
+
+struct table_keep {
+	struct table	t;	/* no columns: its arena only */
+	size_t		bytes;	/* kept since the last clear */
+};
+
+struct table_keep *
+table_keep_new(void)
+{
+	struct table_keep *k = xcalloc(1, sizeof(*k));
+
+	table_init(&k->t, NULL);
+	return k;
+}
+
+/* Whether s is a field of row's own line (csvio.h, rowtext). */
+static int
+inline_field(const struct table *t, size_t row, const char *s)
+{
+	return t->rowtext != NULL && t->rowtext[row] != NULL &&
+	    (uintptr_t)s - (uintptr_t)t->rowtext[row] < t->rowlen[row];
+}
+
+void
+table_setfrom(struct table *t, size_t row, size_t from, const size_t *col,
+    size_t n)
+{
+	const char **cell = &t->cells[row * t->stride];
+	const char *const *src = &t->cells[from * t->stride];
+	const char *s;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		s = src[col[i]];
+		/* a field of from's line is no text of the arena: a copy */
+		if (s != NULL && inline_field(t, from, s))
+			s = table_arenadup(t, s, strlen(s), 1);
+		table_touch(t, row, col[i]);
+		cell[col[i]] = s;
+	}
+}
+
+const char *const *
+table_keep(struct table_keep *k, const struct table *t, size_t row,
+    const size_t *col, size_t n)
+{
+	const char *const *cell = &t->cells[row * t->stride];
+	const char **kept;
+	uintptr_t lo = 0;
+	size_t i, len, rl = 0, need = n * sizeof(*kept) + sizeof(*kept);
+	char *p;
+
+	if (t->rowtext != NULL && t->rowtext[row] != NULL) {
+		lo = (uintptr_t)t->rowtext[row];
+		rl = t->rowlen[row];
+	}
+	/* the pointers first, aligned for them */
+	p = table_arena(&k->t, need);
+	kept = (const char **)(void *)(p + (sizeof(*kept) -
+	    (uintptr_t)p % sizeof(*kept)) % sizeof(*kept));
+	k->bytes += need;
+	for (i = 0; i < n; i++) {
+		const char *s = cell[col[i]];
+
+		if (s == NULL || *s == '\0') {
+			kept[i] = NULL;	/* empty, as table_get reads it */
+			continue;
+		}
+		len = strlen(s);
+		/*
+		 * A field of the row's line needs no quotes (csvio_read.c);
+		 * any other cell's length byte says whether it does.
+		 */
+		kept[i] = table_arenadup(&k->t, s, len, (uintptr_t)s - lo < rl ||
+		    (unsigned char)s[-1] != TEXT_SCAN);
+		k->bytes += len + 2;
+	}
+	return kept;
+}
+
+void
+table_setkept(struct table *t, size_t row, const size_t *col, size_t n,
+    const char *const *kept)
+{
+	const char **cell = &t->cells[row * t->stride];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		table_touch(t, row, col[i]);
+		cell[col[i]] = kept[i];
+	}
+}
+
+size_t
+table_keep_bytes(const struct table_keep *k)
+{
+	return k->bytes;
+}
+
+void
+table_keep_clear(struct table_keep *k)
+{
+	table_droprows(&k->t);
+	k->bytes = 0;
+}
+
+void
+table_keep_free(struct table_keep *k)
+{
+	if (k == NULL)
+		return;
+	table_free(&k->t);
+	free(k);
+}

@@ -1,0 +1,209 @@
+/*
+ * Cell texts kept for rows to come (lib/csvio_keep.c): a stage that sets
+ * a row's cells by key once and gives every later row of that key the
+ * same texts, from a store that outlives the blocks (table_keep,
+ * table_setkept, cleared between blocks) or from the key's first row of
+ * the block (table_setfrom), must write what setting every row's cells
+ * anew writes: texts that need quotes and those that do not, empty cells,
+ * a cell of an input column (the row's line as read no longer stands for
+ * it) and added columns, through table_stream in blocks (its reader keeps
+ * each clean line as read from the second block on).
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "csvio.h"
+#include "check.h"
+
+#define NKEY	10
+#define NSET	4
+
+/* The cells of a row of key k: b (an input column), x, y, z (added). */
+static void
+setcells(struct table *t, size_t r, const size_t *col, int k)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "b%d", k);
+	table_set(t, r, col[0], buf);
+	snprintf(buf, sizeof(buf), "v,%d \"q\"", k);	/* quoted */
+	table_set(t, r, col[1], buf);
+	snprintf(buf, sizeof(buf), "%d", k);
+	table_set(t, r, col[2], k % 3 == 0 ? "" : buf);	/* empty */
+	snprintf(buf, sizeof(buf), " %d", k);		/* a leading blank */
+	table_set(t, r, col[3], buf);
+}
+
+static void
+findcols(struct table *t, size_t *col)
+{
+	col[0] = table_addcol(t, "b");
+	col[1] = table_addcol(t, "x");
+	col[2] = table_addcol(t, "y");
+	col[3] = table_addcol(t, "z");
+}
+
+static int
+keyof(const struct table *t, size_t r)
+{
+	return atoi(table_get(t, r, 0)) % NKEY;
+}
+
+/* The stage: even keys from the store, odd keys from the block's row. */
+static struct table_keep *store;
+static const char *const *kept[NKEY];
+static int nblock;
+
+static int
+keepfn(void *arg, struct table *t, const struct table **res)
+{
+	size_t r, col[NSET], first[NKEY];
+	int k;
+
+	(void)arg;
+	*res = t;
+	/* every row of the blocks before is written: the store may go */
+	if (nblock++ % 2 == 1) {
+		table_keep_clear(store);
+		CHECK_EQ_I(table_keep_bytes(store), 0);
+		memset(kept, 0, sizeof(kept));
+	}
+	findcols(t, col);
+	for (k = 0; k < NKEY; k++)
+		first[k] = SIZE_MAX;
+	for (r = 0; r < t->nrows; r++) {
+		k = keyof(t, r);
+		if (k % 2 == 0 && kept[k] != NULL)
+			table_setkept(t, r, col, NSET, kept[k]);
+		else if (k % 2 == 1 && first[k] != SIZE_MAX)
+			table_setfrom(t, r, first[k], col, NSET);
+		else {
+			setcells(t, r, col, k);
+			if (k % 2 == 0)
+				kept[k] = table_keep(store, t, r, col, NSET);
+			first[k] = r;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Every row of a block takes column c of the block's first row, its own
+ * field as read: table_setfrom copies such a field (its line is the
+ * first row's), and the rows' lines as read no longer stand for c.
+ */
+static long starts[4096];	/* each block's first line */
+static size_t nstarts;
+
+static int
+fromlinefn(void *arg, struct table *t, const struct table **res)
+{
+	size_t r, col[1];
+
+	(void)arg;
+	*res = t;
+	col[0] = 2;	/* c, as read */
+	if (t->nrows > 0 && nstarts < sizeof(starts) / sizeof(starts[0]))
+		starts[nstarts++] = table_line(t, 0);
+	for (r = 1; r < t->nrows; r++)
+		table_setfrom(t, r, 0, col, 1);
+	return 0;
+}
+
+static char *
+tmpfile_with(const char *s, size_t n)
+{
+	static char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/tmp/t_csv_keepXXXXXX");
+	if ((fd = mkstemp(path)) < 0 || write(fd, s, n) != (ssize_t)n)
+		abort();
+	close(fd);
+	return path;
+}
+
+static char *
+streamed(char *path, int (*fn)(void *, struct table *,
+    const struct table **), size_t *n)
+{
+	char *files[1] = { path }, *out = NULL;
+	struct table_out *o;
+	FILE *fp;
+
+	if ((fp = open_memstream(&out, n)) == NULL)
+		abort();
+	o = table_out_open(fp, 0);
+	CHECK_EQ_I(table_stream_block(files, 1, NULL, 4096, fn, NULL, o), 0);
+	CHECK_EQ_I(table_out_close(o, 1, NULL), 0);
+	fclose(fp);
+	return out;
+}
+
+static char *
+whole(const char *s, size_t len, int from, size_t *n)
+{
+	struct table t;
+	size_t r, col[NSET];
+	char *out = NULL;
+	FILE *fp = fmemopen((void *)s, len, "r");
+
+	CHECK_EQ_I(table_read(fp, "t.csv", &t), 0);
+	fclose(fp);
+	if (from) {
+		size_t i = 0, src = 0;
+
+		for (r = 0; r < t.nrows; r++) {
+			while (i < nstarts && starts[i] <= table_line(&t, r))
+				src = (size_t)(starts[i++] - 2);
+			if (r != src)
+				table_set(&t, r, 2, table_get(&t, src, 2));
+		}
+	} else {
+		findcols(&t, col);
+		for (r = 0; r < t.nrows; r++)
+			setcells(&t, r, col, keyof(&t, r));
+	}
+	if ((fp = open_memstream(&out, n)) == NULL)
+		abort();
+	CHECK(table_write(fp, &t) == 0);
+	fclose(fp);
+	table_free(&t);
+	return out;
+}
+
+int
+main(void)
+{
+	char *s = NULL, *a, *b, *path;
+	size_t len = 0, na, nb;
+	FILE *fp = open_memstream(&s, &len);
+	int r;
+
+	/* about 480 KiB: a block a reader buffer of 64 KiB */
+	fprintf(fp, "k,b,c\n");
+	for (r = 0; r < 20000; r++)
+		fprintf(fp, "%d,orig%d,c%d-%d\n", (int)rnd(0, 99), r, r, r % 7);
+	fclose(fp);
+	path = tmpfile_with(s, len);
+	store = table_keep_new();
+	a = streamed(path, keepfn, &na);
+	b = whole(s, len, 0, &nb);
+	CHECK(nblock > 4);
+	CHECK(na == nb && memcmp(a, b, na) == 0);
+	free(a);
+	free(b);
+	a = streamed(path, fromlinefn, &na);
+	b = whole(s, len, 1, &nb);
+	CHECK(nstarts > 4);
+	CHECK(na == nb && memcmp(a, b, na) == 0);
+	free(a);
+	free(b);
+	table_keep_free(store);
+	unlink(path);
+	free(s);
+	return CHECK_DONE();
+}
