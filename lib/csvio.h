@@ -183,6 +183,15 @@ void table_keep_free(struct table_keep *k);
  */
 void table_setfrom(struct table *t, size_t row, size_t from, const size_t *col,
     size_t n);
+/*
+ * The texts of row's cells in the n columns col, each ended by its NUL,
+ * one after another into buf: a key of those cells (n texts, no NUL in
+ * any: one key a tuple of texts).  The input's own fields of consecutive
+ * columns go in one piece from their line.  Returns the bytes, or 0 when
+ * they pass size.
+ */
+size_t table_cellkey(const struct table *t, size_t row, const size_t *col,
+    size_t n, char *buf, size_t size);
 void table_setf(struct table *t, size_t row, size_t col, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void table_setint(struct table *t, size_t row, size_t col, int64_t v);

@@ -53,6 +53,50 @@ table_setfrom(struct table *t, size_t row, size_t from, const size_t *col,
 	}
 }
 
+size_t
+table_cellkey(const struct table *t, size_t row, const size_t *col,
+    size_t n, char *buf, size_t size)
+{
+	const char *const *cell = &t->cells[row * t->stride];
+	const char *s, *e;
+	uintptr_t lo = 0;
+	size_t i, j, k = 0, len, rl = 0;
+
+	if (t->rowtext != NULL && t->rowtext[row] != NULL) {
+		lo = (uintptr_t)t->rowtext[row];
+		rl = t->rowlen[row];
+	}
+	for (i = 0; i < n; i = j) {
+		j = i + 1;
+		if ((s = cell[col[i]]) == NULL)
+			s = "";
+		else if ((uintptr_t)s - lo < rl) {
+			/*
+			 * A field of the row's line is the line's field of its
+			 * column (csvio.h, rowtext), NUL-ended: the fields of
+			 * the columns after it that are still the line's own
+			 * follow it there, each after its NUL.
+			 */
+			while (j < n && col[j] == col[j - 1] + 1 &&
+			    (e = cell[col[j]]) != NULL && (uintptr_t)e - lo < rl)
+				j++;
+			e = cell[col[j - 1]];
+			len = (size_t)(e - s) + strlen(e) + 1;
+			if (len > size - k)
+				return 0;
+			memcpy(buf + k, s, len);
+			k += len;
+			continue;
+		}
+		len = strlen(s) + 1;
+		if (len > size - k)
+			return 0;
+		memcpy(buf + k, s, len);
+		k += len;
+	}
+	return k;
+}
+
 const char *const *
 table_keep(struct table_keep *k, const struct table *t, size_t row,
     const size_t *col, size_t n)

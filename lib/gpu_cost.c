@@ -112,7 +112,8 @@ cost_row(struct table *t, size_t r, const struct layer_cols *lc,
 	size_t nset = o->en != NULL ? C_N : C_ENERGY;
 	int rc, keep = o->keep != NULL && ms == NULL;
 
-	if (layer_get_seen(t, lc, r, &l, seen) < 0)
+	if ((o->lcache != NULL ? layer_get_cached(t, lc, r, &l, o->lcache) :
+	    layer_get_seen(t, lc, r, &l, seen)) < 0)
 		return -1;
 	if (task_gpu_channels(t, r, kind, pimch, o->total, o->config,
 	    &ch) < 0)
@@ -308,6 +309,8 @@ gpu_cost_close(struct gpu_cost_run *r)
 	r->o.memo = NULL;
 	table_keep_free(r->o.keep);
 	r->o.keep = NULL;
+	layer_cache_free(r->o.lcache);
+	r->o.lcache = NULL;
 }
 
 int
@@ -324,6 +327,8 @@ gpu_cost_block(void *arg, struct table *in, const struct table **res)
 	 * (a new generation), when they have grown past what a memo of
 	 * repeated geometries needs.
 	 */
+	if (r->o.lcache == NULL)
+		r->o.lcache = layer_cache_new();
 	if (r->o.keep == NULL)
 		r->o.keep = table_keep_new();
 	else if (table_keep_bytes(r->o.keep) > GPU_KEEP_MAX) {

@@ -35,6 +35,8 @@ struct gpu_cost_opts {
 	 */
 	struct table_keep	*keep;
 	unsigned long		 keepgen;
+	/* the geometries read before (a run's), NULL: layer_get_seen */
+	struct layer_cache	*lcache;
 };
 
 /*

@@ -120,6 +120,22 @@ struct layer_seen {
 /* layer_get through s (which may be NULL: layer_get itself). */
 int layer_get_seen(const struct table *t, const struct layer_cols *lc,
     size_t row, struct layer *l, struct layer_seen *s);
+/*
+ * layer_get through a cache of the geometries read before, by the texts
+ * of the cells layer_get reads (its id aside, which every row has read):
+ * a row whose texts are those of a row taken before gets that row's
+ * layer, with its own id, as layer_get would give it (the same bytes;
+ * only good rows are kept, so a bad one is read and reported as
+ * layer_get does).  For tables whose rows repeat a few geometries under
+ * many layers (the pieces of a chain of like layers); its memory is
+ * bounded (memo.h).  A cache holds one table layout at a time: a table
+ * whose geometry columns lie elsewhere starts it again.
+ */
+struct layer_cache;
+struct layer_cache *layer_cache_new(void);
+int layer_get_cached(const struct table *t, const struct layer_cols *lc,
+    size_t row, struct layer *l, struct layer_cache *c);
+void layer_cache_free(struct layer_cache *c);
 /* Write the geometry of l into row (the id column included). */
 void layer_put(struct table *t, const struct layer_cols *lc, size_t row,
     const struct layer *l);

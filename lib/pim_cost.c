@@ -261,7 +261,8 @@ pim_cost_table(const struct pim_engine *e, void *state, struct table *t,
 		if (!havelc && layer_cols_find(t, &lc) < 0)
 			goto out;
 		havelc = 1;
-		if (layer_get_seen(t, &lc, r, &l, &seen) < 0 ||
+		if ((o->lcache != NULL ? layer_get_cached(t, &lc, r, &l,
+		    o->lcache) : layer_get_seen(t, &lc, r, &l, &seen)) < 0 ||
 		    channels(t, r, cch, def->channels, o->fill_auto,
 		    &p.channels) < 0 ||
 		    rowparam(t, r, cgw, def->max_gwrite, 1, 1 << 20,
@@ -355,6 +356,8 @@ pim_cost_block(void *arg, struct table *in, const struct table **res)
 	int64_t rows, cmds;
 
 	*res = in;
+	if (u->o.lcache == NULL)
+		u->o.lcache = layer_cache_new();
 	if (pim_cost_table(u->e, u->state, in, &u->def, &u->o, &rows,
 	    &cmds) < 0)
 		return -1;
@@ -432,6 +435,8 @@ pim_cost_close(struct pim_cost_run *u)
 		u->e->close(u->state);
 	if (u->o.trace != NULL)
 		fclose(u->o.trace);
+	layer_cache_free(u->o.lcache);
+	u->o.lcache = NULL;
 	u->state = NULL;
 	u->o.trace = NULL;
 }

@@ -50,6 +50,8 @@ struct pim_opts {
 	int	no_handoff;	/* -H: hand-off columns 0 */
 	int	fill_auto;	/* -n: fills pim_channels = auto too */
 	FILE	*trace;		/* -T: command streams, or NULL */
+	/* the geometries read before (a run's), NULL: layer_get_seen */
+	struct layer_cache *lcache;
 };
 
 /*

@@ -94,11 +94,10 @@ put_ns(struct table *out, size_t r, size_t col, long long ps)
 
 /* Geometry is checked when the table has it (a zero-row piece is an error). */
 static int
-check_geometry(const struct table *t)
+check_geometry(const struct table *t, struct layer_cache *geom)
 {
 	struct layer_cols lc;
 	struct layer l;
-	struct layer_seen seen;
 	size_t i;
 
 	for (i = 0; layer_colnames[i] != NULL; i++)
@@ -106,10 +105,9 @@ check_geometry(const struct table *t)
 			return 0;
 	if (layer_cols_find(t, &lc) < 0)
 		return -1;
-	/* a piece's cells are mostly the last piece's: checked once */
-	seen.have = 0;
+	/* a piece's geometry is mostly one checked before: checked once */
 	for (i = 0; i < t->nrows; i++)
-		if (layer_get_seen(t, &lc, i, &l, &seen) < 0)
+		if (layer_get_cached(t, &lc, i, &l, geom) < 0)
 			return -1;
 	return 0;
 }
@@ -431,6 +429,7 @@ merge_init(struct merge *m, double sync_ns)
 	memset(m, 0, sizeof(*m));
 	m->sync_ns = sync_ns;
 	m->seen = names_new();
+	m->geom = layer_cache_new();
 	table_init(&m->out, "<stdout>");
 	for (i = 0; task_cost_cols[i] != NULL; i++)
 		table_addcol(&m->out, task_cost_cols[i]);
@@ -456,6 +455,7 @@ merge_free(struct merge *m)
 	free(m->why);
 	free(m->why_file);
 	names_free(m->seen);
+	layer_cache_free(m->geom);
 	table_free(&m->out);
 	memset(m, 0, sizeof(*m));
 }
@@ -475,7 +475,7 @@ merge_rows(struct merge *m, const struct table *t)
 
 	table_droprows(&m->out);
 	if (table_need(t, task_head_cols, c) < 0 ||
-	    table_need(t, nscol, &c[N_NS]) < 0 || check_geometry(t) < 0)
+	    table_need(t, nscol, &c[N_NS]) < 0 || check_geometry(t, m->geom) < 0)
 		return -1;
 	gwc = table_col(t, task_pim_cols[TT_PIM_GWRITE]);
 	hidec = table_col(t, task_pim_cols[TT_PIM_HIDING]);

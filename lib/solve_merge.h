@@ -65,6 +65,7 @@ struct merge {
 	size_t			 nleft;	/* candidates left out, a PIM piece refused */
 	char			*why;	/* the first one's pim_refused */
 	char			*why_file;	/* and its input's name */
+	struct layer_cache	*geom;	/* the geometries checked before */
 };
 void merge_init(struct merge *m, double sync_ns);
 int merge_rows(struct merge *m, const struct table *t);

@@ -9,6 +9,7 @@
 
 struct name_set {
 	size_t	*slot;		/* offset + 1 into names, 0 = free */
+	size_t	*used;		/* the slots taken, n of them */
 	size_t	 cap, n;
 	char	*names;
 	size_t	 len, room;
@@ -27,7 +28,13 @@ candhash(const char *s)
 void
 names_clear(struct name_set *m)
 {
-	if (m->cap > 0)
+	size_t i;
+
+	/* a few names (a layer's candidates) in a large table: their slots */
+	if (m->n < m->cap / 16)
+		for (i = 0; i < m->n; i++)
+			m->slot[m->used[i]] = 0;
+	else if (m->cap > 0)
 		memset(m->slot, 0, m->cap * sizeof(*m->slot));
 	m->n = m->len = 0;
 }
@@ -41,16 +48,18 @@ names_add(struct name_set *m, const char *name)
 		size_t cap = m->cap ? 2 * m->cap : 1024, *slot;
 
 		slot = xcalloc(cap, sizeof(*slot));
-		for (i = 0; i < m->cap; i++)
-			if ((k = m->slot[i]) != 0) {
-				for (h = candhash(m->names + k - 1) & (cap - 1);
-				    slot[h] != 0; h = (h + 1) & (cap - 1))
-					;
-				slot[h] = k;
-			}
+		for (i = 0; i < m->n; i++) {
+			k = m->slot[m->used[i]];
+			for (h = candhash(m->names + k - 1) & (cap - 1);
+			    slot[h] != 0; h = (h + 1) & (cap - 1))
+				;
+			slot[h] = k;
+			m->used[i] = h;
+		}
 		free(m->slot);
 		m->slot = slot;
 		m->cap = cap;
+		m->used = xreallocarray(m->used, cap / 2, sizeof(*m->used));
 	}
 	for (h = candhash(name) & (m->cap - 1); (k = m->slot[h]) != 0;
 	    h = (h + 1) & (m->cap - 1))
@@ -63,8 +72,8 @@ names_add(struct name_set *m, const char *name)
 	}
 	memcpy(m->names + m->len, name, len);
 	m->slot[h] = m->len + 1;
+	m->used[m->n++] = h;
 	m->len += len;
-	m->n++;
 	return 0;
 }
 
@@ -80,6 +89,7 @@ names_free(struct name_set *m)
 	if (m == NULL)
 		return;
 	free(m->slot);
+	free(m->used);
 	free(m->names);
 	free(m);
 }

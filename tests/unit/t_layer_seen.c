@@ -7,6 +7,10 @@
  * texts at and past the memo's length, empty), each followed by the base
  * row again; a table with every optional column (resident, kv_seq,
  * transposed, the depth columns) and one with none, read in turns.
+ * layer_get_cached is layer_get too, through one cache over the tables
+ * in turns (each turn another layout) and over each table read twice
+ * (its rows found the second time), the tables quoted and bare (each
+ * row's fields then read from its line in runs, table_cellkey).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,7 +47,8 @@ istext(size_t c)
 
 /* CSV text of a table of columns cols[0..nc) and rows rows[r][0..nc). */
 static char *
-csv(const char *const *cols, size_t nc, char *const *rows, size_t nr)
+csv(const char *const *cols, size_t nc, char *const *rows, size_t nr,
+    int bare)
 {
 	char *buf = NULL;
 	size_t n, r, c;
@@ -54,8 +59,8 @@ csv(const char *const *cols, size_t nc, char *const *rows, size_t nr)
 	fputc('\n', fp);
 	for (r = 0; r < nr; r++) {
 		for (c = 0; c < nc; c++)
-			fprintf(fp, "%s\"%s\"", c > 0 ? "," : "",
-			    rows[r * nc + c]);
+			fprintf(fp, bare ? "%s%s" : "%s\"%s\"", c > 0 ? "," :
+			    "", rows[r * nc + c]);
 		fputc('\n', fp);
 	}
 	fclose(fp);
@@ -65,7 +70,8 @@ csv(const char *const *cols, size_t nc, char *const *rows, size_t nr)
 /* f's report on stderr into buf (n bytes), its status returned. */
 static int
 caught(const struct table *t, const struct layer_cols *lc, size_t r,
-    struct layer *l, struct layer_seen *m, char *buf, size_t n)
+    struct layer *l, struct layer_seen *m, struct layer_cache *lcache,
+    char *buf, size_t n)
 {
 	FILE *tf = tmpfile();
 	int save, rc;
@@ -74,7 +80,8 @@ caught(const struct table *t, const struct layer_cols *lc, size_t r,
 	fflush(stderr);
 	save = dup(2);
 	dup2(fileno(tf), 2);
-	rc = m != NULL ? layer_get_seen(t, lc, r, l, m) : layer_get(t, lc, r, l);
+	rc = lcache != NULL ? layer_get_cached(t, lc, r, l, lcache) :
+	    m != NULL ? layer_get_seen(t, lc, r, l, m) : layer_get(t, lc, r, l);
 	fflush(stderr);
 	dup2(save, 2);
 	close(save);
@@ -85,9 +92,12 @@ caught(const struct table *t, const struct layer_cols *lc, size_t r,
 	return rc;
 }
 
-/* The rows of a table of the first nc columns of cols (base's values). */
+/*
+ * The rows of a table of the first nc columns of cols (base's values);
+ * bare: no field quoted, nor a value with a blank (a clean input).
+ */
 static void
-build(const char *const *cols, size_t nc, struct table *t)
+build(const char *const *cols, size_t nc, struct table *t, int bare)
 {
 	size_t ncase = 0, nr, r, c, v, nv;
 	char **rows;
@@ -115,6 +125,8 @@ build(const char *const *cols, size_t nc, struct table *t)
 				rows[r * nc + k] = (char *)base[k];
 			rows[r * nc + c] = (char *)(text ? textvals[v] :
 			    numvals[v]);
+			if (bare && strchr(rows[r * nc + c], ' ') != NULL)
+				rows[r * nc + c] = "5";
 			r++;
 			for (k = 0; k < nc; k++)
 				rows[r * nc + k] = (char *)base[k];
@@ -124,7 +136,7 @@ build(const char *const *cols, size_t nc, struct table *t)
 			r++;
 		}
 	}
-	text = csv(cols, nc, rows, r);
+	text = csv(cols, nc, rows, r, bare);
 	fp = fmemopen(text, strlen(text), "r");
 	CHECK(table_read(fp, "seen.csv", t) == 0);
 	fclose(fp);
@@ -132,17 +144,44 @@ build(const char *const *cols, size_t nc, struct table *t)
 	free(rows);
 }
 
+/*
+ * Row r of tt through layer_get and through m or c: 1 when they differ
+ * (reported, the first few), *err counting the rows layer_get refuses.
+ */
+static int
+differ(const struct table *tt, const struct layer_cols *cc, size_t r,
+    struct layer_seen *m, struct layer_cache *c, size_t *nerr)
+{
+	static size_t bad;
+	struct layer a, b;
+	char ea[1024], eb[1024];
+	int ra, rb;
+
+	memset(&a, 0x5a, sizeof(a));
+	memset(&b, 0xa5, sizeof(b));
+	ra = caught(tt, cc, r, &a, NULL, NULL, ea, sizeof(ea));
+	rb = caught(tt, cc, r, &b, m, c, eb, sizeof(eb));
+	*nerr += ra < 0;
+	if (ra != rb || strcmp(ea, eb) != 0 ||
+	    (ra == 0 && memcmp(&a, &b, sizeof(a)) != 0)) {
+		if (bad++ < 5)
+			fprintf(stderr, "row %zu of %s: %d '%s', %s %d '%s'\n",
+			    r, tt->fname, ra, ea, c != NULL ? "cached" :
+			    "seen", rb, eb);
+		return 1;
+	}
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
 	const char *cols[64];
-	struct table t[2];
-	struct layer_cols lc[2];
-	struct layer a, b;
+	struct table t[4];
+	struct layer_cols lc[4];
 	struct layer_seen m;
-	char ea[1024], eb[1024];
-	size_t nc = 0, i, r, pass, bad = 0, nrow = 0, nerr = 0;
-	int ra, rb;
+	struct layer_cache *cache;
+	size_t nc = 0, i, k, r, pass, bad = 0, nrow = 0, nerr = 0, cerr = 0;
 
 	(void)argc;
 	pf_setprogname(argv[0]);
@@ -151,38 +190,42 @@ main(int argc, char **argv)
 	for (i = 0; optcols[i] != NULL; i++)
 		cols[nc++] = optcols[i];
 	CHECK_EQ_I(nc, sizeof(base) / sizeof(base[0]));
-	build(cols, nc, &t[0]);
-	build(cols, nc - 10, &t[1]);
+	build(cols, nc, &t[0], 0);
+	build(cols, nc - 10, &t[1], 0);
+	build(cols, nc, &t[2], 1);
+	build(cols, nc - 10, &t[3], 1);
+	CHECK(t[2].rowtext != NULL && t[2].rowtext[0] != NULL);
 	CHECK(layer_cols_find(&t[0], &lc[0]) == 0 && lc[0].in_d >= 0 &&
 	    lc[0].resident >= 0 && lc[0].kv_seq >= 0 && lc[0].transposed >= 0);
 	CHECK(layer_cols_find(&t[1], &lc[1]) == 0 && lc[1].in_d < 0 &&
 	    lc[1].resident < 0 && lc[1].kv_seq < 0 && lc[1].transposed < 0);
+	CHECK(layer_cols_find(&t[2], &lc[2]) == 0 && lc[2].in_d >= 0);
+	CHECK(layer_cols_find(&t[3], &lc[3]) == 0 && lc[3].in_d < 0);
 	memset(&m, 0, sizeof(m));
-	/* both tables in turns, 37 rows of each at a time, one memo */
-	for (pass = 0; pass < t[0].nrows; pass += 37)
-		for (i = 0; i < 2; i++) {
-			const struct table *tt = &t[i];
-			const struct layer_cols *cc = &lc[i];
-
-			for (r = pass; r < pass + 37 && r < tt->nrows; r++) {
-				memset(&a, 0x5a, sizeof(a));
-				memset(&b, 0xa5, sizeof(b));
-				ra = caught(tt, cc, r, &a, NULL, ea, sizeof(ea));
-				rb = caught(tt, cc, r, &b, &m, eb, sizeof(eb));
-				nrow++;
-				nerr += ra < 0;
-				if ((ra != rb || strcmp(ea, eb) != 0 ||
-				    (ra == 0 && memcmp(&a, &b, sizeof(a)) != 0)) &&
-				    bad++ < 5)
-					fprintf(stderr, "row %zu of table %zu: "
-					    "%d '%s', seen %d '%s'\n", r, i, ra,
-					    ea, rb, eb);
-			}
-		}
+	cache = layer_cache_new();
+	/* two tables in turns, 37 rows of each at a time, one memo, one cache */
+	for (k = 0; k < 4; k += 2)
+		for (pass = 0; pass < t[k].nrows; pass += 37)
+			for (i = k; i < k + 2; i++)
+				for (r = pass; r < pass + 37 && r < t[i].nrows;
+				    r++) {
+					bad += differ(&t[i], &lc[i], r, &m, NULL,
+					    &nerr);
+					bad += differ(&t[i], &lc[i], r, NULL,
+					    cache, &cerr);
+					nrow++;
+				}
+	/* each table whole, twice: the second time from the cache */
+	for (i = 0; i < 4; i++)
+		for (pass = 0; pass < 2; pass++)
+			for (r = 0; r < t[i].nrows; r++)
+				bad += differ(&t[i], &lc[i], r, NULL, cache,
+				    &cerr);
 	CHECK_EQ_I(bad, 0);
 	/* the cases are not vacuous: many rows fail, most pass */
 	CHECK(nerr > 100 && nrow - nerr > nrow / 2);
-	table_free(&t[0]);
-	table_free(&t[1]);
+	layer_cache_free(cache);
+	for (i = 0; i < 4; i++)
+		table_free(&t[i]);
 	return CHECK_DONE();
 }
