@@ -11,7 +11,7 @@
 #include "xalloc.h"
 
 /* The texts of a key at most: a longer one is read through layer_get. */
-#define LAYER_KEY	256
+#define LAYER_KEY	160
 
 /* struct layer_cols is a column per cell of layer_seen, the id first. */
 _Static_assert(sizeof(struct layer_cols) == LAYER_SEEN_CELLS * sizeof(long),
