@@ -565,7 +565,8 @@ energies(struct solve_in *in, const struct costs_rd *k)
 
 /*
  * What needs every row but not the layers (whether ids may repeat, the
- * energies), worked out on a thread of its own while the layers are read
+ * energies and whether the streamed plans' energies can be summed),
+ * worked out on a thread of its own while the layers are read
  * (solve_load_costs): the other core is idle once the input has ended.
  * Only the results cross; the reports stay with costs_end, in its order.
  */
@@ -582,6 +583,7 @@ rows_work(void *arg)
 
 	j->dup = any_dup(j->in);
 	energies(j->in, j->k);
+	solve_stream_seal(j->in->ss, j->in->c);
 	return NULL;
 }
 

@@ -199,6 +199,13 @@ energy_fits(const struct cand *c, size_t m)
 	return 1;
 }
 
+void
+solve_stream_seal(struct solve_stream *ss, const struct cand *c)
+{
+	if (ss != NULL && ss->ok && ss->efit < 0)
+		ss->efit = energy_fits(c, ss->m);
+}
+
 int
 solve_stream_plan(struct solve_stream *ss, const struct cand *c,
     size_t nc, int64_t n, enum policy p, const struct objective *o,

@@ -43,6 +43,14 @@ void solve_stream_free(struct solve_stream *ss);
 void solve_stream_add(struct solve_stream *ss, const struct cand *x,
     size_t i);
 
+/*
+ * Once the energies of c[0..] (the candidates added) are final: whether
+ * a plan's energy may be summed along it (solve_stream_plan works it out
+ * at its first call otherwise).  Reads c only, so it may run beside
+ * other readers.
+ */
+void solve_stream_seal(struct solve_stream *ss, const struct cand *c);
+
 /* solve_stream_plan's answer when it has none: solve otherwise. */
 #define SOLVE_STREAM_NONE	1
 
