@@ -32,27 +32,76 @@ struct rowmemo {
 	struct layer_memo geom;		/* the piece's geometry */
 };
 
-/* The parsed input: geometry and producers of every layer. */
+/* Chunks of the layers' text cells (struct gen), newest first. */
+struct txtchunk {
+	struct txtchunk	*next;
+	size_t		 used, cap;
+	char		 data[];
+};
+
+#define TXT_CHUNK	(256 * 1024)
+
+/*
+ * The parsed input: geometry, producers, input line and the text cells
+ * the pieces carry (name, onnx_op, preds, the extra columns: ntxt of
+ * them) of every layer read so far.  Layers come a table at a time (a
+ * block of rows, or the whole table): in is the current one, its row 0
+ * layer base.
+ */
 struct gen {
 	const struct table	*in;
+	size_t			 base;
+	const char		*fname;
 	const struct split_opts	*o;
 	struct table		*out;
-	struct layer_cols	 olc;
+	struct layer_cols	 lc, olc;
+	struct layer_seen	 seen;
 	long			 head[TT_NHEAD], tail[TT_NPIM];
 	long			 name_in, onnx_in, preds_in;
 	long			 name_out, onnx_out, preds_out;
-	size_t			*extra_in, *extra_out, nextra;
+	size_t			*extra_in, *extra_out, nextra, ntxt;
 	struct layer		*l;
 	int64_t			**preds;
 	int			*npreds;
-	size_t			 n;
+	long			*line;
+	const char		**txt;		/* [layer * ntxt + k] */
+	struct txtchunk		*chunks;
+	size_t			 n, cap;	/* layers read, room */
+	size_t			 next;		/* the first layer not generated */
+	/* a layer whose pieces do not fit (toobig), reported at the end */
+	int			 big;
+	size_t			 big_layer;
+	const char		*big_what;
 	struct rowmemo		 rm;
 };
+
+/* A copy of s among g's text chunks. */
+static const char *
+txtcopy(struct gen *g, const char *s)
+{
+	size_t n = strlen(s) + 1;
+	struct txtchunk *c = g->chunks;
+	char *d;
+
+	if (c == NULL || c->cap - c->used < n) {
+		size_t cap = n > TXT_CHUNK ? n : TXT_CHUNK;
+
+		c = xcalloc(1, sizeof(*c) + cap);
+		c->cap = cap;
+		c->next = g->chunks;
+		g->chunks = c;
+	}
+	d = c->data + c->used;
+	memcpy(d, s, n);
+	c->used += n;
+	return d;
+}
 
 static int
 parse_preds(struct gen *g, size_t i)
 {
-	const char *s = table_get(g->in, i, (size_t)g->preds_in);
+	size_t row = i - g->base;
+	const char *s = table_get(g->in, row, (size_t)g->preds_in);
 	char *buf = xstrdup(s), *p, *save = NULL;
 	int64_t v;
 	int rc = 0, n = 0;
@@ -61,7 +110,7 @@ parse_preds(struct gen *g, size_t i)
 	for (p = strtok_r(buf, " ", &save); p != NULL;
 	    p = strtok_r(NULL, " ", &save)) {
 		if (parse_int64(p, &v) < 0 || v < 0 || v >= (int64_t)i) {
-			pf_errl(g->in->fname, table_line(g->in, i),
+			pf_errl(g->in->fname, table_line(g->in, row),
 			    "column 'preds': bad producer '%s'", p);
 			rc = -1;
 			break;
@@ -160,18 +209,14 @@ emit(struct gen *g, const struct task_cand *c, char axis, int ratio,
 		put_text(t, r, g->head[TT_DEVICE], task_dev_name(dev));
 	/* the layer's own text */
 	if (!m->have || m->src != (int64_t)src) {
-		m->src = (int64_t)src;
-		const struct table *in = g->in;
+		const char *const *x = &g->txt[src * g->ntxt];
 
-		put_text(t, r, g->name_out, table_get(in, src,
-		    (size_t)g->name_in));
-		put_text(t, r, g->onnx_out, table_get(in, src,
-		    (size_t)g->onnx_in));
-		put_text(t, r, g->preds_out, table_get(in, src,
-		    (size_t)g->preds_in));
+		m->src = (int64_t)src;
+		put_text(t, r, g->name_out, x[0]);
+		put_text(t, r, g->onnx_out, x[1]);
+		put_text(t, r, g->preds_out, x[2]);
 		for (k = 0; k < g->nextra; k++)
-			put_text(t, r, (long)g->extra_out[k], table_get(in, src,
-			    g->extra_in[k]));
+			put_text(t, r, (long)g->extra_out[k], x[3 + k]);
 	}
 	layer_put_memo(t, &g->olc, r, &pc->l, &m->geom);
 	/* the PIM share travels on every piece; each cost tool derives its side */
@@ -219,14 +264,26 @@ whole(struct gen *g, size_t i)
 	emit(g, &c, 0, 0, &pc, 1, 0);
 }
 
-/* Report that layer i's candidates of one kind do not fit 64 bits. */
+/*
+ * Layer i's candidates of one kind do not fit 64 bits: reported once
+ * every layer is read and none is bad (toobig_report), as when the layers
+ * were all checked first.
+ */
 static int
-toobig(const struct gen *g, size_t i, const char *what)
+toobig(struct gen *g, size_t i, const char *what)
 {
-	pf_errl(g->in->fname, table_line(g->in, i), "layer %zu: its %s pieces "
-	    "do not fit pf-split's arithmetic (rows past 2^31 or counts past "
-	    "2^63)", i, what);
+	g->big = 1;
+	g->big_layer = i;
+	g->big_what = what;
 	return -1;
+}
+
+static void
+toobig_report(const struct gen *g)
+{
+	pf_errl(g->fname, g->line[g->big_layer], "layer %zu: its %s pieces "
+	    "do not fit pf-split's arithmetic (rows past 2^31 or counts past "
+	    "2^63)", g->big_layer, g->big_what);
 }
 
 static int
@@ -342,38 +399,21 @@ pipes(struct gen *g, size_t i)
 	return 0;
 }
 
+/* The columns, from the header (g->in's): 0, or -1 after a report. */
 static int
-setup(struct gen *g)
+setup_cols(struct gen *g)
 {
 	static const char *const strcols[] = { "name", "onnx_op", "preds", NULL };
-	struct layer_cols lc;
-	struct layer_seen seen;
 	long sidx[3];
 	size_t i, k;
 
-	if (layer_cols_find(g->in, &lc) < 0 ||
+	if (layer_cols_find(g->in, &g->lc) < 0 ||
 	    table_need(g->in, strcols, sidx) < 0)
 		return -1;
+	g->fname = g->in->fname;
 	g->name_in = sidx[0];
 	g->onnx_in = sidx[1];
 	g->preds_in = sidx[2];
-	g->n = g->in->nrows;
-	g->l = xcalloc(g->n + 1, sizeof(*g->l));
-	g->preds = xcalloc(g->n + 1, sizeof(*g->preds));
-	g->npreds = xcalloc(g->n + 1, sizeof(*g->npreds));
-	seen.have = 0;
-	for (i = 0; i < g->n; i++) {
-		if (layer_get_seen(g->in, &lc, i, &g->l[i], &seen) < 0)
-			return -1;
-		if (g->l[i].id != (int64_t)i) {
-			pf_errl(g->in->fname, table_line(g->in, i),
-			    "column 'layer': expected %zu, not '%s'", i,
-			    table_get(g->in, i, (size_t)lc.id));
-			return -1;
-		}
-		if (parse_preds(g, i) < 0)
-			return -1;
-	}
 	for (i = 0; task_head_cols[i] != NULL; i++)
 		g->head[i] = (long)table_addcol(g->out, task_head_cols[i]);
 	layer_cols_add(g->out, &g->olc);
@@ -381,9 +421,9 @@ setup(struct gen *g)
 	 * The optional geometry columns are the pieces' own (a depth piece
 	 * has its own in_d and pads), written from the piece, not copied.
 	 */
-	if (lc.in_d >= 0)
+	if (g->lc.in_d >= 0)
 		layer_cols_add_depth(g->out, &g->olc);
-	if (lc.transposed >= 0)
+	if (g->lc.transposed >= 0)
 		g->olc.transposed = (long)table_addcol(g->out, "transposed");
 	g->name_out = table_col(g->out, "name");
 	g->onnx_out = table_col(g->out, "onnx_op");
@@ -399,6 +439,57 @@ setup(struct gen *g)
 		g->extra_in[g->nextra] = k;
 		g->extra_out[g->nextra++] = table_addcol(g->out,
 		    g->in->cols[k]);
+	}
+	g->ntxt = 3 + g->nextra;
+	return 0;
+}
+
+/*
+ * The rows of g->in, layers g->n on, read and checked: 0, or -1 after
+ * reporting the first bad one.
+ */
+static int
+add_rows(struct gen *g)
+{
+	size_t r, k, i;
+
+	g->base = g->n;
+	if (g->n + g->in->nrows + 1 > g->cap) {
+		size_t cap = g->cap ? g->cap : 1024;
+
+		while (cap < g->n + g->in->nrows + 1)
+			cap *= 2;
+		g->l = xreallocarray(g->l, cap, sizeof(*g->l));
+		g->preds = xreallocarray(g->preds, cap, sizeof(*g->preds));
+		g->npreds = xreallocarray(g->npreds, cap, sizeof(*g->npreds));
+		g->line = xreallocarray(g->line, cap, sizeof(*g->line));
+		g->txt = xreallocarray(g->txt, cap * g->ntxt, sizeof(*g->txt));
+		g->cap = cap;
+	}
+	for (r = 0; r < g->in->nrows; r++) {
+		i = g->n;
+		if (layer_get_seen(g->in, &g->lc, r, &g->l[i], &g->seen) < 0)
+			return -1;
+		if (g->l[i].id != (int64_t)i) {
+			pf_errl(g->in->fname, table_line(g->in, r),
+			    "column 'layer': expected %zu, not '%s'", i,
+			    table_get(g->in, r, (size_t)g->lc.id));
+			return -1;
+		}
+		g->preds[i] = NULL;
+		g->n++;
+		if (parse_preds(g, i) < 0)
+			return -1;
+		g->line[i] = table_line(g->in, r);
+		g->txt[i * g->ntxt] = txtcopy(g, table_get(g->in, r,
+		    (size_t)g->name_in));
+		g->txt[i * g->ntxt + 1] = txtcopy(g, table_get(g->in, r,
+		    (size_t)g->onnx_in));
+		g->txt[i * g->ntxt + 2] = txtcopy(g, table_get(g->in, r,
+		    (size_t)g->preds_in));
+		for (k = 0; k < g->nextra; k++)
+			g->txt[i * g->ntxt + 3 + k] = txtcopy(g, table_get(g->in,
+			    r, g->extra_in[k]));
 	}
 	return 0;
 }
@@ -421,43 +512,75 @@ flush(struct gen *g, struct table_out *w)
 }
 
 /*
- * The candidates of every layer into out; with w, written to it a block
- * of rows at a time (out then holds at most one block).
+ * The candidates of layers g->next .. upto-1 into out; with w, written
+ * to it a block of rows at a time (out then holds at most one block),
+ * the last one once the last layer (of last) is done.  0, or -1: a
+ * layer too big (g->big, not reported yet) or a write error (reported).
  */
 static int
-generate(const struct table *layers, const struct split_opts *o,
+generate(struct gen *g, size_t upto, size_t last, struct table_out *w)
+{
+	for (; g->next < upto; g->next++) {
+		size_t i = g->next;
+
+		whole(g, i);
+		if (splits(g, i) < 0 || pipes(g, i) < 0)
+			return -1;
+		if (w != NULL && (g->out->nrows >= SPLIT_BLOCK ||
+		    i + 1 == last) && flush(g, w) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static void
+gen_free(struct gen *g)
+{
+	size_t i;
+
+	for (i = 0; i < g->n; i++)
+		free(g->preds[i]);
+	free(g->preds);
+	free(g->npreds);
+	free(g->l);
+	free(g->line);
+	free(g->txt);
+	while (g->chunks != NULL) {
+		struct txtchunk *c = g->chunks->next;
+
+		free(g->chunks);
+		g->chunks = c;
+	}
+	free(g->extra_in);
+	free(g->extra_out);
+}
+
+/*
+ * A whole layers table: every layer read and checked before the first
+ * row is made; with w, the rows written to it.
+ */
+static int
+whole_table(const struct table *layers, const struct split_opts *o,
     struct table *out, struct table_out *w)
 {
 	struct gen g;
-	size_t i;
 	int rc = 0;
 
 	memset(&g, 0, sizeof(g));
 	g.in = layers;
 	g.o = o;
 	g.out = out;
-	/* every layer is checked before the first row is written */
-	if (setup(&g) < 0)
+	if (setup_cols(&g) < 0 || add_rows(&g) < 0)
 		rc = -1;
 	else if (w != NULL && table_out_header(w, out) < 0) {
 		pf_write_error(table_out_where(w));
 		rc = -1;
+	} else if (generate(&g, g.n, g.n, w) < 0) {
+		if (g.big)
+			toobig_report(&g);
+		rc = -1;
 	}
-	for (i = 0; rc == 0 && i < g.n; i++) {
-		whole(&g, i);
-		if (splits(&g, i) < 0 || pipes(&g, i) < 0)
-			rc = -1;
-		else if (w != NULL && (out->nrows >= SPLIT_BLOCK ||
-		    i + 1 == g.n))
-			rc = flush(&g, w);
-	}
-	for (i = 0; i < g.n; i++)
-		free(g.preds[i]);
-	free(g.preds);
-	free(g.npreds);
-	free(g.l);
-	free(g.extra_in);
-	free(g.extra_out);
+	gen_free(&g);
 	return rc;
 }
 
@@ -466,7 +589,7 @@ split_tasks(const struct table *layers, const struct split_opts *o,
     struct table *out)
 {
 	table_init(out, "<stdout>");
-	return generate(layers, o, out, NULL);
+	return whole_table(layers, o, out, NULL);
 }
 
 int
@@ -477,7 +600,53 @@ split_write(const struct table *layers, const struct split_opts *o,
 	int rc;
 
 	table_init(&out, "<stdout>");
-	rc = generate(layers, o, &out, w);
+	rc = whole_table(layers, o, &out, w);
+	table_free(&out);
+	return rc;
+}
+
+int
+split_stream(struct table_reader *r, const struct split_opts *o,
+    struct table_out *w)
+{
+	struct table out;
+	struct gen g;
+	int rc = -1, n, gen_ok = 1;
+
+	memset(&g, 0, sizeof(g));
+	table_init(&out, "<stdout>");
+	g.in = table_reader_table(r);
+	g.o = o;
+	g.out = &out;
+	if (setup_cols(&g) < 0)
+		goto done;
+	if (table_out_header(w, &out) < 0) {
+		pf_write_error(table_out_where(w));
+		goto done;
+	}
+	while ((n = table_reader_next(r)) > 0) {
+		g.in = table_reader_table(r);
+		if (add_rows(&g) < 0)
+			goto done;
+		/* the layers a chain from layer i may take are in */
+		if (gen_ok && g.n >= PIPE_MAXLEN && generate(&g,
+		    g.n - PIPE_MAXLEN + 1, (size_t)-1, w) < 0) {
+			if (!g.big)
+				goto done;
+			gen_ok = 0;	/* the layers still read and checked */
+		}
+	}
+	if (n < 0)
+		goto done;
+	if (gen_ok && generate(&g, g.n, g.n, w) < 0 && !g.big)
+		goto done;
+	if (g.big) {
+		toobig_report(&g);
+		goto done;
+	}
+	rc = 0;
+done:
+	gen_free(&g);
 	table_free(&out);
 	return rc;
 }

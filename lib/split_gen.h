@@ -54,5 +54,17 @@ int split_tasks(const struct table *layers, const struct split_opts *o,
  */
 int split_write(const struct table *layers, const struct split_opts *o,
     struct table_out *w);
+/*
+ * The same from the layers of r a block at a time: each block's layers
+ * read and checked as it comes, a layer's candidates made once the
+ * layers a chain from it may take are in, so that the first rows go out
+ * before the last layers are read.  A bad layer is reported as its
+ * block is read (with faults in several blocks, the first block's is
+ * named), a layer whose pieces do not fit once every layer is read and
+ * none is bad.  0, or -1 after a report (the caller closes w, cutting
+ * what went out: pf-formats(7), Streaming).
+ */
+int split_stream(struct table_reader *r, const struct split_opts *o,
+    struct table_out *w);
 
 #endif

@@ -55,7 +55,7 @@ int
 main(int argc, char **argv)
 {
 	struct split_opts o;
-	struct table in;
+	struct table_reader *in;
 	struct table_out *out;
 	const char *where;
 	const char *config = NULL;
@@ -157,17 +157,19 @@ main(int argc, char **argv)
 		return pf_close_stdout() < 0 ? PF_EXIT_DATA : PF_EXIT_OK;
 	}
 	pf_stage_ready();
-	if (table_load(argc == 1 ? argv[0] : "-", &in) < 0)
+	/* the layers a block at a time: the first rows go out sooner */
+	if ((in = table_reader_open(argc == 1 ? argv[0] : "-", TABLE_BLOCK,
+	    NULL)) == NULL)
 		return PF_EXIT_DATA;
 	out = table_out_open(stdout, TABLE_HOLD);
-	ch = split_write(&in, &o, out) == 0;
+	ch = split_stream(in, &o, out) == 0;
 	if (!ch)
 		rc = PF_EXIT_DATA;
 	if (table_out_close(out, ch, &where) < 0) {
 		pf_write_error(where);
 		rc = PF_EXIT_DATA;
 	}
-	table_free(&in);
+	table_reader_close(in);
 	if (pf_close_stdout() < 0)
 		rc = PF_EXIT_DATA;
 	return rc;
