@@ -253,6 +253,9 @@ int table_dbl_in(const struct table *t, size_t row, size_t col, double lo,
 struct table_reader;
 struct table_reader *table_reader_open(const char *path, size_t block,
     const char *group);
+/* table_reader_open on an open stream fp (left open), named fname in reports. */
+struct table_reader *table_reader_stream(FILE *fp, const char *fname,
+    size_t block, const char *group);
 struct table *table_reader_table(struct table_reader *r);
 int table_reader_next(struct table_reader *r);
 void table_reader_close(struct table_reader *r);

@@ -482,6 +482,13 @@ table_reader_open(const char *path, size_t block, const char *group)
 	return table_reader_fp(fp, 1, path, block, group);
 }
 
+struct table_reader *
+table_reader_stream(FILE *fp, const char *fname, size_t block,
+    const char *group)
+{
+	return table_reader_fp(fp, 0, fname, block, group);
+}
+
 struct table *
 table_reader_table(struct table_reader *r)
 {

@@ -3,8 +3,10 @@
  * (GPU alone, PIM alone, split between both, pipelined chains), one row
  * per piece with its exact geometry.  See pf-split(1).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "conf.h"
@@ -13,6 +15,7 @@
 #include "gpu_model.h"
 #include "split_gen.h"
 #include "task.h"
+#include "xalloc.h"
 
 static void
 usage(int rc)
@@ -38,6 +41,36 @@ num(const char *s, int opt, int64_t lo, int64_t hi)
 	return v;
 }
 
+/*
+ * All of fp read into *buf (the caller frees it) and opened as a stream
+ * of its bytes, or NULL after a report.
+ */
+static FILE *
+slurp(FILE *fp, char **buf)
+{
+	size_t n = 0, cap = 1 << 16, r;
+	FILE *m;
+
+	*buf = xmalloc(cap);
+	while ((r = fread(*buf + n, 1, cap - n, fp)) > 0)
+		if ((n += r) == cap)
+			*buf = xreallocarray(*buf, cap *= 2, 1);
+	if (ferror(fp)) {
+		pf_err("<stdin>", "%s", strerror(errno));
+		return NULL;
+	}
+	/* fmemopen of no bytes may fail: an empty stream is one of 0 bytes */
+	if ((m = fmemopen(*buf, n > 0 ? n : 1, "r")) == NULL) {
+		pf_err("<stdin>", "%s", strerror(errno));
+		return NULL;
+	}
+	if (n == 0) {
+		**buf = '\0';
+		(void)fgetc(m);
+	}
+	return m;
+}
+
 /* An option argument split_opt_* refused. */
 static void
 badopt(int opt, const char *s)
@@ -57,6 +90,8 @@ main(int argc, char **argv)
 	struct split_opts o;
 	struct table_reader *in;
 	struct table_out *out;
+	FILE *mem = NULL;
+	char *buf = NULL;
 	const char *where;
 	const char *config = NULL;
 	int64_t total = 0, npim = 0;
@@ -157,10 +192,26 @@ main(int argc, char **argv)
 		return pf_close_stdout() < 0 ? PF_EXIT_DATA : PF_EXIT_OK;
 	}
 	pf_stage_ready();
-	/* the layers a block at a time: the first rows go out sooner */
-	if ((in = table_reader_open(argc == 1 ? argv[0] : "-", TABLE_BLOCK,
-	    NULL)) == NULL)
+	/*
+	 * The layers parsed a block at a time, so the first rows go out
+	 * sooner; standard input is read whole first (raw bytes), so that
+	 * the stage writing it (onnx2layers in a pipe) ends at once rather
+	 * than when the last candidates are made.
+	 */
+	if (argc == 0 || strcmp(argv[0], "-") == 0) {
+		if ((mem = slurp(stdin, &buf)) == NULL) {
+			free(buf);
+			return PF_EXIT_DATA;
+		}
+		in = table_reader_stream(mem, "<stdin>", TABLE_BLOCK, NULL);
+	} else
+		in = table_reader_open(argv[0], TABLE_BLOCK, NULL);
+	if (in == NULL) {
+		if (mem != NULL)
+			fclose(mem);
+		free(buf);
 		return PF_EXIT_DATA;
+	}
 	out = table_out_open(stdout, TABLE_HOLD);
 	ch = split_stream(in, &o, out) == 0;
 	if (!ch)
@@ -170,6 +221,9 @@ main(int argc, char **argv)
 		rc = PF_EXIT_DATA;
 	}
 	table_reader_close(in);
+	if (mem != NULL)
+		fclose(mem);
+	free(buf);
 	if (pf_close_stdout() < 0)
 		rc = PF_EXIT_DATA;
 	return rc;
