@@ -187,12 +187,12 @@ node1(struct em *e, int ni)
 		if (strcmp(n->op, "Clip") == 0 && !n->pat)
 			act = clipname(m, n);
 		if ((r = producer(e, x)) != NULL) {
-			snprintf(r->l.act, sizeof(r->l.act), "%s", act);
+			row_strcpy(r->l.act, sizeof(r->l.act), act);
 			setsrc(m, n, (int)r->l.id);
 			return 0;
 		}
 		r = row_new(e, n, OP_ACT);
-		snprintf(r->l.act, sizeof(r->l.act), "%s", act);
+		row_strcpy(r->l.act, sizeof(r->l.act), act);
 		if (n->pat)
 			return row_generic(e, n, r, &x, 1, 0);
 		return row_generic(e, n, r, n->in, n->nin, 0);

@@ -279,11 +279,21 @@ buildnodes(struct model *m)
 		if (np->name != NULL && *np->name != '\0')
 			n->name = np->name;
 		else {
-			size_t len = strlen(n->op) + 24;
+			/* "%s_%zu" (one per unnamed node: no formatter) */
+			const char *base = *n->op ? n->op : "node";
+			size_t bl = strlen(base), k = i;
+			char tmp[24], *p = tmp + sizeof(tmp);
 
-			n->genname = xmalloc(len);
-			snprintf(n->genname, len, "%s_%zu", *n->op ? n->op :
-			    "node", i);
+			n->genname = xmalloc(bl + 24);
+			*--p = '\0';
+			do {
+				*--p = (char)('0' + k % 10);
+				k /= 10;
+			} while (k != 0);
+			memcpy(n->genname, base, bl);
+			n->genname[bl] = '_';
+			memcpy(n->genname + bl + 1, p,
+			    (size_t)(tmp + sizeof(tmp) - p));
 			n->name = n->genname;
 		}
 		n->nin = np->n_input;
@@ -486,7 +496,15 @@ model_load_opt(struct model *m, const char *path, int strip)
 			return -1;
 		}
 		m->t[k].isinit = m->t[k].isconst = 1;
-		snprintf(where, sizeof(where), "initializer '%.40s'", tp->name);
+		/* "initializer '%.40s'" (one per weight: no formatter) */
+		{
+			size_t nl = strnlen(tp->name, 40);
+
+			memcpy(where, "initializer '", 13);
+			memcpy(where + 13, tp->name, nl);
+			where[13 + nl] = '\'';
+			where[14 + nl] = '\0';
+		}
 		if (tensor_from_proto(&m->t[k], tp, path, where) < 0)
 			return -1;
 	}

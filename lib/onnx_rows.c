@@ -138,7 +138,7 @@ row_new(struct em *e, const struct node *n, enum layer_op op)
 	layer_init(&r->l);
 	r->l.id = (int64_t)e->nrows;
 	r->l.op = op;
-	snprintf(r->l.dtype, sizeof(r->l.dtype), "%s", e->dtype);
+	row_strcpy(r->l.dtype, sizeof(r->l.dtype), e->dtype);
 	r->name = n->patname != NULL ? n->patname : n->name;
 	r->onnx_op = n->op;
 	if (n->patname != NULL) {
@@ -152,23 +152,47 @@ row_new(struct em *e, const struct node *n, enum layer_op op)
 	return r;
 }
 
+/*
+ * The ids v[0..n-1] as "%d" separated by blanks into d (room for 12 bytes
+ * an id and the end), without the formatter: one per row of a large graph.
+ */
+static void
+putids(char *d, const int *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		char tmp[12], *p = tmp + sizeof(tmp);
+		/* (unsigned: -INT_MIN does not fit an int) */
+		unsigned u = v[i] < 0 ? 0u - (unsigned)v[i] : (unsigned)v[i];
+
+		if (i > 0)
+			*d++ = ' ';
+		do {
+			*--p = (char)('0' + u % 10);
+			u /= 10;
+		} while (u != 0);
+		if (v[i] < 0)
+			*--p = '-';
+		memcpy(d, p, (size_t)(tmp + sizeof(tmp) - p));
+		d += tmp + sizeof(tmp) - p;
+	}
+	*d = '\0';
+}
+
 /* preds: the sorted distinct source layers of the data tensors ts. */
 static void
 preds(struct em *e, struct row *r, const int *ts, size_t n)
 {
 	struct tensor tmp;
-	size_t off = 0, cap;
-	int i;
+	size_t cap;
 
 	memset(&tmp, 0, sizeof(tmp));
 	row_srcunion(e->m, ts, n, &tmp);
 	qsort(tmp.src, (size_t)tmp.nsrc, sizeof(int), intcmp);
 	cap = (size_t)tmp.nsrc * 12 + 1;
 	r->preds = xmalloc(cap);
-	r->preds[0] = '\0';
-	for (i = 0; i < tmp.nsrc; i++)
-		off += (size_t)snprintf(r->preds + off, cap - off, "%s%d",
-		    i ? " " : "", tmp.src[i]);
+	putids(r->preds, tmp.src, (size_t)tmp.nsrc);
 	free(tmp.src);
 }
 
@@ -452,7 +476,7 @@ statepreds(struct em *e, struct row *r, int64_t proj, const int *st,
 {
 	struct tensor tmp;
 	int *ids;
-	size_t n = 0, cap, off = 0;
+	size_t n = 0, cap;
 	int i;
 
 	memset(&tmp, 0, sizeof(tmp));
@@ -465,10 +489,7 @@ statepreds(struct em *e, struct row *r, int64_t proj, const int *st,
 	qsort(ids, n, sizeof(int), intcmp);
 	cap = n * 12 + 1;
 	r->preds = xmalloc(cap);
-	r->preds[0] = '\0';
-	for (i = 0; i < (int)n; i++)
-		off += (size_t)snprintf(r->preds + off, cap - off, "%s%d",
-		    i ? " " : "", ids[i]);
+	putids(r->preds, ids, n);
 	free(ids);
 	free(tmp.src);
 }
@@ -540,7 +561,7 @@ row_rnn(struct em *e, const struct node *n)
 			l->in_h = l->out_h = l->in_w = l->out_w = 1;
 			l->in_c = g.hidden;
 			l->out_c = gh;
-			snprintf(l->act, sizeof(l->act), "%s", act);
+			row_strcpy(l->act, sizeof(l->act), act);
 			if (layer_derive(l) < 0)
 				return overflow(e, n);
 			/* h (and c) in and out, the step's projected gates. */

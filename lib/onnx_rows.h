@@ -6,6 +6,8 @@
 #ifndef PF_ONNX_ROWS_H
 #define PF_ONNX_ROWS_H
 
+#include <string.h>
+
 #include <stddef.h>
 
 #include "layer.h"
@@ -58,5 +60,22 @@ int row_matmul(struct em *e, const struct node *n);
 int row_einsum(struct em *e, const struct node *n);
 int row_rnn(struct em *e, const struct node *n);
 int row_embed(struct em *e, const struct node *n);
+
+/*
+ * snprintf(d, n, "%s", s) without the formatter (emission copies a
+ * dtype or an activation into every row): at most n - 1 bytes, ended.
+ */
+static inline void
+row_strcpy(char *d, size_t n, const char *s)
+{
+	size_t k = strlen(s);
+
+	if (n == 0)
+		return;
+	if (k > n - 1)
+		k = n - 1;
+	memcpy(d, s, k);
+	d[k] = '\0';
+}
 
 #endif

@@ -327,6 +327,10 @@ def main():
          inits=[bigdims("big", [4, 1 << 62, 1 << 20])])
     save("negative_dim", [N("MatMul", ["x", "neg"], ["y"])],
          [vi("x", [1, 4])], [vi("y", None)], inits=[bigdims("neg", [4, -3])])
+    # a name past the 40 bytes an initializer's report quotes
+    long = "w" * 39 + "xyz"
+    save("negative_dim_long", [N("MatMul", ["x", long], ["y"])],
+         [vi("x", [1, 4])], [vi("y", None)], inits=[bigdims(long, [4, -3])])
     save("zero_dim", [N("Relu", ["x"], ["y"])], [vi("x", [1, 0, 4])],
          [vi("y", None)])
     save("add_mismatch", [
