@@ -27,7 +27,7 @@
  * low bits in long runs: the probes of a lookup grew with the graph (95
  * a lookup on a 10k-node chain, a fifth of onnx2layers' instructions).
  */
-static size_t
+static uint64_t
 strhash(const char *s)
 {
 	uint64_t h = 5381;
@@ -39,23 +39,56 @@ strhash(const char *s)
 	h ^= h >> 33;
 	h *= UINT64_C(0xc4ceb9fe1a85ec53);
 	h ^= h >> 33;
-	return (size_t)h;
+	return h;
 }
+
+/*
+ * A slot holds the name and the hash's top bits beside the index, so a
+ * probe reads the slot alone, and compares names only where those bits
+ * agree: on a 100k-node graph the tensors no longer fit the caches, and
+ * a probe that read the tensor and then its name was two misses (name
+ * lookups were a third of onnx2layers' time there).
+ */
+struct tslot {
+	const char	*name;
+	uint32_t	 idx;		/* tensor index + 1; 0: empty */
+	uint32_t	 tag;		/* the hash's top 32 bits */
+};
 
 int
 model_find(const struct model *m, const char *name)
 {
-	size_t h, k;
+	uint64_t hv;
+	uint32_t tag;
+	size_t h;
 
 	if (m->hcap == 0)
 		return -1;
-	for (h = strhash(name) & (m->hcap - 1);; h = (h + 1) & (m->hcap - 1)) {
-		k = m->hash[h];
-		if (k == 0)
+	hv = strhash(name);
+	tag = (uint32_t)(hv >> 32);
+	for (h = (size_t)hv & (m->hcap - 1);; h = (h + 1) & (m->hcap - 1)) {
+		const struct tslot *sl = &m->hash[h];
+
+		if (sl->idx == 0)
 			return -1;
-		if (strcmp(m->t[k - 1].name, name) == 0)
-			return (int)(k - 1);
+		if (sl->tag == tag && strcmp(sl->name, name) == 0)
+			return (int)(sl->idx - 1);
 	}
+}
+
+/* Put tensor j (its name set) into the table, which has room. */
+static void
+slot_put(struct model *m, size_t j)
+{
+	uint64_t hv = strhash(m->t[j].name);
+	size_t h;
+
+	for (h = (size_t)hv & (m->hcap - 1); m->hash[h].idx != 0;
+	    h = (h + 1) & (m->hcap - 1))
+		;
+	m->hash[h].name = m->t[j].name;
+	m->hash[h].idx = (uint32_t)(j + 1);
+	m->hash[h].tag = (uint32_t)(hv >> 32);
 }
 
 /* Index of the tensor called name, added (unknown shape) if absent. */
@@ -63,7 +96,6 @@ static int
 tensor_add(struct model *m, const char *name)
 {
 	struct tensor *t;
-	size_t h;
 	int i;
 
 	if ((i = model_find(m, name)) >= 0)
@@ -78,12 +110,8 @@ tensor_add(struct model *m, const char *name)
 		free(m->hash);
 		m->hash = xcalloc(ncap, sizeof(*m->hash));
 		m->hcap = ncap;
-		for (j = 0; j < m->nt; j++) {
-			for (h = strhash(m->t[j].name) & (ncap - 1); m->hash[h];
-			    h = (h + 1) & (ncap - 1))
-				;
-			m->hash[h] = j + 1;
-		}
+		for (j = 0; j < m->nt; j++)
+			slot_put(m, j);
 	}
 	t = &m->t[m->nt];
 	memset(t, 0, sizeof(*t));
@@ -91,10 +119,7 @@ tensor_add(struct model *m, const char *name)
 	t->declrank = -1;
 	t->producer = -1;
 	t->layer = -1;
-	for (h = strhash(name) & (m->hcap - 1); m->hash[h];
-	    h = (h + 1) & (m->hcap - 1))
-		;
-	m->hash[h] = ++m->nt;
+	slot_put(m, m->nt++);
 	return (int)(m->nt - 1);
 }
 

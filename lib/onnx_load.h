@@ -27,6 +27,7 @@ struct Onnx__ModelProto;
 struct Onnx__GraphProto;
 struct Onnx__NodeProto;
 struct Onnx__TensorProto;
+struct tslot;		/* a slot of the tensor names' table (onnx_load.c) */
 
 #define ONNX_MAXRANK	8	/* tensors of higher rank are an error */
 /*
@@ -98,7 +99,7 @@ struct model {
 	int64_t		 opset;		/* version of the default domain */
 	struct tensor	*t;
 	size_t		 nt, tcap;
-	size_t		*hash;		/* open addressing: tensor index + 1 */
+	struct tslot	*hash;		/* open addressing over t's names */
 	size_t		 hcap;
 	struct node	*n;
 	size_t		 nn;
