@@ -93,6 +93,24 @@ plan_free(struct plan *pl)
 	memset(pl, 0, sizeof(*pl));
 }
 
+void
+plan_reverse(struct plan *pl)
+{
+	size_t k, n = pl->nseg;
+
+	for (k = 0; k < n / 2; k++) {
+		size_t t = pl->seg[k];
+		long long u = pl->hps[k], v = pl->hpj[k];
+
+		pl->seg[k] = pl->seg[n - 1 - k];
+		pl->hps[k] = pl->hps[n - 1 - k];
+		pl->hpj[k] = pl->hpj[n - 1 - k];
+		pl->seg[n - 1 - k] = t;
+		pl->hps[n - 1 - k] = u;
+		pl->hpj[n - 1 - k] = v;
+	}
+}
+
 static const char *const objnames[O_NOBJ] = { "time", "energy", "edp" };
 
 const char *
@@ -580,17 +598,7 @@ solve_dp_order(const struct solve_order *so, enum policy p,
 		j = a->from;
 	}
 	pl->nseg = nseg;
-	for (k = 0; k < nseg / 2; k++) {
-		size_t t = pl->seg[k];
-		long long u = pl->hps[k], v = pl->hpj[k];
-
-		pl->seg[k] = pl->seg[nseg - 1 - k];
-		pl->hps[k] = pl->hps[nseg - 1 - k];
-		pl->hpj[k] = pl->hpj[nseg - 1 - k];
-		pl->seg[nseg - 1 - k] = t;
-		pl->hps[nseg - 1 - k] = u;
-		pl->hpj[nseg - 1 - k] = v;
-	}
+	plan_reverse(pl);
 	rc = 0;
 done:
 	for (j = 0; one == NULL && j < (n + 1) * NST; j++)

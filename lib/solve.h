@@ -125,6 +125,8 @@ int solve_dp(const struct cand *c, size_t nc, int64_t nlayers, enum policy p,
     const struct objective *o, struct plan *pl, int64_t *bad,
     int64_t *stuck);
 void plan_free(struct plan *pl);
+/* The segments put in layer order: a back-trace finds them last first. */
+void plan_reverse(struct plan *pl);
 
 /*
  * The candidates of c[0..nc-1] inside layers 0..nlayers-1, sorted once

@@ -140,54 +140,6 @@ parse_edges(const struct table *t, size_t r, const long *hc, struct cand *x)
 	return 0;
 }
 
-/* The chunks of the ids (solve_io.h), newest first. */
-struct solve_chunk {
-	struct solve_chunk	*next;
-	size_t			 used, cap;
-	char			 data[];
-};
-
-#define ID_CHUNK	(1024 * 1024)
-
-void
-solve_chunks_free(struct solve_chunk *c)
-{
-	while (c != NULL) {
-		struct solve_chunk *n = c->next;
-
-		free(c);
-		c = n;
-	}
-}
-
-/* A copy of s in in's chunks (an id longer than a chunk gets its own). */
-static char *
-id_copy(struct solve_in *in, const char *s)
-{
-	size_t n = strlen(s) + 1;
-	struct solve_chunk *c = in->ids;
-	char *d;
-
-	if (c == NULL || c->cap - c->used < n) {
-		size_t cap = n > ID_CHUNK ? n : ID_CHUNK;
-
-		c = xcalloc(1, sizeof(*c) + cap);
-		c->cap = cap;
-		/* a long one's chunk goes second: the current one stays */
-		if (n > ID_CHUNK / 4 && in->ids != NULL) {
-			c->next = in->ids->next;
-			in->ids->next = c;
-		} else {
-			c->next = in->ids;
-			in->ids = c;
-		}
-	}
-	d = c->data + c->used;
-	memcpy(d, s, n);
-	c->used += n;
-	return d;
-}
-
 static int
 parse_row(const struct table *t, size_t r, const long *c, struct cand *x,
     struct solve_in *in)
@@ -199,7 +151,7 @@ parse_row(const struct table *t, size_t r, const long *c, struct cand *x,
 
 	memset(x, 0, sizeof(*x));
 	x->line = table_line(t, r);
-	x->id = id_copy(in, table_get(t, r, (size_t)c[TC_CAND]));
+	x->id = textpool_dup(&in->ids, table_get(t, r, (size_t)c[TC_CAND]));
 	if (*x->id == '\0') {
 		pf_errl(t->fname, x->line, "column 'cand': empty field");
 		return -1;

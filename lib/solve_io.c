@@ -25,6 +25,7 @@ solve_in_init(struct solve_in *in)
 {
 	memset(in, 0, sizeof(*in));
 	in->nlayers = -1;
+	in->ids.chunk = 1024 * 1024;
 }
 
 void
@@ -39,7 +40,7 @@ solve_in_free(struct solve_in *in)
 		free(in->c[i].id);
 		free(in->c[i].dev);
 	}
-	solve_chunks_free(in->ids);
+	textpool_free(&in->ids);
 	free(in->c);
 	for (j = 0; in->names != NULL && j < in->nlayers; j++) {
 		free(in->names[j]);

@@ -15,8 +15,7 @@
 #include "csvio.h"
 #include "solve.h"
 #include "solve_stream.h"
-
-struct solve_chunk;
+#include "textpool.h"
 
 struct solve_in {
 	struct cand	 *c;
@@ -49,7 +48,7 @@ struct solve_in {
 	 * these chunks, freed together; the ids of any appended after
 	 * (pf-solve -D's) are their own allocations.
 	 */
-	struct solve_chunk *ids;
+	struct textpool	  ids;
 	size_t		  nread;
 };
 
@@ -66,8 +65,6 @@ struct solve_result {
 };
 
 void solve_in_init(struct solve_in *in);
-/* Free the chunks of the ids (solve_in_free does). */
-void solve_chunks_free(struct solve_chunk *c);
 void solve_in_free(struct solve_in *in);
 
 /*

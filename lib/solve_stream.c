@@ -212,7 +212,7 @@ solve_stream_plan(struct solve_stream *ss, const struct cand *c,
     struct plan *pl, int64_t *bad, int64_t *stuck)
 {
 	const struct spt *fr, *a;
-	size_t k, nseg, q;
+	size_t k, nseg;
 	int64_t j;
 	int si, bst;
 
@@ -281,16 +281,6 @@ solve_stream_plan(struct solve_stream *ss, const struct cand *c,
 		j = x->first;
 	}
 	pl->nseg = nseg;
-	for (q = 0; q < nseg / 2; q++) {
-		size_t t = pl->seg[q];
-		long long u = pl->hps[q], v = pl->hpj[q];
-
-		pl->seg[q] = pl->seg[nseg - 1 - q];
-		pl->hps[q] = pl->hps[nseg - 1 - q];
-		pl->hpj[q] = pl->hpj[nseg - 1 - q];
-		pl->seg[nseg - 1 - q] = t;
-		pl->hps[nseg - 1 - q] = u;
-		pl->hpj[nseg - 1 - q] = v;
-	}
+	plan_reverse(pl);
 	return 0;
 }

@@ -9,6 +9,7 @@
 #include "split_pipe.h"
 #include "split_gen.h"
 #include "task.h"
+#include "textpool.h"
 #include "xalloc.h"
 
 /*
@@ -32,14 +33,6 @@ struct rowmemo {
 	struct layer_memo geom;		/* the piece's geometry */
 };
 
-/* Chunks of the layers' text cells (struct gen), newest first. */
-struct txtchunk {
-	struct txtchunk	*next;
-	size_t		 used, cap;
-	char		 data[];
-};
-
-#define TXT_CHUNK	(256 * 1024)
 
 /*
  * The parsed input: geometry, producers, input line and the text cells
@@ -65,7 +58,7 @@ struct gen {
 	int			*npreds;
 	long			*line;
 	const char		**txt;		/* [layer * ntxt + k] */
-	struct txtchunk		*chunks;
+	struct textpool		 chunks;	/* the text cells' copies */
 	size_t			 n, cap;	/* layers read, room */
 	size_t			 next;		/* the first layer not generated */
 	/* a layer whose pieces do not fit (toobig), reported at the end */
@@ -74,28 +67,6 @@ struct gen {
 	const char		*big_what;
 	struct rowmemo		 rm;
 };
-
-/* A copy of s among g's text chunks. */
-static const char *
-txtcopy(struct gen *g, const char *s)
-{
-	size_t n = strlen(s) + 1;
-	struct txtchunk *c = g->chunks;
-	char *d;
-
-	if (c == NULL || c->cap - c->used < n) {
-		size_t cap = n > TXT_CHUNK ? n : TXT_CHUNK;
-
-		c = xcalloc(1, sizeof(*c) + cap);
-		c->cap = cap;
-		c->next = g->chunks;
-		g->chunks = c;
-	}
-	d = c->data + c->used;
-	memcpy(d, s, n);
-	c->used += n;
-	return d;
-}
 
 static int
 parse_preds(struct gen *g, size_t i)
@@ -452,6 +423,7 @@ static int
 add_rows(struct gen *g)
 {
 	size_t r, k, i;
+	const char **t;
 
 	g->base = g->n;
 	if (g->n + g->in->nrows + 1 > g->cap) {
@@ -481,15 +453,16 @@ add_rows(struct gen *g)
 		if (parse_preds(g, i) < 0)
 			return -1;
 		g->line[i] = table_line(g->in, r);
-		g->txt[i * g->ntxt] = txtcopy(g, table_get(g->in, r,
+		t = &g->txt[i * g->ntxt];
+		t[0] = textpool_dup(&g->chunks, table_get(g->in, r,
 		    (size_t)g->name_in));
-		g->txt[i * g->ntxt + 1] = txtcopy(g, table_get(g->in, r,
+		t[1] = textpool_dup(&g->chunks, table_get(g->in, r,
 		    (size_t)g->onnx_in));
-		g->txt[i * g->ntxt + 2] = txtcopy(g, table_get(g->in, r,
+		t[2] = textpool_dup(&g->chunks, table_get(g->in, r,
 		    (size_t)g->preds_in));
 		for (k = 0; k < g->nextra; k++)
-			g->txt[i * g->ntxt + 3 + k] = txtcopy(g, table_get(g->in,
-			    r, g->extra_in[k]));
+			t[3 + k] = textpool_dup(&g->chunks, table_get(g->in, r,
+			    g->extra_in[k]));
 	}
 	return 0;
 }
@@ -545,12 +518,7 @@ gen_free(struct gen *g)
 	free(g->l);
 	free(g->line);
 	free(g->txt);
-	while (g->chunks != NULL) {
-		struct txtchunk *c = g->chunks->next;
-
-		free(g->chunks);
-		g->chunks = c;
-	}
+	textpool_free(&g->chunks);
 	free(g->extra_in);
 	free(g->extra_out);
 }
