@@ -21,7 +21,7 @@ static int
 is_view(const struct node *n)
 {
 	static const char *const ops[] = { "Transpose", "Reshape", "Squeeze",
-	    "Unsqueeze", "Expand", "Identity", "Cast", "Gather", NULL };
+	    "Unsqueeze", "Expand", "Tile", "Identity", "Cast", "Gather", NULL };
 	int i;
 
 	if (!n->stdop)
@@ -32,9 +32,42 @@ is_view(const struct node *n)
 	return 0;
 }
 
-/* Follow view ops back from tensor ti to where its data comes from. */
-static int
-data_root(const struct model *m, int ti)
+int
+onnx_kv_gather_ok(const struct model *m, const struct node *n)
+{
+	const struct tensor *x, *ix;
+	int64_t cnt[64], i, a, h;
+
+	if (n->nin < 2 || n->in[0] < 0 || n->in[1] < 0 ||
+	    !m->t[n->in[1]].isconst)
+		return 0;
+	ix = &m->t[n->in[1]];
+	if (ix->rank == 0)
+		return 1;	/* one layer of a stacked cache */
+	x = &m->t[n->in[0]];
+	a = attr_int(n, "axis", 0);
+	if (a < 0)
+		a += x->rank;
+	/* a gather of heads: every head picked equally often */
+	if (!ix->hasval || ix->iv == NULL || ix->rank != 1 || !x->known ||
+	    a < 0 || a >= x->rank || (h = x->dims[a]) < 1 || h > 64)
+		return 0;
+	memset(cnt, 0, sizeof(cnt));
+	for (i = 0; i < ix->nval; i++) {
+		int64_t v = ix->iv[i] < 0 ? ix->iv[i] + h : ix->iv[i];
+
+		if (v < 0 || v >= h)
+			return 0;
+		cnt[v]++;
+	}
+	for (i = 1; i < h; i++)
+		if (cnt[i] != cnt[0])
+			return 0;
+	return cnt[0] > 0;
+}
+
+int
+onnx_kv_root(const struct model *m, int ti)
 {
 	int guard;
 
@@ -47,19 +80,18 @@ data_root(const struct model *m, int ti)
 		n = &m->n[t->producer];
 		if (!is_view(n) || n->nin < 1)
 			return ti;
-		/* Gather selects from its data input with a constant index */
-		if (strcmp(n->op, "Gather") == 0 && (n->nin < 2 || n->in[1] < 0 ||
-		    !m->t[n->in[1]].isconst))
+		/* a layer of a stacked cache, or the heads a group shares */
+		if (strcmp(n->op, "Gather") == 0 && !onnx_kv_gather_ok(m, n))
 			return ti;
 		ti = n->in[0];
 	}
 	return ti;
 }
 
-static int
-is_cache_input(const struct model *m, int ti)
+int
+onnx_kv_is_past(const struct model *m, int ti)
 {
-	int r = data_root(m, ti);
+	int r = onnx_kv_root(m, ti);
 
 	/* a cache read only through Gather counts as a weight input there */
 	return r >= 0 && m->t[r].isinput && !m->t[r].isinit;
@@ -87,7 +119,7 @@ seq_len(const struct model *m, const struct node *n, int *axis)
 
 	*axis = -1;
 	for (j = 0; j < n->nin; j++) {
-		if (n->in[j] < 0 || !is_cache_input(m, n->in[j]))
+		if (n->in[j] < 0 || !onnx_kv_is_past(m, n->in[j]))
 			continue;
 		p = &m->t[n->in[j]];
 		if (!p->known || !o->known || p->rank != o->rank)
@@ -153,6 +185,58 @@ seq_axis(const struct model *m, int ti, int root, int a)
 	return a;
 }
 
+char *
+onnx_kv_updates(const struct model *m)
+{
+	char *kvcat = xcalloc(m->nt + 1, 1);
+	size_t i, j;
+
+	for (i = 0; i < m->nn; i++) {
+		const struct node *n = &m->n[i];
+		int from = 0, other = 0;
+
+		if (!n->stdop || strcmp(n->op, "Concat") != 0 || n->nout < 1 ||
+		    n->out[0] < 0)
+			continue;
+		for (j = 0; j < n->nin; j++) {
+			if (n->in[j] < 0)
+				continue;
+			if (onnx_kv_is_past(m, n->in[j]))
+				from = 1;
+			else if (!m->t[n->in[j]].isconst)
+				other = 1;
+		}
+		if (from && other)
+			kvcat[n->out[0]] = 1;
+	}
+	return kvcat;
+}
+
+/* Whether node n is a cache update flagged in kvcat. */
+static int
+is_update(const struct model *m, const char *kvcat, const struct node *n)
+{
+	(void)m;
+	return n->stdop && strcmp(n->op, "Concat") == 0 && n->nout >= 1 &&
+	    n->out[0] >= 0 && kvcat[n->out[0]];
+}
+
+/*
+ * Instances of the cache a matmul of reduction k and output n reads: the
+ * cache update root holds them, k x n elements each (the key/value heads
+ * of every request).  With the cache repeated to the query heads (GQA,
+ * MQA) the matmul's own operand holds more; 0 when root does not divide.
+ */
+static int64_t
+cache_inst(const struct model *m, int root, int64_t k, int64_t n)
+{
+	int64_t e = tensor_numel(&m->t[root]), kn;
+
+	if (e < 1 || ck_mul(k, n, &kn) < 0 || kn < 1 || e % kn != 0)
+		return 0;
+	return e / kn;
+}
+
 int
 onnx_kv_mark(struct model *m, struct table *t)
 {
@@ -166,28 +250,14 @@ onnx_kv_mark(struct model *m, struct table *t)
 	int rc = -1;
 
 	/* the cache updates */
-	kvcat = xcalloc(m->nt + 1, 1);
+	kvcat = onnx_kv_updates(m);
 	kvlen = xcalloc(m->nt + 1, sizeof(*kvlen));
 	kvax = xcalloc(m->nt + 1, sizeof(*kvax));
 	for (i = 0; i < m->nn; i++) {
 		const struct node *n = &m->n[i];
-		int from = 0, other = 0;
 
-		if (!n->stdop || strcmp(n->op, "Concat") != 0 || n->nout < 1 ||
-		    n->out[0] < 0)
-			continue;
-		for (j = 0; j < n->nin; j++) {
-			if (n->in[j] < 0)
-				continue;
-			if (is_cache_input(m, n->in[j]))
-				from = 1;
-			else if (!m->t[n->in[j]].isconst)
-				other = 1;
-		}
-		if (from && other) {
-			kvcat[n->out[0]] = 1;
+		if (is_update(m, kvcat, n))
 			kvlen[n->out[0]] = seq_len(m, n, &kvax[n->out[0]]);
-		}
 	}
 	/* the matmuls reading them */
 	if (layer_cols_find(t, &lc) < 0)
@@ -203,7 +273,7 @@ onnx_kv_mark(struct model *m, struct table *t)
 		    n->nout < 1 || n->out[0] < 0)
 			continue;
 		for (j = 0; j < 2; j++)
-			if (n->in[j] >= 0 && kvcat[data_root(m, n->in[j])])
+			if (n->in[j] >= 0 && kvcat[onnx_kv_root(m, n->in[j])])
 				bi = (int)j;
 		if (bi < 0 || (row = row_of(m, t, n->out[0])) < 0)
 			continue;
@@ -213,7 +283,7 @@ onnx_kv_mark(struct model *m, struct table *t)
 		b = &m->t[n->in[bi]];
 		(void)a;
 		/* which dimension of the cache operand B (k x n) is the context */
-		root = data_root(m, n->in[bi]);
+		root = onnx_kv_root(m, n->in[bi]);
 		L = kvlen[root];
 		l.kv_seq = 0;
 		if (bi == 1 && b->known && b->rank >= 2 && L > 0) {
@@ -224,10 +294,17 @@ onnx_kv_mark(struct model *m, struct table *t)
 				l.kv_seq = b->dims[b->rank - 1] == L ? 'n' :
 				    b->dims[b->rank - 2] == L ? 'k' : 0;
 		}
-		/* one instance per cache matrix; broadcast query heads are rows */
+		/*
+		 * one instance per cache matrix as stored; the query heads
+		 * that share it (broadcast, or the cache repeated to them)
+		 * are rows
+		 */
 		for (k = 0; b->known && k + 2 < (size_t)b->rank; k++)
 			if (ck_mul(inst, b->dims[k], &inst) < 0)
 				goto toolarge;
+		if ((g = cache_inst(m, root, l.gemm_k, l.gemm_n)) >= 1 &&
+		    g < inst)
+			inst = g;
 		if (inst >= 1 && l.gemm_batch > inst && l.gemm_batch % inst == 0) {
 			g = l.gemm_batch / inst;
 			if (ck_mul(l.gemm_m, g, &l.gemm_m) < 0)
@@ -255,15 +332,13 @@ onnx_kv_mark(struct model *m, struct table *t)
 		const struct node *n = &m->n[i];
 		int64_t bytes = 0, e, v;
 
-		if (!n->stdop || strcmp(n->op, "Concat") != 0 || n->nout < 1 ||
-		    n->out[0] < 0 || !kvcat[n->out[0]] ||
-		    (row = row_of(m, t, n->out[0])) < 0)
+		if (!is_update(m, kvcat, n) || (row = row_of(m, t, n->out[0])) < 0)
 			continue;
 		if (layer_get(t, &lc, (size_t)row, &l) < 0)
 			goto out;
 		e = dtype_bytes(l.dtype);
 		for (j = 0; j < n->nin; j++) {
-			if (n->in[j] < 0 || is_cache_input(m, n->in[j]))
+			if (n->in[j] < 0 || onnx_kv_is_past(m, n->in[j]))
 				continue;
 			if ((v = tensor_numel(&m->t[n->in[j]])) < 0 ||
 			    ck_mul(v, e, &v) < 0 || ck_add(bytes, v, &bytes) < 0)
@@ -284,7 +359,7 @@ onnx_kv_mark(struct model *m, struct table *t)
 
 		if (!n->stdop || strcmp(n->op, "Gather") != 0 || n->nout < 1 ||
 		    n->out[0] < 0 || n->in[0] < 0 ||
-		    !is_cache_input(m, n->in[0]) ||
+		    !onnx_kv_is_past(m, n->in[0]) ||
 		    (row = row_of(m, t, n->out[0])) < 0)
 			continue;
 		if (layer_get(t, &lc, (size_t)row, &l) < 0)
