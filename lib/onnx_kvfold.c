@@ -74,9 +74,12 @@ onnx_kv_fold(struct model *m)
 	/*
 	 * other[t]: t is read by a node that needs it as it is.  In reverse
 	 * topological order every consumer of a tensor is seen before its
-	 * producer.
+	 * producer.  A transposed or repeated cache that is also a graph
+	 * output, or read by another op, is made: its op keeps its row.
 	 */
 	other = xcalloc(m->nt + 1, 1);
+	for (i = 0; i < m->nt; i++)	/* a graph output is written as it is */
+		other[i] = (char)m->t[i].isout;
 	for (i = m->nn; i-- > 0;) {
 		struct node *n = &m->n[m->order[i]];
 		int ok = 0, keep = 0;

@@ -18,6 +18,9 @@
 #                  0 0 0 0 1 1 1 1)
 #   mqa_expand     multi-query: 8 query heads, one key/value head,
 #                  the cache broadcast by Expand
+#   gqa_shared     gqa_repeat_kv whose repeated keys are also a graph
+#                  output ("repeated_key"): that copy is made, so its
+#                  Expand keeps its row
 #   kv_layout      8 heads, no repetition, the past cache stored as
 #                  [B, L, H, D] and transposed to [B, H, L, D] before the
 #                  Concat (a Transpose whose input is the resident cache)
@@ -101,7 +104,7 @@ def repeat(g, kv, how, hkv, nrep):
     return kv
 
 
-def model(name, hq, hkv, how, kv_layout=False):
+def model(name, hq, hkv, how, kv_layout=False, shared=False):
     g = G()
     nrep = hq // hkv
     for wn, n in (("Wq", hq), ("Wk", hkv), ("Wv", hkv), ("Wo", hq)):
@@ -120,6 +123,9 @@ def model(name, hq, hkv, how, kv_layout=False):
     vc = g.op("Concat", [pv, v], axis=2)
     kr = repeat(g, kc, how, hkv, nrep)
     vr = repeat(g, vc, how, hkv, nrep)
+    if shared:
+        g.nodes.append(helper.make_node("Identity", [kr], ["repeated_key"],
+                                        name="/attn/Identity_out"))
     kt = g.op("Transpose", [kr], perm=[0, 1, 3, 2])
     s = g.op("MatMul", [q, kt])
     s = g.op("Div", [s, "scale"])
@@ -139,7 +145,9 @@ def model(name, hq, hkv, how, kv_layout=False):
         [helper.make_tensor_value_info("x", F, ["batch", 1, D]),
          helper.make_tensor_value_info("past_key", F, cache),
          helper.make_tensor_value_info("past_value", F, cache)],
-        [helper.make_tensor_value_info("output", F, ["batch", 1, D])],
+        [helper.make_tensor_value_info("output", F, ["batch", 1, D])] +
+        ([helper.make_tensor_value_info("repeated_key", F, ["batch", hq, "ctx", HD])]
+         if shared else []),
         g.inits)
     for vi in graph.input:
         for i, d in enumerate(vi.type.tensor_type.shape.dim):
@@ -159,6 +167,7 @@ MODELS = {
     "gqa_tile": (8, 2, "tile", False),
     "gqa_gather": (8, 2, "gather", False),
     "mqa_expand": (8, 1, "bcast", False),
+    "gqa_shared": (8, 2, "expand", False, True),
     "kv_layout": (8, 8, "none", True),
 }
 
