@@ -10,6 +10,7 @@
 #include "diag.h"
 #include "onnx_graph.h"
 #include "onnx_ops.h"
+#include "onnx_shape_ops.h"
 #include "onnx_shape.h"
 #include "xalloc.h"
 
@@ -517,9 +518,35 @@ keepout(struct model *m, const struct node *n, size_t i,
 }
 
 /*
+ * An unknown op that says it reduces: named Reduce* (a newer or a custom
+ * domain's reduction) or with a keepdims attribute, one data input, and
+ * axes as an attribute, a constant second input or absent (all axes).
+ * Its output by the ONNX Reduce rule (rule_reduce), with a warning:
+ * 1 done, 0 not such an op, -1 reported.
+ */
+static int
+keepreduce(struct model *m, const struct node *n, const struct tensor *x)
+{
+	const struct tensor *ax = node_in(m, n, 1);
+	char buf[160];
+
+	if ((strncmp(n->op, "Reduce", 6) != 0 && !attr_has(n, "keepdims")) ||
+	    x == NULL || x != node_in(m, n, 0) || n->nin > 2 ||
+	    (ax != NULL && (!ax->hasval || !onnx_dtype_isint(ax->dtype))))
+		return 0;
+	if (rule_reduce(m, n) < 0)
+		return -1;
+	pf_warn(m->file, "node %s: unknown op '%s' taken as a reduction "
+	    "(output %s by its axes and keepdims); the model declares no "
+	    "output shape", n->name, n->op,
+	    shape_str(node_out(m, n, 0), buf, sizeof(buf)));
+	return 1;
+}
+
+/*
  * Output shapes of an unknown op kept with -k: the declared ones where
- * the model has them; an output nothing reads is taken as a scalar; the
- * others by keepout().  Returns 0 or -1.
+ * the model has them; an output nothing reads is taken as a scalar; a
+ * reduction's by keepreduce(); the others by keepout().  Returns 0 or -1.
  */
 static int
 keepshape(struct model *m, const struct node *n)
@@ -558,7 +585,11 @@ keepshape(struct model *m, const struct node *n)
 		else if (t->nuse == 0 && !t->isout)
 			shape_setout(m, n, i, x != NULL ? x->dtype : DT_FLOAT,
 			    0, NULL);
-		else if (keepout(m, n, i, x, ndata, nused) < 0)
+		else if (i == 0 && n->nout == 1 &&
+		    (j = keepreduce(m, n, x)) != 0) {
+			if (j < 0)
+				return -1;
+		} else if (keepout(m, n, i, x, ndata, nused) < 0)
 			return -1;
 	}
 	return 0;

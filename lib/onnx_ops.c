@@ -90,6 +90,8 @@ static const struct onnx_op ops[] = {
 	{ "RNN", rule_rnn, K_RNN, NULL },
 	{ "Range", rule_range, K_ELT, NULL },
 	{ "Reciprocal", rule_unary, K_ELT, NULL },
+	{ "ReduceL1", rule_reduce, K_REDUCE, NULL },
+	{ "ReduceL2", rule_reduce, K_REDUCE, NULL },
 	{ "ReduceLogSum", rule_reduce, K_REDUCE, NULL },
 	{ "ReduceLogSumExp", rule_reduce, K_REDUCE, NULL },
 	{ "ReduceMax", rule_reduce, K_REDUCE, NULL },

@@ -187,6 +187,57 @@ def main(d):
     save(d, "opset9_attrs", nodes9, [vi("x", 2, 3, 20, 24)], [vi("y", 2, 12)],
          [inits[0]], opset=9)
 
+    # 6. The norms F.normalize and torch.norm export as (torch 1.13 at
+    #    opset 13): ConvNeXt-V2's GRN in channels-last, torch.norm(x, p=2,
+    #    dim=(1, 2), keepdim=True) -> ReduceL2, then Gx / (Gx.mean(-1) +
+    #    eps); Swin-V2's cosine attention, F.normalize(q, dim=-1) @
+    #    F.normalize(k, dim=-1)^T -> ReduceL2 keepdims, Clip(min=eps),
+    #    Expand to x's shape, Div; torch.norm(p=1) -> ReduceL1.
+    nodes = [
+        helper.make_node("ReduceL2", ["x"], ["gx"], name="grn_norm",
+                         axes=[1, 2], keepdims=1),
+        helper.make_node("ReduceMean", ["gx"], ["gm"], name="grn_mean",
+                         axes=[-1], keepdims=1),
+        helper.make_node("Add", ["gm", "eps"], ["ge"], name="grn_eps"),
+        helper.make_node("Div", ["gx", "ge"], ["nx"], name="grn_div"),
+        helper.make_node("Mul", ["x", "nx"], ["xn"], name="grn_mul"),
+        helper.make_node("Mul", ["xn", "gamma"], ["xg"], name="grn_gamma"),
+        helper.make_node("Add", ["xg", "beta"], ["xb"], name="grn_beta"),
+        helper.make_node("Add", ["xb", "x"], ["g"], name="grn_res"),
+        helper.make_node("ReduceL1", ["g"], ["y1"], name="l1_norm",
+                         axes=[3], keepdims=0),
+    ]
+    inits = [numpy_helper.from_array(np.array(1e-6, np.float32), "eps"),
+             w("gamma", 1, 1, 1, 32), w("beta", 1, 1, 1, 32)]
+    save(d, "grn_norm", nodes, [vi("x", 2, 7, 7, 32)],
+         [vi("g", 2, 7, 7, 32), vi("y1", 2, 7, 7)], inits)
+    nodes = []
+    for t in ("q", "k"):
+        nodes += [
+            helper.make_node("ReduceL2", [t], [t + "n"], name=t + "_l2",
+                             axes=[-1], keepdims=1),
+            helper.make_node("Clip", [t + "n", "tiny"], [t + "c"],
+                             name=t + "_clip"),
+            helper.make_node("Shape", [t], [t + "s"], name=t + "_shape"),
+            helper.make_node("Expand", [t + "c", t + "s"], [t + "e"],
+                             name=t + "_expand"),
+            helper.make_node("Div", [t, t + "e"], [t + "u"],
+                             name=t + "_div"),
+        ]
+    nodes += [
+        helper.make_node("Transpose", ["ku"], ["kt"], name="kt",
+                         perm=[0, 1, 3, 2]),
+        helper.make_node("MatMul", ["qu", "kt"], ["sc"], name="cos_attn"),
+        helper.make_node("Mul", ["sc", "scale"], ["ss"], name="logit_scale"),
+        helper.make_node("Softmax", ["ss"], ["y"], name="softmax",
+                         axis=-1),
+    ]
+    inits = [numpy_helper.from_array(np.array(1e-12, np.float32), "tiny"),
+             w("scale", 1, 4, 1, 1)]
+    save(d, "cosine_attention", nodes,
+         [vi("q", 1, 4, 49, 16), vi("k", 1, 4, 49, 16)],
+         [vi("y", 1, 4, 49, 49)], inits)
+
 
 if __name__ == "__main__":
     main(sys.argv[1])

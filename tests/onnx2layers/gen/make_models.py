@@ -187,6 +187,27 @@ def main():
     ], [vi("x", [1, 4, 7, 6])], [vi("y", None), vi("rc", None),
                                   vi("s1", None), vi("s2", None)],
         [iw("hw", [2, 3]), iw("c", [1])], opset=18)
+    # The reductions norms export as (F.normalize, torch.norm: ReduceL2,
+    # ReduceL1), keepdims and axes, LpNormalization, ReduceSumSquare; at
+    # opset 18 the axes are an input.
+    save("reduce_norms", [
+        N("ReduceL2", ["x"], ["l2"], axes=[1, 2], keepdims=1),
+        N("ReduceL1", ["x"], ["l1"], axes=[-1], keepdims=0),
+        N("ReduceL2", ["x"], ["all"], keepdims=0),
+        N("ReduceSumSquare", ["x"], ["ss"], axes=[3], keepdims=1),
+        N("LpNormalization", ["x"], ["lp"], axis=-1, p=2),
+        N("Div", ["x", "l2"], ["y"]),
+    ], [vi("x", [2, 7, 7, 32])], [vi("y", None), vi("l1", None),
+                                   vi("all", None), vi("ss", None),
+                                   vi("lp", None)], opset=13)
+    save("reduce_norms18", [
+        N("ReduceL2", ["x", "ax"], ["l2"], keepdims=1),
+        N("ReduceL1", ["x", "ax"], ["l1"], keepdims=0),
+        N("ReduceL2", ["x"], ["same"], noop_with_empty_axes=1),
+        N("Div", ["x", "l2"], ["y"]),
+    ], [vi("x", [2, 7, 7, 32])], [vi("y", None), vi("l1", None),
+                                   vi("same", None)], [iw("ax", [1, 2])],
+        opset=18)
     # Fusion patterns: SiLU, HardSwish, a decomposed LayerNorm, and an
     # activation that cannot fuse (its input has two consumers).
     save("fusion", [
@@ -278,6 +299,17 @@ def main():
     save("unsupported_noshape", [
         h.make_node("FooBar", ["x"], ["y"], name="foo1"),
     ], [vi("x", [1, 4, 3, 3])], [vi("y", None)], check=False)
+    # -k: unknown reductions (a newer op name, a custom domain's op with
+    # keepdims) take their output from axes and keepdims.
+    save("keep_reduce", [
+        h.make_node("ReduceL3", ["x"], ["r1"], name="red1", axes=[1],
+                    keepdims=0),
+        h.make_node("L2Norm", ["x"], ["r2"], name="red2", axes=[2, 3],
+                    domain="com.example", keepdims=1),
+        h.make_node("ReduceFoo", ["x"], ["r3"], name="red3"),
+        N("Add", ["r2", "x"], ["y"]),
+    ], [vi("x", [1, 8, 5, 6])], [vi("y", None), vi("r1", None),
+                                  vi("r3", None)], check=False)
     save("unsupported_two", [
         h.make_node("FooBar", ["x", "x2"], ["y"], name="foo2"),
     ], [vi("x", [1, 4, 3, 3]), vi("x2", [1, 4, 3, 3])], [vi("y", None)],
