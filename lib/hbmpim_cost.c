@@ -146,12 +146,14 @@ memo_time(const struct hbmpim_dram *d, struct hbmpim_memo *mo,
  * Energy (share/doc/energy.md): runs channel runs of the stream counted
  * in c->run, every ACT, RD and WR a HAB-mode command reaching pim_blocks
  * banks (an RD also their lanes' multiply-add), every REF the refresh
- * energy; abursts single-bank writes of a KV append; the hand-off of the
+ * energy; abursts single-bank writes of a KV append; pbits of partial sums
+ * read out beyond the output (a KV cache's context split); the hand-off of the
  * piece's input and output (and the append's data) over the I/O.
  */
 static void
 energy(const struct hbmpim_model *m, const struct layer *l,
-    struct hbmpim_cost *c, double runs, double abursts, int64_t nch)
+    struct hbmpim_cost *c, double runs, double abursts, double pbits,
+    int64_t nch)
 {
 	const struct hbmpim_energy *e = &m->e;
 	double ch, bits;
@@ -162,7 +164,7 @@ energy(const struct hbmpim_model *m, const struct layer *l,
 	    (double)c->run.wr * e->pim_blocks * e->e_wr_pj +
 	    (double)c->run.ref * e->e_ref_pj;
 	bits = ((double)l->in_bytes + (double)l->out_bytes +
-	    abursts * (double)m->dram.burst_bytes) * 8.0;
+	    abursts * (double)m->dram.burst_bytes) * 8.0 + pbits;
 	c->handoff_nj = bits * e->e_io_pj_per_bit / 1000.0;
 	c->energy_nj = (runs * ch + abursts * e->e_wr_pj) / 1000.0 +
 	    c->handoff_nj;
@@ -175,8 +177,8 @@ hbmpim_cost_layer(const struct hbmpim_model *m, const struct layer *l,
     struct hbmpim_cost *c)
 {
 	struct pim_gemv g;
-	int64_t out, in, rows, inst, n, d, v[4];
-	double abursts = 0;
+	int64_t out, in, rows, inst, n, d, v[4], split = 1;
+	double abursts = 0, pbits = 0;
 	int esz;
 
 	memset(c, 0, sizeof(*c));
@@ -228,8 +230,18 @@ hbmpim_cost_layer(const struct hbmpim_model *m, const struct layer *l,
 		c->rounds = (inst + nch - 1) / nch;
 	}
 	if (c->kernel == HP_GEMV) {
-		c->n_ot = hbmpim_gemv_ot(out, c->chans);
-		c->n_it = hbmpim_gemv_it(in);
+		/*
+		 * A KV cache's layout is ours (pim-cycles(1) HBM-PIM mapping):
+		 * the channels of an instance that its output tiles leave idle
+		 * (a key/value head of few outputs: p.V's head_dim) hold a
+		 * part of its context each; every channel runs the group's
+		 * rows over its part and the partial sums are read out.
+		 */
+		split = 1;
+		if (layer_is_kv(l) && ceil_div(out, 64) < c->chans)
+			split = c->chans / ceil_div(out, 64);
+		c->n_ot = hbmpim_gemv_ot(out, c->chans / split);
+		c->n_it = hbmpim_gemv_it(ceil_div(in, split));
 		if (c->n_ot > ((int64_t)1 << 40) / rows ||
 		    c->n_it * c->n_ot + 2 >= 4 * 0x1000)
 			goto toolarge;
@@ -243,6 +255,17 @@ hbmpim_cost_layer(const struct hbmpim_model *m, const struct layer *l,
 	if (c->run.cycles > INT64_MAX / c->rounds)
 		goto toolarge;
 	c->cycles = c->rounds * c->run.cycles;
+	if (split > 1) {
+		/* each channel's partials, a burst every bl/2 clocks */
+		v[0] = out < 64 * c->n_ot ? out : 64 * c->n_ot;
+		if (ck_mul(v[0], rows, &n) < 0 ||
+		    ck_mul(n, dtype_bytes(l->dtype), &n) < 0)
+			goto toolarge;
+		n = ceil_div(n, m->dram.burst_bytes);
+		pbits = (double)(split - 1) * (double)inst * (double)n *
+		    (double)m->dram.burst_bytes * 8.0;
+		c->cycles += c->rounds * n * (m->dram.bl / 2);
+	}
 	/*
 	 * The KV append (pim-cycles(1)): a new key is one output, its d
 	 * elements in consecutive bursts of the one channel that holds it;
@@ -264,7 +287,7 @@ hbmpim_cost_layer(const struct hbmpim_model *m, const struct layer *l,
 		abursts = (double)inst * (double)n *
 		    (double)(l->kv_seq == 'n' ? 1 : c->chans);
 	}
-	energy(m, l, c, (double)inst * (double)c->chans, abursts, nch);
+	energy(m, l, c, (double)inst * (double)c->chans, abursts, pbits, nch);
 	c->ns = (double)c->cycles * 1000.0 / m->clock_mhz;
 	return 0;
 toolarge:
