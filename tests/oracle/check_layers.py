@@ -348,9 +348,97 @@ class Model:
         return v.size == 1 and (val is None or abs(float(v.reshape(-1)[0])
                                                    - val) < 1e-3)
 
+    # The cache in its own layout (onnx2layers(1) KV CACHE), read here from
+    # the ONNX rules alone: a past cache is a graph input seen through
+    # data-moving ops; a Concat of it with data is the cache update; a
+    # Transpose, Expand, Tile or Gather of heads of a cache whose output
+    # reaches only MatMuls and updates (through the K_VIEW ops) moves
+    # nothing.
+    KV_VIEW = ("Transpose", "Reshape", "Squeeze", "Unsqueeze", "Expand",
+               "Tile", "Identity", "Cast", "Gather")
+    KV_PASS = ("Reshape", "Squeeze", "Unsqueeze", "Identity", "Cast",
+               "Flatten")
+
+    def kv_gather_ok(self, n):
+        if len(n.input) < 2 or n.input[1] not in self.values:
+            return False
+        ix = self.values[n.input[1]]
+        if ix.ndim == 0:
+            return True
+        d = self.shape(n.input[0])
+        ax = attrs(n).get("axis", 0)
+        if ix.ndim != 1 or d is None or None in d:
+            return False
+        h = d[ax]
+        cnt = [0] * h
+        for v in ix.reshape(-1):
+            v = int(v) + (h if v < 0 else 0)
+            if not 0 <= v < h:
+                return False
+            cnt[v] += 1
+        return cnt[0] > 0 and len(set(cnt)) == 1
+
+    def kv_root(self, t):
+        for _ in range(64):
+            p = self.producer.get(t)
+            if p is None:
+                return t
+            n = self.g.node[p]
+            if n.op_type not in self.KV_VIEW or \
+                    (n.op_type == "Gather" and not self.kv_gather_ok(n)):
+                return t
+            t = n.input[0]
+        return t
+
+    def kv_fold(self):
+        g = self.g
+        inputs = {i.name for i in g.input} - self.const
+
+        def past(t):
+            return self.kv_root(t) in inputs
+        self.kv_updates = set()
+        for n in g.node:
+            if n.op_type == "Concat" and \
+                    any(past(x) for x in n.input if x) and \
+                    any(not past(x) and x not in self.const
+                        for x in n.input if x):
+                self.kv_updates.add(n.output[0])
+        fold = set()
+        if not self.kv_updates:
+            return fold
+
+        def cache(t):
+            r = self.kv_root(t)
+            return r in inputs or r in self.kv_updates
+
+        def only_kv(t):
+            if t in self.graph_outputs:
+                return False
+            for c in self.consumers.get(t, []):
+                u = g.node[c]
+                if u.op_type == "MatMul" or (u.op_type == "Concat" and
+                                             u.output[0] in self.kv_updates):
+                    continue
+                if (u.op_type in self.KV_PASS or movesop(u)) and \
+                        u.input[0] == t and all(only_kv(o) for o in u.output):
+                    continue
+                return False
+            return True
+
+        def movesop(n):
+            if n.op_type == "Gather":
+                return len(n.input) > 1 and n.input[1] in self.values and \
+                    self.values[n.input[1]].ndim == 1 and self.kv_gather_ok(n)
+            return n.op_type in ("Transpose", "Expand", "Tile")
+        for i, n in enumerate(g.node):
+            if movesop(n) and cache(n.input[0]) and \
+                    all(only_kv(o) for o in n.output if o):
+                fold.add(i)
+        return fold
+
     def build_rows(self):
         g = self.g
-        skip = set()		# node indices not emitted
+        skip = set(self.kv_fold())	# node indices not emitted
         self.group = {}		# emitted head -> [node indices]
         self.act = {}		# head -> act name
         self.last = {}		# head -> tensor the row outputs
@@ -1072,6 +1160,14 @@ def main():
                 inst = 1
                 for d in y[:-2]:
                     inst *= d
+                # the cache as stored: its update's elements over k x n
+                # (the heads a repeat made are rows, not instances)
+                root = M.kv_root(n.input[1])
+                kn = e["gemm_k"] * e["gemm_n"]
+                if root in M.kv_updates and M.shape(root) and kn and \
+                        prod(M.shape(root)) % kn == 0 and \
+                        prod(M.shape(root)) // kn < inst:
+                    inst = prod(M.shape(root)) // kn
                 if inst and e["gemm_batch"] % inst == 0:
                     e["gemm_m"] *= e["gemm_batch"] // inst
                     e["gemm_batch"] = inst
