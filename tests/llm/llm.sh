@@ -8,7 +8,8 @@
 #  2. the KV cache: decode steps have kv rows (q.K^T with gemm_n = context,
 #     p.V with gemm_k = context, head_dim the other dim), none in prefill;
 #     batch B and context L from -i: instances B x kv heads, weight_bytes
-#     = the cache; doubling the context doubles attention bytes;
+#     = the cache; doubling the context doubles attention bytes; no row
+#     transposes or repeats a decode step's cache;
 #  3. pf-split makes kv matmuls PIM candidates without any option;
 #  5. pf-solve's attn-pim reference runs the kv layers alone on PIM, and
 #     the per-token figures are consistent (tokens = batch);
@@ -91,6 +92,20 @@ set -- $(kv "$tmp/l512.csv")
 b512=$2
 set -- $(kv "$tmp/l1024.csv")
 [ "$2" = $((2 * b512)) ] || fail "doubling the context: $b512 -> $2 attention bytes"
+# the cache in its own layout (onnx2layers(1)): no decode step moves its
+# cache (K transposed for q.K^T) in a row of its own; the prompt's
+# transposes of activations stay
+for name in gpt2_decode llama_block_decode l512; do
+	f=$tmp/$name.csv
+	[ "$name" = l512 ] || o2l "$M/$name.onnx" >"$f"
+	n=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	    $c["op"] == "transpose" || $c["onnx_op"] == "Expand" ||
+	    $c["onnx_op"] == "Tile" { n++ } END { print n + 0 }' "$f")
+	[ "$n" = 0 ] || fail "$name: $n rows move the cache"
+done
+n=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    $c["op"] == "transpose" { n++ } END { print n + 0 }' "$tmp/gpt2_prefill.csv")
+[ "$n" = 48 ] || fail "gpt2_prefill: $n transpose rows, want 48"
 # the FC layers of batch 4 are GEMMs of M = 4
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
     $c["op"] == "gemm" && $c["gemm_m"] != 4 { print "FAIL fc " $c["name"] " m=" $c["gemm_m"]; exit 1 }' \
