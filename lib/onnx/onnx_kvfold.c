@@ -24,7 +24,8 @@ movesop(const struct model *m, const struct node *n)
 	if (!n->stdop || n->nin < 1 || n->in[0] < 0)
 		return 0;
 	if (strcmp(n->op, "Gather") == 0)
-		return m->t[n->in[1]].rank == 1 && onnx_kv_gather_ok(m, n);
+		return n->nin >= 2 && n->in[1] >= 0 &&
+		    m->t[n->in[1]].rank == 1 && onnx_kv_gather_ok(m, n);
 	return strcmp(n->op, "Transpose") == 0 ||
 	    strcmp(n->op, "Expand") == 0 || strcmp(n->op, "Tile") == 0;
 }
