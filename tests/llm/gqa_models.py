@@ -12,7 +12,8 @@
 #
 #   gqa_repeat_kv  8 query heads, 2 key/value heads: repeat_kv as torch
 #                  exports hidden[:, :, None].expand(...).reshape(...):
-#                  Unsqueeze, Expand, Reshape
+#                  Unsqueeze, Expand (its size through torch's Where/Equal
+#                  guard of -1 sizes), Reshape
 #   gqa_tile       the same repeated by Tile on the heads axis
 #   gqa_gather     the same repeated by a Gather of heads (indices
 #                  0 0 0 0 1 1 1 1)
@@ -88,6 +89,12 @@ def repeat(g, kv, how, hkv, nrep):
         u = g.op("Unsqueeze", [kv, g.c([2])])
         s5 = g.op("Concat", [g.dim(kv, 0, 2), g.c([nrep]), g.dim(kv, 2, 4)],
                   axis=0)
+        # torch's expand symbolic: -1 sizes become 1 (Where(Equal(size,
+        # -ones), ones, size), ones = ConstantOfShape(Shape(size)))
+        ones = g.op("ConstantOfShape", [g.op("Shape", [s5])],
+                    value=numpy_helper.from_array(np.array([1], np.int64)))
+        neg = g.op("Mul", [ones, g.c(-1)])
+        s5 = g.op("Where", [g.op("Equal", [s5, neg]), ones, s5])
         e = g.op("Expand", [u, s5])
         s4 = g.op("Concat", [g.dim(kv, 0, 1), g.c([hkv * nrep]),
                              g.dim(kv, 2, 4)], axis=0)
