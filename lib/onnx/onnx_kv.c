@@ -80,8 +80,9 @@ onnx_kv_root(const struct model *m, int ti)
 		n = &m->n[t->producer];
 		if (!is_view(n) || n->nin < 1)
 			return ti;
-		/* a layer of a stacked cache, or the heads a group shares */
-		if (strcmp(n->op, "Gather") == 0 && !onnx_kv_gather_ok(m, n))
+		/* a constant index: a layer of a stacked cache, or heads */
+		if (strcmp(n->op, "Gather") == 0 && (n->nin < 2 ||
+		    n->in[1] < 0 || !m->t[n->in[1]].isconst))
 			return ti;
 		ti = n->in[0];
 	}

@@ -22,8 +22,8 @@ int onnx_kv_mark(struct model *m, struct table *t);
 /*
  * Where the data of tensor ti comes from: ti followed back through the
  * ops that only move, repeat or select it (Transpose, Reshape, Squeeze,
- * Unsqueeze, Expand, Tile, Identity, Cast, and a Gather that
- * onnx_kv_gather_ok accepts).
+ * Unsqueeze, Expand, Tile, Identity, Cast, and a Gather with a constant
+ * index).
  */
 int onnx_kv_root(const struct model *m, int ti);
 /* Whether tensor ti's data is a past cache: a graph input, not a weight. */

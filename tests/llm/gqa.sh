@@ -8,7 +8,8 @@
 #     attention matmuls read the cache as stored: gemm_batch = kv heads
 #     (x batch), gemm_m = query heads per group, weight_bytes = the
 #     cache; the MACs those of the repeated form; no row repeats or
-#     transposes the cache; the appends are the new token's bytes;
+#     transposes the cache; the appends are the new token's bytes; a
+#     Gather of heads that is no grouping is made (keeps its row);
 #  2. -i batch 4, context 256: every figure scales with the cache;
 #  3. MQA (one key/value head broadcast by Expand): batch 1, 8 rows;
 #  4. a past cache stored [B, L, H, D] and transposed to [B, H, L, D]
@@ -65,6 +66,9 @@ check mqa_expand "$(kv)" "app32 app32 1/8/128/16/4096/16384 1/8/16/128/4096/1638
 o2l -i x=2x1x128 -i past_key=2x63x8x16 -i past_value=2x63x8x16 "$F/kv_layout.onnx"
 check "kv_layout B=2 L=64" "$(kv)" \
     "app512 app512 16/1/64/16/32768/16384 16/1/16/64/32768/16384"
+# a Gather of heads that is no grouping (0 0 0 0 0 1 1 1) is made
+o2l "$F/gqa_uneven.onnx"
+check gqa_uneven "$(kv)" "app64 app64 Gather Gather 2/4/128/16/8192/16384 2/4/16/128/8192/16384"
 # 5. a repeated cache that is also an output
 o2l "$F/gqa_shared.onnx"
 check gqa_shared "$(kv)" "app64 app64 Expand 2/4/128/16/8192/16384 2/4/16/128/8192/16384"

@@ -19,6 +19,9 @@
 #                  0 0 0 0 1 1 1 1)
 #   mqa_expand     multi-query: 8 query heads, one key/value head,
 #                  the cache broadcast by Expand
+#   gqa_uneven     a Gather of heads 0 0 0 0 0 1 1 1: no grouping (each
+#                  key/value head not read by as many query heads), so
+#                  the Gather is made and keeps its row
 #   gqa_shared     gqa_repeat_kv whose repeated keys are also a graph
 #                  output ("repeated_key"): that copy is made, so its
 #                  Expand keeps its row
@@ -101,8 +104,10 @@ def repeat(g, kv, how, hkv, nrep):
         return g.op("Reshape", [e, s4])
     if how == "tile":
         return g.op("Tile", [kv, g.c([1, nrep, 1, 1])])
-    if how == "gather":
+    if how in ("gather", "uneven"):
         idx = [h for h in range(hkv) for _ in range(nrep)]
+        if how == "uneven":	# not a grouping: head 0 serves 5, head 1 3
+            idx[4] = 0
         return g.op("Gather", [kv, g.c(idx)], axis=1)
     if how == "bcast":
         s4 = g.op("Concat", [g.dim(kv, 0, 1), g.c([hkv * nrep]),
@@ -175,6 +180,7 @@ MODELS = {
     "gqa_gather": (8, 2, "gather", False),
     "mqa_expand": (8, 1, "bcast", False),
     "gqa_shared": (8, 2, "expand", False, True),
+    "gqa_uneven": (8, 2, "uneven", False),
     "kv_layout": (8, 8, "none", True),
 }
 

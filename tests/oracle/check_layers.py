@@ -385,7 +385,8 @@ class Model:
                 return t
             n = self.g.node[p]
             if n.op_type not in self.KV_VIEW or \
-                    (n.op_type == "Gather" and not self.kv_gather_ok(n)):
+                    (n.op_type == "Gather" and (len(n.input) < 2 or
+                                                n.input[1] not in self.const)):
                 return t
             t = n.input[0]
         return t
