@@ -33,7 +33,7 @@ num(const char *s, int opt, int64_t lo, int64_t hi)
 {
 	int64_t v;
 
-	if (parse_int64(s, &v) < 0 || v < lo || v > hi) {
+	if (csvio_parse_int64(s, &v) < 0 || v < lo || v > hi) {
 		pf_err(NULL, "-%c '%s': want a whole number from %lld to %lld",
 		    opt, s, (long long)lo, (long long)hi);
 		usage(PF_EXIT_USAGE);
@@ -203,24 +203,24 @@ main(int argc, char **argv)
 			free(buf);
 			return PF_EXIT_DATA;
 		}
-		in = table_reader_stream(mem, "<stdin>", TABLE_BLOCK, NULL);
+		in = csvio_reader_stream(mem, "<stdin>", TABLE_BLOCK, NULL);
 	} else
-		in = table_reader_open(argv[0], TABLE_BLOCK, NULL);
+		in = csvio_reader_open(argv[0], TABLE_BLOCK, NULL);
 	if (in == NULL) {
 		if (mem != NULL)
 			fclose(mem);
 		free(buf);
 		return PF_EXIT_DATA;
 	}
-	out = table_out_open(stdout, TABLE_HOLD);
-	ch = split_stream(in, &o, out) == 0;
+	out = csvio_out_open(stdout, TABLE_HOLD);
+	ch = split_gen_stream(in, &o, out) == 0;
 	if (!ch)
 		rc = PF_EXIT_DATA;
-	if (table_out_close(out, ch, &where) < 0) {
+	if (csvio_out_close(out, ch, &where) < 0) {
 		pf_write_error(where);
 		rc = PF_EXIT_DATA;
 	}
-	table_reader_close(in);
+	csvio_reader_close(in);
 	if (mem != NULL)
 		fclose(mem);
 	free(buf);

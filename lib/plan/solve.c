@@ -20,13 +20,13 @@ static const char *const polnames[P_NPOL] = {
 _Static_assert((int)K_PIPE == (int)TK_PIPE && (int)K_DAG == (int)TK_NKIND,
     "enum cand_kind follows enum task_kind");
 const char *
-kind_name(enum cand_kind k)
+solve_kind_name(enum cand_kind k)
 {
 	return k == K_DAG ? "dag" : task_kind_name((enum task_kind)k);
 }
 
 int
-kind_parse(const char *s, enum cand_kind *k)
+solve_kind_parse(const char *s, enum cand_kind *k)
 {
 	enum task_kind tk;
 

@@ -78,8 +78,8 @@ struct plan {
 					   edges, included in ps and pj (owned) */
 };
 
-const char *kind_name(enum cand_kind k);
-int kind_parse(const char *s, enum cand_kind *k);
+const char *solve_kind_name(enum cand_kind k);
+int solve_kind_parse(const char *s, enum cand_kind *k);
 const char *policy_name(enum policy p);
 int policy_parse(const char *s, enum policy *p);
 const char *objective_name(enum obj_kind o);

@@ -44,7 +44,7 @@ int split_opt_rules(struct split_opts *o, const char *arg);
  * caller frees it in every case).  Returns 0, or -1 after reporting the
  * first bad row of layers.
  */
-int split_tasks(const struct table *layers, const struct split_opts *o,
+int split_gen_tasks(const struct table *layers, const struct split_opts *o,
     struct table *out);
 /*
  * The same written to w a block of rows at a time as the layers'
@@ -52,7 +52,7 @@ int split_tasks(const struct table *layers, const struct split_opts *o,
  * memory does not grow with the candidates: 0, or -1 after reporting a
  * bad row or a write error (the caller closes w).
  */
-int split_write(const struct table *layers, const struct split_opts *o,
+int split_gen_write(const struct table *layers, const struct split_opts *o,
     struct table_out *w);
 /*
  * The same from the layers of r a block at a time: each block's layers
@@ -64,7 +64,7 @@ int split_write(const struct table *layers, const struct split_opts *o,
  * none is bad.  0, or -1 after a report (the caller closes w, cutting
  * what went out: pf-formats(7), Streaming).
  */
-int split_stream(struct table_reader *r, const struct split_opts *o,
+int split_gen_stream(struct table_reader *r, const struct split_opts *o,
     struct table_out *w);
 
 #endif

@@ -92,7 +92,7 @@ type_tok(struct split_opts *o, const char *t)
 		o->types |= 1 << (t[0] - '0');
 	else if (strcmp(t, "fc") == 0)
 		o->types |= 1 << PIPE_FC;
-	else if (t[0] == 'c' && parse_int64(t + 1, &n) == 0 && n >= 2 &&
+	else if (t[0] == 'c' && csvio_parse_int64(t + 1, &n) == 0 && n >= 2 &&
 	    n <= PIPE_MAXLEN)
 		o->chains |= 1 << n;
 	else
@@ -112,7 +112,7 @@ stage_tok(struct split_opts *o, const char *t)
 {
 	int64_t n;
 
-	if (parse_int64(t, &n) < 0 || n < 2 || n > PIPE_MAXSTAGE)
+	if (csvio_parse_int64(t, &n) < 0 || n < 2 || n > PIPE_MAXSTAGE)
 		return -1;
 	o->stages |= 1 << n;
 	return 0;
