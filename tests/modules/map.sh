@@ -76,11 +76,12 @@ for f in $(grep '\.c$' "$T/libfiles"); do
 	fi
 	echo "$o $f" >>"$T/objs"
 done
-# nm -A: "object:address type symbol", the object mapped back to its source.
+# nm -A: "object:address type symbol", the object mapped back to its source;
+# names with two underscores are the compiler's (a sanitizer's __odr_asan.*).
 # shellcheck disable=SC2046
 nm -A -g --defined-only $(cut -d' ' -f1 "$T/objs") 2>/dev/null |
     awk 'NR == FNR { src[$1] = $2; next }
-	NF >= 3 { o = $1; sub(/:[^:]*$/, "", o); print src[o], $NF }' "$T/objs" - >"$T/syms"
+	NF >= 3 && $NF !~ /^__/ { o = $1; sub(/:[^:]*$/, "", o); print src[o], $NF }' "$T/objs" - >"$T/syms"
 
 # function lengths: "path name lines", style(9) shape (name at column 0,
 # body from "{" to "}" at column 0); file lengths: "path lines".
