@@ -45,10 +45,8 @@ run(struct solve_in *in, const struct opts *o)
 
 	memset(plans, 0, sizeof(plans));
 	memset(res, 0, sizeof(res));
-	for (p = 0; p < P_NPOL; p++)
-		want[p] = p == (int)o->pol || ((o->all || o->json != NULL ||
-		    o->text != NULL) &&
-		    (p != P_ATTNPIM || in->have_kv));
+	solve_io_want(in, o->pol, o->all, o->json != NULL || o->text != NULL,
+	    want);
 	if ((o->obj.kind != O_TIME || o->obj.cap_mw > 0) && !in->have_energy) {
 		pf_err(in->fname, "no energy_nj on every candidate: -O %s%s "
 		    "needs the energy columns (gpu-cycles with an energy "
@@ -123,6 +121,7 @@ main(int argc, char **argv)
 	struct opts o;
 	struct solve_in in;
 	int64_t v;
+	unsigned pols;
 	int ch, rc = PF_EXIT_DATA;
 
 	pf_setprogname(argv[0]);
@@ -197,14 +196,10 @@ main(int argc, char **argv)
 	 * Time plans are solved as the costs come (solve_stream.h): the
 	 * policies this run may solve; pimflow's -D candidates come after.
 	 */
-	if (o.obj.kind == O_TIME && o.obj.cap_mw == 0) {
-		unsigned pols = o.all || o.json != NULL || o.text != NULL ?
-		    ~0u : 1u << o.pol | 1u << P_NONE;
-
-		if (o.dag)
-			pols &= ~(1u << P_PIMFLOW);
+	pols = solve_io_stream_pols(o.pol, o.all, o.json != NULL ||
+	    o.text != NULL, o.dag, &o.obj);
+	if (pols != 0)
 		in.ss = solve_stream_new(pols);
-	}
 	/* -l after the costs: its writer may be upstream in the same pipe */
 	v = solve_io_load_costs(argc == 1 ? argv[0] : "-", o.layers, &in);
 	if (v == 0 && o.dag)

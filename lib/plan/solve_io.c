@@ -506,3 +506,28 @@ solve_io_summary(FILE *fp, const struct solve_in *in, const char *model,
 	jw_end(&w);
 	return jw_finish(&w);
 }
+
+void
+solve_io_want(const struct solve_in *in, enum policy pol, int all,
+    int summary, unsigned char want[P_NPOL])
+{
+	int p;
+
+	for (p = 0; p < P_NPOL; p++)
+		want[p] = p == (int)pol || ((all || summary) &&
+		    (p != P_ATTNPIM || in->have_kv));
+}
+
+unsigned
+solve_io_stream_pols(enum policy pol, int all, int summary, int dag,
+    const struct objective *o)
+{
+	unsigned pols;
+
+	if (o->kind != O_TIME || o->cap_mw != 0)
+		return 0;
+	pols = all || summary ? ~0u : 1u << pol | 1u << P_NONE;
+	if (dag)
+		pols &= ~(1u << P_PIMFLOW);
+	return pols;
+}

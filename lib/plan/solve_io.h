@@ -114,6 +114,21 @@ int solve_io_policy(const struct solve_in *in, enum policy p,
     const struct objective *o, struct plan *pl, struct solve_result *r);
 
 /*
+ * The policies a run solves, into want[]: pol; with all (-P all) or
+ * summary (a summary or table asked for) every policy, attn-pim only
+ * when the costs have a KV layer (in->have_kv).
+ */
+void solve_io_want(const struct solve_in *in, enum policy pol, int all,
+    int summary, unsigned char want[P_NPOL]);
+/*
+ * The policies whose time plans are solved while costs.csv is read
+ * (solve_stream.h), bit p for policy p: none (0) unless the objective
+ * is time without a cap; every policy with all or summary, else pol and
+ * none; never pimflow with dag (-D: its candidates come after the costs).
+ */
+unsigned solve_io_stream_pols(enum policy pol, int all, int summary,
+    int dag, const struct objective *o);
+/*
  * Solve every policy p with want[p] set (plans[] and res[] indexed by
  * policy; the caller frees every plan).  The whole-machine choice: unless
  * fixed is set, a PIM policy whose own optimum (the machine partitioned,
