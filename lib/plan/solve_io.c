@@ -14,10 +14,25 @@
 #include "task.h"
 #include "xalloc.h"
 
-static const char *const plancols[] = {
-	"layer", "name", "op", "kind", "axis", "ratio", "segment", "gpu_ns",
-	"pim_ns", "ns", "base_ns", "energy_nj", "objective", "handoff_ns",
-	"align_only", NULL
+/*
+ * The plan's columns (pf-formats(7)), in order, each set by its name's
+ * index; costed comes last, and only when some layer was costed by its
+ * bytes alone.
+ */
+enum {
+	PC_LAYER, PC_NAME, PC_OP, PC_KIND, PC_AXIS, PC_RATIO, PC_SEGMENT,
+	PC_GPU_NS, PC_PIM_NS, PC_NS, PC_BASE_NS, PC_ENERGY, PC_OBJECTIVE,
+	PC_HANDOFF, PC_ALIGN, PC_COSTED, PC_NCOL
+};
+
+static const char *const plancols[PC_NCOL] = {
+	[PC_LAYER] = "layer", [PC_NAME] = "name", [PC_OP] = "op",
+	[PC_KIND] = "kind", [PC_AXIS] = "axis", [PC_RATIO] = "ratio",
+	[PC_SEGMENT] = "segment", [PC_GPU_NS] = "gpu_ns",
+	[PC_PIM_NS] = "pim_ns", [PC_NS] = "ns", [PC_BASE_NS] = "base_ns",
+	[PC_ENERGY] = "energy_nj", [PC_OBJECTIVE] = "objective",
+	[PC_HANDOFF] = "handoff_ns", [PC_ALIGN] = "align_only",
+	[PC_COSTED] = "costed"
 };
 
 void
@@ -371,10 +386,8 @@ solve_io_plan_table(const struct solve_in *in, const struct plan *pl,
 		snprintf(obj, sizeof(obj), "%s",
 		    objective_name(o != NULL ? o->kind : O_TIME));
 	csvio_init(out, "<stdout>");
-	for (i = 0; plancols[i] != NULL; i++)
+	for (i = 0; i < (in->bytes_only != NULL ? PC_NCOL : PC_COSTED); i++)
 		csvio_addcol(out, plancols[i]);
-	if (in->bytes_only != NULL)
-		csvio_addcol(out, "costed");
 	for (k = 0; k < pl->nseg; k++) {
 		const struct cand *x = &in->c[pl->seg[k]];
 
@@ -384,31 +397,31 @@ solve_io_plan_table(const struct solve_in *in, const struct plan *pl,
 			char ax[2] = { x->axis, '\0' };
 
 			r = csvio_addrow(out);
-			csvio_setint(out, r, 0, j);
+			csvio_setint(out, r, PC_LAYER, j);
 			if (in->names != NULL) {
-				csvio_set(out, r, 1, in->names[j]);
-				csvio_set(out, r, 2, in->ops[j]);
+				csvio_set(out, r, PC_NAME, in->names[j]);
+				csvio_set(out, r, PC_OP, in->ops[j]);
 			}
-			csvio_set(out, r, 3, dag ? (d ? "pim" : "gpu") :
+			csvio_set(out, r, PC_KIND, dag ? (d ? "pim" : "gpu") :
 			    solve_kind_name(x->kind));
-			csvio_set(out, r, 4, ax);
-			csvio_setint(out, r, 5, dag ? (d ? 0 : 100) : x->ratio);
-			csvio_set(out, r, 6, x->id);
+			csvio_set(out, r, PC_AXIS, ax);
+			csvio_setint(out, r, PC_RATIO, dag ? (d ? 0 : 100) : x->ratio);
+			csvio_set(out, r, PC_SEGMENT, x->id);
 			/* a multi-layer segment's times stand on its first layer */
-			setps(out, r, 7, j == x->first ? x->gpu_ps : 0);
-			setps(out, r, 8, j == x->first ? x->pim_ps : 0);
+			setps(out, r, PC_GPU_NS, j == x->first ? x->gpu_ps : 0);
+			setps(out, r, PC_PIM_NS, j == x->first ? x->pim_ps : 0);
 			/* with the hand-offs at its edges: ns adds up to the plan */
-			setps(out, r, 9, j == x->first ? x->ps + pl->hps[k] : 0);
+			setps(out, r, PC_NS, j == x->first ? x->ps + pl->hps[k] : 0);
 			if (in->base_ps[j] >= 0)
-				setps(out, r, 10, in->base_ps[j]);
+				setps(out, r, PC_BASE_NS, in->base_ps[j]);
 			if (in->have_energy)
-				setps(out, r, 11, j == x->first ? x->pj +
+				setps(out, r, PC_ENERGY, j == x->first ? x->pj +
 				    pl->hpj[k] : 0);
-			csvio_set(out, r, 12, obj);
-			setps(out, r, 13, j == x->first ? pl->hps[k] : 0);
-			csvio_setint(out, r, 14, align_only(in, x, j));
+			csvio_set(out, r, PC_OBJECTIVE, obj);
+			setps(out, r, PC_HANDOFF, j == x->first ? pl->hps[k] : 0);
+			csvio_setint(out, r, PC_ALIGN, align_only(in, x, j));
 			if (in->bytes_only != NULL)
-				csvio_set(out, r, 15, in->bytes_only[j] ?
+				csvio_set(out, r, PC_COSTED, in->bytes_only[j] ?
 				    "bytes" : "model");
 		}
 	}
