@@ -10,7 +10,6 @@
 #include "diag.h"
 #include "onnx_graph.h"
 #include "onnx_ops.h"
-#include "onnx_shape_ops.h"
 #include "onnx_shape.h"
 #include "xalloc.h"
 
@@ -442,7 +441,7 @@ keepout(struct model *m, const struct node *n, size_t i,
 			    "taken as %s like input '%s', whose element count "
 			    "Reshape '%s' fixes; the model declares no output "
 			    "shape", n->name, n->op, t->name,
-			    shape_str(x, buf, sizeof(buf)), x->name,
+			    tensor_shape_str(x, buf, sizeof(buf)), x->name,
 			    f.by->name);
 			return 0;
 		}
@@ -451,7 +450,7 @@ keepout(struct model *m, const struct node *n, size_t i,
 		pf_warn(m->file, "node %s: unknown op '%s': output '%s' taken "
 		    "as %s, the element count Reshape '%s' fixes; the model "
 		    "declares no output shape", n->name, n->op, t->name,
-		    shape_str(&tmp, buf, sizeof(buf)), f.by->name);
+		    tensor_shape_str(&tmp, buf, sizeof(buf)), f.by->name);
 		return 0;
 	}
 	if (f.by != NULL) {
@@ -492,7 +491,7 @@ keepout(struct model *m, const struct node *n, size_t i,
 		pf_warn(m->file, "node %s: unknown op '%s': output '%s' taken "
 		    "as %s (dim %d from %s '%s', the others like input '%s'); "
 		    "the model declares no output shape", n->name, n->op,
-		    t->name, shape_str(node_out(m, n, i), buf, sizeof(buf)),
+		    t->name, tensor_shape_str(node_out(m, n, i), buf, sizeof(buf)),
 		    j, f.by->op, f.by->name, x->name);
 		return 0;
 	}
@@ -501,7 +500,7 @@ keepout(struct model *m, const struct node *n, size_t i,
 		pf_warn(m->file, "node %s: unknown op '%s' taken as "
 		    "shape-preserving (output %s like input '%s'); the model "
 		    "declares no output shape", n->name, n->op,
-		    shape_str(x, buf, sizeof(buf)), x->name);
+		    tensor_shape_str(x, buf, sizeof(buf)), x->name);
 		return 0;
 	}
 	if (x == NULL)
@@ -521,7 +520,8 @@ keepout(struct model *m, const struct node *n, size_t i,
  * An unknown op that says it reduces: named Reduce* (a newer or a custom
  * domain's reduction) or with a keepdims attribute, one data input, and
  * axes as an attribute, a constant second input or absent (all axes).
- * Its output by the ONNX Reduce rule (rule_reduce), with a warning:
+ * Its output by the ONNX Reduce rule (ReduceSum's in the op table), with
+ * a warning:
  * 1 done, 0 not such an op, -1 reported.
  */
 static int
@@ -534,12 +534,12 @@ keepreduce(struct model *m, const struct node *n, const struct tensor *x)
 	    x == NULL || x != node_in(m, n, 0) || n->nin > 2 ||
 	    (ax != NULL && (!ax->hasval || !onnx_dtype_isint(ax->dtype))))
 		return 0;
-	if (rule_reduce(m, n) < 0)
+	if (onnx_op_find("ReduceSum")->shape(m, n) < 0)
 		return -1;
 	pf_warn(m->file, "node %s: unknown op '%s' taken as a reduction "
 	    "(output %s by its axes and keepdims); the model declares no "
 	    "output shape", n->name, n->op,
-	    shape_str(node_out(m, n, 0), buf, sizeof(buf)));
+	    tensor_shape_str(node_out(m, n, 0), buf, sizeof(buf)));
 	return 1;
 }
 
@@ -666,7 +666,7 @@ infer1(struct model *m, int ni, int keep)
 		if (tensor_numel(t) < 0) {
 			pf_err(m->file, "node %s: output '%s' of shape %s has "
 			    "more elements than 64 bits count", n->name,
-			    t->name, shape_str(t, buf, sizeof(buf)));
+			    t->name, tensor_shape_str(t, buf, sizeof(buf)));
 			return -1;
 		}
 		/*
@@ -682,15 +682,15 @@ infer1(struct model *m, int ni, int keep)
 			memcpy(d.dims, t->decl, sizeof(d.dims));
 			pf_err(m->file, "node %s: output '%s' has shape %s, the "
 			    "model declares %s", n->name, t->name,
-			    shape_str(t, buf, sizeof(buf)),
-			    shape_str(&d, dbuf, sizeof(dbuf)));
+			    tensor_shape_str(t, buf, sizeof(buf)),
+			    tensor_shape_str(&d, dbuf, sizeof(dbuf)));
 			return -1;
 		}
 		for (j = 0; j < t->rank; j++)
 			if (t->dims[j] < 0) {
 				pf_err(m->file, "node %s: output '%s' has a "
 				    "negative dim (shape %s)", n->name,
-				    t->name, shape_str(t, buf, sizeof(buf)));
+				    t->name, tensor_shape_str(t, buf, sizeof(buf)));
 				return -1;
 			}
 		t->isconst = allconst || strcmp(n->op, "Shape") == 0 ||
@@ -699,7 +699,7 @@ infer1(struct model *m, int ni, int keep)
 			if (t->dims[j] < 1) {
 				pf_err(m->file, "node %s: output '%s' has a "
 				    "zero dim (shape %s)", n->name, t->name,
-				    shape_str(t, buf, sizeof(buf)));
+				    tensor_shape_str(t, buf, sizeof(buf)));
 				return -1;
 			}
 	}
@@ -726,7 +726,7 @@ graph_infer(struct model *m, int keep)
 			    strcmp(n->op, "Constant") == 0) != !pass)
 				continue;
 			if (infer1(m, ni, keep) < 0 ||
-			    ceval_node(m, &m->n[ni]) < 0)
+			    consteval_node(m, &m->n[ni]) < 0)
 				return -1;
 		}
 	return 0;
