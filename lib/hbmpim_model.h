@@ -41,6 +41,15 @@ struct hbmpim_model {
 extern const struct conf_key hbmpim_model_keys[];
 
 /*
+ * 0 when the PIM units of m (pim_blocks) fit the engine's stream: one
+ * per bank pair or one per bank of a rank; else -1 after reporting
+ * "path:line: key 'pim_blocks': ..." (c: the loaded config, for the
+ * line).
+ */
+int hbmpim_units_check(const struct hbmpim_model *m, const char *path,
+    const struct conf *c);
+
+/*
  * Load a model from a config path.  Every key is required and
  * range-checked, arch must be hbm-pim, an unknown key is an error.
  * Reports and returns -1 on any fault.

@@ -149,15 +149,21 @@ rowparam(const struct table *t, size_t row, long col, int64_t def,
 
 /*
  * pim_channels of row r: rowparam's, but the share pf-split left to the
- * GPU config (TASK_PIM_AUTO) is only known here when -n gave it.
+ * GPU config (TASK_PIM_AUTO) is only known here when -n gave it; on an
+ * added machine (column attach, -1: absent) auto is the PIM config's own
+ * channels (or -n's).
  */
 static int
-channels(const struct table *t, size_t r, long col, int64_t def,
-    int fill_auto, int64_t *v)
+channels(const struct table *t, size_t r, long col, long attach,
+    int64_t def, int fill_auto, int64_t *v)
 {
+	enum task_attach a;
+
+	if (task_attach_row(t, r, attach, &a) < 0)
+		return -1;
 	if (col >= 0 && strcmp(table_get(t, r, (size_t)col),
 	    TASK_PIM_AUTO) == 0) {
-		if (!fill_auto) {
+		if (!fill_auto && a != TASK_ADDED) {
 			pf_errl(t->fname, table_line(t, r), "column "
 			    "'pim_channels': '%s' is the share the GPU config "
 			    "decides: run gpu-cycles first, or give pf-split -c "
@@ -227,7 +233,7 @@ pim_cost_table(const struct pim_engine *e, void *state, struct table *t,
 	struct pim_key key;
 	const struct pim_memoval *hit;
 	struct memo *memo = NULL;
-	long dev, cch, cgw, chd;
+	long dev, cch, cgw, chd, cat;
 	size_t r, k, ncol, rfc, col[PO_ENGINE + PIM_MAXCOLS];
 	double hin = 0, hout = 0;
 	int64_t hid, nrows = 0, ncmd = 0;
@@ -240,6 +246,7 @@ pim_cost_table(const struct pim_engine *e, void *state, struct table *t,
 	cch = table_col(t, task_pim_cols[TT_PIM_CHANNELS]);
 	cgw = table_col(t, task_pim_cols[TT_PIM_GWRITE]);
 	chd = table_col(t, task_pim_cols[TT_PIM_HIDING]);
+	cat = table_col(t, TASK_COL_PIM_ATTACH);
 	/*
 	 * The output columns (a row's cells are written once it is costed;
 	 * a fault leaves the table to be dropped).
@@ -263,7 +270,7 @@ pim_cost_table(const struct pim_engine *e, void *state, struct table *t,
 		havelc = 1;
 		if ((o->lcache != NULL ? layer_get_cached(t, &lc, r, &l,
 		    o->lcache) : layer_get_seen(t, &lc, r, &l, &seen)) < 0 ||
-		    channels(t, r, cch, def->channels, o->fill_auto,
+		    channels(t, r, cch, cat, def->channels, o->fill_auto,
 		    &p.channels) < 0 ||
 		    rowparam(t, r, cgw, def->max_gwrite, 1, 1 << 20,
 		    &p.max_gwrite) < 0 ||
