@@ -318,6 +318,8 @@ engine_open(const char *path, struct pim_row *def)
 	/* a column access (burst_bytes) every bl/2 clocks on one channel */
 	def->link_bpns = (double)st->m.dram.burst_bytes /
 	    ((double)st->m.dram.bl / 2.0) * st->m.clock_mhz / 1000.0;
+	/* attach: an added device's link to the GPU (GB/s = B/ns) */
+	def->link_cap_bpns = st->m.attach_link_gbs;
 	return st;
 }
 

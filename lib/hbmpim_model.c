@@ -130,7 +130,8 @@ hbmpim_model_load(const char *path, struct hbmpim_model *m)
 	} else if (hbmpim_units_check(m, path, &c) < 0)
 		rc = -1;
 	/* pim_attach (optional): pf-split's default machine, checked here */
-	if (rc == 0 && pim_attach_conf(&c, path, &attach) == -2)
+	if (rc == 0 && (pim_attach_conf(&c, path, &attach) == -2 ||
+	    pim_attach_link(&c, path, &m->attach_link_gbs) < 0))
 		rc = -1;
 	return conf_done(&c, rc);
 }

@@ -34,6 +34,8 @@ struct hbmpim_model {
 	int64_t			channels;	/* PIM pseudo-channels (default) */
 	double			dispatch_ns;	/* the host issuing a piece */
 	double			handoff_sync_ns; /* one GPU<->PIM hand-off */
+	double			attach_link_gbs; /* added: link to the GPU,
+						    0: none (optional key) */
 	struct hbmpim_energy	e;
 };
 

@@ -3,6 +3,8 @@
  */
 #include <stddef.h>
 
+#include "csvio.h"
+
 #include "conf.h"
 #include "diag.h"
 #include "pim_attach.h"
@@ -36,4 +38,21 @@ pim_attach_load(const char *path, int *a)
 	rc = pim_attach_conf(&c, path, a);
 	conf_free(&c);
 	return rc;
+}
+
+int
+pim_attach_link(struct conf *c, const char *path, double *gbs)
+{
+	const char *s;
+
+	*gbs = 0;
+	if ((s = conf_str(c, "attach_link_gbs")) == NULL)
+		return 0;
+	if (parse_double(s, gbs) < 0 || !(*gbs > 0) || *gbs > 1e6) {
+		pf_errl(path, conf_line(c, "attach_link_gbs"), "key "
+		    "'attach_link_gbs': want GB/s above 0, at most 1e6, not "
+		    "'%s'", s);
+		return -1;
+	}
+	return 0;
 }

@@ -18,6 +18,14 @@
 int pim_attach_conf(struct conf *c, const char *path, int *a);
 
 /*
+ * The optional key attach_link_gbs of c: the bandwidth in GB/s (= B/ns)
+ * of an added device's link to the GPU, which every hand-off's data also
+ * crosses (pim-cycles(1), Hand-off).  0 with *gbs the value (0 when
+ * absent), or -1 after reporting "file:line: key 'attach_link_gbs': ...".
+ */
+int pim_attach_link(struct conf *c, const char *path, double *gbs);
+
+/*
  * The same of the config file at path (resolved by the caller), read
  * for this key alone (the engine's loader checks the rest when
  * pim-cycles opens it): 0 or -1 as above, -2 after a report.
