@@ -23,8 +23,9 @@ struct split_opts {
 	int64_t			pim_channels;	/* PIM share N on every piece;
 						   0: TASK_PIM_AUTO */
 	int64_t			gwrite;
-	int64_t			channels;	/* the machine's memory
-						   channels, 0: unknown */
+	int			attach;		/* enum task_attach on every
+						   piece (pim_attach); -1:
+						   not stated, no column */
 	struct split_rules	rules;
 };
 

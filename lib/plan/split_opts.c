@@ -36,6 +36,7 @@ split_opts_init(struct split_opts *o)
 	/* §0 glossary: 16 of 32 channels for PIM, n_gwrite 4 with hiding */
 	o->pim_channels = 0;	/* TASK_PIM_AUTO: the GPU config decides */
 	o->gwrite = 4;
+	o->attach = -1;		/* no pim_attach column: partition */
 	split_rules_init(&o->rules);
 }
 
