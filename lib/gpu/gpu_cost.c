@@ -239,12 +239,12 @@ gpu_cost_table(struct table *t, const struct gpu_cost_opts *o)
 	ngpu = ndev[TASK_GPU];
 	if (ngpu > 0 && layer_cols_find(t, &lc) < 0)
 		return -1;
-	kind = table_col(t, task_head_cols[TT_KIND]);
-	pimch = table_col(t, task_pim_cols[TT_PIM_CHANNELS]);
-	attach = table_col(t, TASK_COL_PIM_ATTACH);
+	kind = csvio_col(t, task_head_cols[TT_KIND]);
+	pimch = csvio_col(t, task_pim_cols[TT_PIM_CHANNELS]);
+	attach = csvio_col(t, TASK_COL_PIM_ATTACH);
 	/* the machine is known here: the share pf-split left open is set */
 	task_pim_resolve(t, pimch, attach, o->total);
-	name = table_col(t, "name");
+	name = csvio_col(t, "name");
 	if (ms != NULL && ngpu > 0 && name < 0) {
 		pf_errl(t->fname, 1, "missing column 'name' (needed by -m)");
 		return -1;

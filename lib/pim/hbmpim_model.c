@@ -90,7 +90,7 @@ const struct conf_key hbmpim_model_keys[] = {
  * bank-level units of AttAcc_bank); any other count has no stream.
  */
 int
-hbmpim_units_check(const struct hbmpim_model *m, const char *path,
+hbmpim_model_units_check(const struct hbmpim_model *m, const char *path,
     const struct conf *c)
 {
 	int64_t banks = m->dram.bankgroups * m->dram.banks_per_group;
@@ -127,7 +127,7 @@ hbmpim_model_load(const char *path, struct hbmpim_model *m)
 		pf_err(path, "key 'banks_per_group': 16 to 64 banks per rank "
 		    "needed, not %lld", (long long)banks);
 		rc = -1;
-	} else if (hbmpim_units_check(m, path, &c) < 0)
+	} else if (hbmpim_model_units_check(m, path, &c) < 0)
 		rc = -1;
 	/* pim_attach (optional): pf-split's default machine, checked here */
 	if (rc == 0 && (pim_attach_conf(&c, path, &attach) == -2 ||

@@ -48,7 +48,7 @@ extern const struct conf_key hbmpim_model_keys[];
  * "path:line: key 'pim_blocks': ..." (c: the loaded config, for the
  * line).
  */
-int hbmpim_units_check(const struct hbmpim_model *m, const char *path,
+int hbmpim_model_units_check(const struct hbmpim_model *m, const char *path,
     const struct conf *c);
 
 /*

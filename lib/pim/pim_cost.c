@@ -167,10 +167,10 @@ channels(const struct table *t, size_t r, long col, long attach,
 	if (task_attach_row(t, r, attach, &a) < 0)
 		return -1;
 	*added = a == TASK_ADDED;
-	if (col >= 0 && strcmp(table_get(t, r, (size_t)col),
+	if (col >= 0 && strcmp(csvio_get(t, r, (size_t)col),
 	    TASK_PIM_AUTO) == 0) {
 		if (!fill_auto && a != TASK_ADDED) {
-			pf_errl(t->fname, table_line(t, r), "column "
+			pf_errl(t->fname, csvio_line(t, r), "column "
 			    "'pim_channels': '%s' is the share the GPU config "
 			    "decides: run gpu-cycles first, or give pf-split -c "
 			    "or -n, or pim-cycles -n", TASK_PIM_AUTO);
@@ -251,10 +251,10 @@ pim_cost_table(const struct pim_engine *e, void *state, struct table *t,
 
 	if (task_devices(t, &dev, NULL) < 0)
 		return -1;
-	cch = table_col(t, task_pim_cols[TT_PIM_CHANNELS]);
-	cgw = table_col(t, task_pim_cols[TT_PIM_GWRITE]);
-	chd = table_col(t, task_pim_cols[TT_PIM_HIDING]);
-	cat = table_col(t, TASK_COL_PIM_ATTACH);
+	cch = csvio_col(t, task_pim_cols[TT_PIM_CHANNELS]);
+	cgw = csvio_col(t, task_pim_cols[TT_PIM_GWRITE]);
+	chd = csvio_col(t, task_pim_cols[TT_PIM_HIDING]);
+	cat = csvio_col(t, TASK_COL_PIM_ATTACH);
 	/*
 	 * The output columns (a row's cells are written once it is costed;
 	 * a fault leaves the table to be dropped).

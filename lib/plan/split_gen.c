@@ -405,8 +405,8 @@ setup_cols(struct gen *g)
 	g->onnx_out = csvio_col(g->out, "onnx_op");
 	g->preds_out = csvio_col(g->out, "preds");
 	for (i = 0; task_pim_cols[i] != NULL; i++)
-		g->tail[i] = (long)table_addcol(g->out, task_pim_cols[i]);
-	g->attach = g->o->attach >= 0 ? (long)table_addcol(g->out,
+		g->tail[i] = (long)csvio_addcol(g->out, task_pim_cols[i]);
+	g->attach = g->o->attach >= 0 ? (long)csvio_addcol(g->out,
 	    TASK_COL_PIM_ATTACH) : -1;
 	/* unknown layer columns travel after ours, in input order */
 	g->extra_in = xcalloc(g->in->ncols, sizeof(size_t));

@@ -344,10 +344,10 @@ task_attach_row(const struct table *t, size_t r, long col,
 	const char *s;
 
 	*a = TASK_PARTITION;
-	if (col < 0 || *(s = table_get(t, r, (size_t)col)) == '\0')
+	if (col < 0 || *(s = csvio_get(t, r, (size_t)col)) == '\0')
 		return 0;
 	if (task_attach_parse(s, a) < 0) {
-		pf_errl(t->fname, table_line(t, r), "column 'pim_attach': "
+		pf_errl(t->fname, csvio_line(t, r), "column 'pim_attach': "
 		    "want partition or added, not '%s'", s);
 		return -1;
 	}
@@ -362,7 +362,7 @@ row_added(const struct table *t, size_t r, long attach)
 
 	if (attach < 0)
 		return 0;
-	s = table_get(t, r, (size_t)attach);
+	s = csvio_get(t, r, (size_t)attach);
 	return strcmp(s, attachnames[TASK_ADDED]) == 0;
 }
 
@@ -374,9 +374,9 @@ task_pim_resolve(struct table *t, long pimch, long attach, int64_t total)
 	if (pimch < 0)
 		return;
 	for (r = 0; r < t->nrows; r++)
-		if (strcmp(table_get(t, r, (size_t)pimch), TASK_PIM_AUTO) == 0 &&
+		if (strcmp(csvio_get(t, r, (size_t)pimch), TASK_PIM_AUTO) == 0 &&
 		    !row_added(t, r, attach))
-			table_setint(t, r, (size_t)pimch,
+			csvio_setint(t, r, (size_t)pimch,
 			    task_pim_share(total));
 }
 
@@ -390,7 +390,7 @@ task_gpu_channels(const struct table *t, size_t r, long kind, long pimch,
 
 	if (task_attach_row(t, r, attach, &a) < 0)
 		return -1;
-	if (kind >= 0 && strcmp(table_get(t, r, (size_t)kind),
+	if (kind >= 0 && strcmp(csvio_get(t, r, (size_t)kind),
 	    task_kind_name(TK_BASE)) == 0) {
 		*ch = total;
 		return 0;
@@ -411,8 +411,8 @@ task_gpu_channels(const struct table *t, size_t r, long kind, long pimch,
 		*ch = total;
 		return 0;
 	}
-	if (parse_int64(s, &n) < 0 || n < 1) {
-		pf_errl(t->fname, table_line(t, r), "column 'pim_channels': "
+	if (csvio_parse_int64(s, &n) < 0 || n < 1) {
+		pf_errl(t->fname, csvio_line(t, r), "column 'pim_channels': "
 		    "want a positive whole number of channels, not '%s'", s);
 		return -1;
 	}

@@ -22,14 +22,14 @@ mktable(struct table *t, const char *const rows[][3], size_t n)
 {
 	size_t r, k;
 
-	table_init(t, "t.csv");
+	csvio_init(t, "t.csv");
 	for (k = 0; k < 3; k++)
-		table_addcol(t, k == 0 ? "kind" : k == 1 ? "pim_channels" :
+		csvio_addcol(t, k == 0 ? "kind" : k == 1 ? "pim_channels" :
 		    "pim_attach");
 	for (r = 0; r < n; r++) {
-		table_addrow(t);
+		csvio_addrow(t);
 		for (k = 0; k < 3; k++)
-			table_set(t, r, k, rows[r][k]);
+			csvio_set(t, r, k, rows[r][k]);
 	}
 }
 
@@ -84,9 +84,9 @@ channels(void)
 	    ch == 64);
 	/* auto is resolved on partitioned rows only */
 	task_pim_resolve(&t, 1, 2, 80);
-	CHECK(strcmp(table_get(&t, 6, 1), "auto") == 0);
-	CHECK(strcmp(table_get(&t, 8, 1), "16") == 0);
-	table_free(&t);
+	CHECK(strcmp(csvio_get(&t, 6, 1), "auto") == 0);
+	CHECK(strcmp(csvio_get(&t, 8, 1), "16") == 0);
+	csvio_free(&t);
 }
 
 /* A config file of the given text, loaded, and its two keys read. */

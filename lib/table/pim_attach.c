@@ -48,7 +48,7 @@ pim_attach_link(struct conf *c, const char *path, double *gbs)
 	*gbs = 0;
 	if ((s = conf_str(c, "attach_link_gbs")) == NULL)
 		return 0;
-	if (parse_double(s, gbs) < 0 || !(*gbs > 0) || *gbs > 1e6) {
+	if (csvio_parse_double(s, gbs) < 0 || !(*gbs > 0) || *gbs > 1e6) {
 		pf_errl(path, conf_line(c, "attach_link_gbs"), "key "
 		    "'attach_link_gbs': want GB/s above 0, at most 1e6, not "
 		    "'%s'", s);
