@@ -190,7 +190,7 @@ main(int argc, char **argv)
 	argv += optind;
 	if (argc > 1 || (o.dag && o.layers == NULL))
 		usage(PF_EXIT_USAGE);
-	solve_in_init(&in);
+	solve_io_in_init(&in);
 	/*
 	 * Time plans are solved as the costs come (solve_stream.h): the
 	 * policies this run may solve; pimflow's -D candidates come after.

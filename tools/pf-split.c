@@ -53,10 +53,6 @@ int
 main(int argc, char **argv)
 {
 	struct split_opts o;
-	struct table_reader *in;
-	struct table_out *out;
-	FILE *mem = NULL;
-	char *buf = NULL;
 	const char *config = NULL;
 	int64_t total = 0, npim = 0;
 	int ch, gset = 0, machine = 0, rc = PF_EXIT_OK;
@@ -124,38 +120,8 @@ main(int argc, char **argv)
 		(void)split_opt_machine_write(&o, stdout);
 		return pf_close_stdout() < 0 ? PF_EXIT_DATA : PF_EXIT_OK;
 	}
-	/*
-	 * The layers parsed a block at a time, so the first rows go out
-	 * sooner; standard input is read whole first (raw bytes), so that
-	 * the stage writing it (onnx2layers in a pipe) ends at once rather
-	 * than when the last candidates are made.
-	 */
-	if (argc == 0 || strcmp(argv[0], "-") == 0) {
-		if ((mem = slurp(stdin, &buf)) == NULL) {
-			free(buf);
-			return PF_EXIT_DATA;
-		}
-		in = table_reader_stream(mem, "<stdin>", TABLE_BLOCK, NULL);
-	} else
-		in = table_reader_open(argv[0], TABLE_BLOCK, NULL);
-	if (in == NULL) {
-		if (mem != NULL)
-			fclose(mem);
-		free(buf);
-		return PF_EXIT_DATA;
-	}
-	out = table_out_open(stdout, TABLE_HOLD);
-	ch = split_stream(in, &o, out) == 0;
-	if (!ch)
+	if (split_gen_run(argc == 0 ? NULL : argv[0], &o) < 0)
 		rc = PF_EXIT_DATA;
-	if (table_out_close(out, ch) < 0) {
-		pf_write_error(NULL);
-		rc = PF_EXIT_DATA;
-	}
-	table_reader_close(in);
-	if (mem != NULL)
-		fclose(mem);
-	free(buf);
 	if (pf_close_stdout() < 0)
 		rc = PF_EXIT_DATA;
 	return rc;

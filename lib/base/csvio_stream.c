@@ -75,8 +75,8 @@ csvio_stream_block(char *const *files, int nfiles, const char *group,
 				cols = xcalloc(ncols + 1, sizeof(*cols));
 				for (c = 0; c < ncols; c++)
 					cols[c] = xstrdup(res->cols[c]);
-				first = xstrdup(table_reader_table(r)->fname);
-				if (table_out_header(o, res) < 0) {
+				first = xstrdup(csvio_reader_table(r)->fname);
+				if (csvio_out_header(o, res) < 0) {
 					pf_write_error(NULL);
 					k = -1;
 					break;
@@ -86,7 +86,7 @@ csvio_stream_block(char *const *files, int nfiles, const char *group,
 				break;
 			}
 			head = 0;
-			if (table_out_rows(o, res) < 0) {
+			if (csvio_out_rows(o, res) < 0) {
 				pf_write_error(NULL);
 				k = -1;
 				break;
@@ -120,12 +120,12 @@ csvio_stream_stdout_block(char *const *files, int nfiles, const char *group,
     int (*fn)(void *arg, struct table *in, const struct table **res),
     int (*done)(void *arg), void *arg)
 {
-	struct table_out *o = table_out_open(stdout, TABLE_HOLD);
+	struct table_out *o = csvio_out_open(stdout, TABLE_HOLD);
 	int ok;
 
 	ok = csvio_stream_block(files, nfiles, group, block, fn, arg, o) == 0 &&
 	    (done == NULL || done(arg) == 0);
-	if (table_out_close(o, ok) < 0) {
+	if (csvio_out_close(o, ok) < 0) {
 		pf_write_error(NULL);
 		ok = 0;
 	}

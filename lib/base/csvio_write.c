@@ -278,7 +278,7 @@ csvio_out_rows(struct table_out *w, const struct table *t)
 }
 
 int
-table_out_close(struct table_out *w, int ok)
+csvio_out_close(struct table_out *w, int ok)
 {
 	int rc = 0;
 
@@ -299,7 +299,7 @@ csvio_write(FILE *fp, const struct table *t)
 {
 	struct table_out *w = csvio_out_open(fp, 0);
 
-	(void)table_out_header(w, t);
-	(void)table_out_rows(w, t);
-	return table_out_close(w, 1);
+	(void)csvio_out_header(w, t);
+	(void)csvio_out_rows(w, t);
+	return csvio_out_close(w, 1);
 }

@@ -474,7 +474,7 @@ add_rows(struct gen *g)
 static int
 flush(struct gen *g, struct table_out *w)
 {
-	if (table_out_rows(w, g->out) < 0) {
+	if (csvio_out_rows(w, g->out) < 0) {
 		pf_write_error(NULL);
 		return -1;
 	}
@@ -540,7 +540,7 @@ whole_table(const struct table *layers, const struct split_opts *o,
 	g.out = out;
 	if (setup_cols(&g) < 0 || add_rows(&g) < 0)
 		rc = -1;
-	else if (w != NULL && table_out_header(w, out) < 0) {
+	else if (w != NULL && csvio_out_header(w, out) < 0) {
 		pf_write_error(NULL);
 		rc = -1;
 	} else if (generate(&g, g.n, g.n, w) < 0) {
@@ -588,7 +588,7 @@ split_gen_stream(struct table_reader *r, const struct split_opts *o,
 	g.out = &out;
 	if (setup_cols(&g) < 0)
 		goto done;
-	if (table_out_header(w, &out) < 0) {
+	if (csvio_out_header(w, &out) < 0) {
 		pf_write_error(NULL);
 		goto done;
 	}

@@ -140,9 +140,9 @@ blocks(void)
 	split_opts_init(&o);
 	o.pim_channels = 16;
 	fp = open_memstream(&a, &na);
-	w = table_out_open(fp, 0);
-	CHECK(split_write(&in, &o, w) == 0);
-	CHECK(table_out_close(w, 1) == 0);
+	w = csvio_out_open(fp, 0);
+	CHECK(split_gen_write(&in, &o, w) == 0);
+	CHECK(csvio_out_close(w, 1) == 0);
 	fclose(fp);
 	CHECK(split_gen_tasks(&in, &o, &whole) == 0);
 	CHECK(whole.nrows > 3 * 4096);
