@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "solve_band.h"
 #include "solve_text.h"
 
 /* Room for two 64-bit integers, a point, a sign and the NUL. */
@@ -84,7 +85,8 @@ solve_text_table(FILE *fp, const struct solve_in *in, const char *model,
 {
 	char a[CELL], b[CELL], c[CELL], e[CELL], f[CELL], g[CELL], l[4 * CELL];
 	const struct solve_result *r;
-	int p, energy = in->have_energy;
+	int p, energy = in->have_energy, band = res[P_NONE].band != NULL;
+	char bc[2 * CELL];
 
 	fprintf(fp, "model %s, GPU clock %s MHz, objective %s", *model ? model :
 	    "-", plain(a, mhz, 3), objective_name(o->kind));
@@ -94,6 +96,9 @@ solve_text_table(FILE *fp, const struct solve_in *in, const char *model,
 	fputc('\n', fp);
 	fprintf(fp, "%-9s %12s %12s %8s", "policy", "time_us", "gpu_cycles",
 	    "speedup");
+	/* -U: the nominal plan under the error band (solve_band.h) */
+	if (band)
+		fprintf(fp, "  %-22s", "p50 [p05-p95] beats");
 	if (energy)
 		fprintf(fp, " %10s %7s %8s", "energy_uJ", "e_ratio", "power_W");
 	fprintf(fp, "  %s\n", "layers gpu/pim/split/pipe");
@@ -106,6 +111,10 @@ solve_text_table(FILE *fp, const struct solve_in *in, const char *model,
 		    fix(a, summ(ns_of(r), 3) / 1000.0, 1),
 		    fix(b, summ(ns_of(r) * mhz / 1000.0, 3), 0),
 		    fix(c, summ(ratio(res[P_NONE].ps, r->ps), 6), 3));
+		if (band && r->band != NULL) {
+			band_cell(bc, sizeof(bc), &r->band->nominal);
+			fprintf(fp, "  %-22s", bc);
+		}
 		if (energy)
 			fprintf(fp, " %10s %7s %8s",
 			    fix(e, summ((double)r->pj / 1000.0, 3) / 1000.0,

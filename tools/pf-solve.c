@@ -10,17 +10,22 @@
 #include <unistd.h>
 
 #include "csvio.h"
+#include "conf.h"
 #include "diag.h"
+#include "solve_band.h"
 #include "solve_io.h"
 #include "solve_text.h"
+#include "xalloc.h"
 
 static void
 usage(int rc)
 {
-	fprintf(rc == PF_EXIT_OK ? stdout : stderr, "usage: %s [-DF] [-f gpu_clock_mhz] [-j summary.json] "
-	    "[-l layers.csv] [-m model]\n"
-	    "\t[-O time|energy|edp] [-P policy|all] [-t table.txt] [-W watts] "
-	    "[-w window]\n\t[costs.csv]\n", pf_progname());
+	fprintf(rc == PF_EXIT_OK ? stdout : stderr, "usage: %s [-DF] [-E error.csv] [-f gpu_clock_mhz] "
+	    "[-G gpu] [-j summary.json]\n"
+	    "\t[-l layers.csv] [-M pim] [-m model] [-O time|energy|edp] "
+	    "[-P policy|all]\n"
+	    "\t[-R range.csv] [-S seed] [-t table.txt] [-U samples] "
+	    "[-W watts]\n\t[-w window] [costs.csv]\n", pf_progname());
 	exit(rc);
 }
 
@@ -30,13 +35,52 @@ struct opts {
 	struct objective obj;
 	double		 mhz;
 	const char	*json, *layers, *model, *text;
+	/* -U: the error band (solve_band.h) */
+	int		 samples;
+	uint64_t	 seed;
+	const char	*errf, *gpu, *rangef, *pim;
 };
+
+/*
+ * The error model of -U: -E's error table (default the share folder's
+ * gpu/error.csv) for -G's GPU, -R's range table (pim/range.csv) for -M's
+ * PIM.  Returns 0 or -1 after a report.
+ */
+static int
+band_open(const struct opts *o, struct band_model *m)
+{
+	char *share = NULL, *ef = NULL, *rf = NULL;
+	size_t n;
+	int rc;
+
+	if (o->errf == NULL || o->rangef == NULL) {
+		if ((share = pf_sharedir()) == NULL) {
+			pf_err(NULL, "cannot find the pimflow share directory "
+			    "for -U's error files (set PIMFLOW_SHARE or give "
+			    "-E and -R)");
+			memset(m, 0, sizeof(*m));
+			return -1;
+		}
+		n = strlen(share) + 32;
+		ef = xmalloc(n);
+		rf = xmalloc(n);
+		snprintf(ef, n, "%s/gpu/error.csv", share);
+		snprintf(rf, n, "%s/pim/range.csv", share);
+	}
+	rc = band_model_load(m, o->errf != NULL ? o->errf : ef, o->gpu,
+	    o->rangef != NULL ? o->rangef : rf, o->pim);
+	free(share);
+	free(ef);
+	free(rf);
+	return rc;
+}
 
 /* Solve what is asked; write the plan and the summary.  Returns an exit status. */
 static int
 run(struct solve_in *in, const struct opts *o)
 {
 	struct solve_result res[P_NPOL];
+	struct band_result bres[P_NPOL];
 	struct plan plans[P_NPOL];
 	unsigned char want[P_NPOL];
 	struct table out;
@@ -45,10 +89,13 @@ run(struct solve_in *in, const struct opts *o)
 
 	memset(plans, 0, sizeof(plans));
 	memset(res, 0, sizeof(res));
+	memset(bres, 0, sizeof(bres));
 	for (p = 0; p < P_NPOL; p++)
 		want[p] = p == (int)o->pol || ((o->all || o->json != NULL ||
 		    o->text != NULL) &&
 		    (p != P_ATTNPIM || in->have_kv));
+	/* the band's speedups are over the none plan */
+	want[P_NONE] |= o->samples > 0;
 	if ((o->obj.kind != O_TIME || o->obj.cap_mw > 0) && !in->have_energy) {
 		pf_err(in->fname, "no energy_nj on every candidate: -O %s%s "
 		    "needs the energy columns (gpu-cycles with an energy "
@@ -60,6 +107,19 @@ run(struct solve_in *in, const struct opts *o)
 	if (solve_policies(in, &o->obj, o->fixed, want, plans, res) < 0) {
 		rc = PF_EXIT_DATA;
 		goto done;
+	}
+	if (o->samples > 0) {
+		struct band_run br = { o->samples, o->seed, o->fixed,
+			&o->obj };
+
+		if (band_sample_all(in->c, in->nc, in->nlayers, in->band, &br,
+		    want, plans, bres) < 0) {
+			rc = PF_EXIT_DATA;
+			goto done;
+		}
+		for (p = 0; p < P_NPOL; p++)
+			if (bres[p].done)
+				res[p].band = &bres[p];
 	}
 	if (o->json != NULL) {
 		if ((fp = fopen(o->json, "w")) == NULL) {
@@ -106,14 +166,18 @@ run(struct solve_in *in, const struct opts *o)
 	}
 	solve_plan_table(in, &plans[o->all ? P_PIMFLOW : o->pol], &o->obj,
 	    &out);
+	if (bres[o->all ? P_PIMFLOW : o->pol].done)
+		band_stability(&out, &bres[o->all ? P_PIMFLOW : o->pol]);
 	if (table_write(stdout, &out) < 0) {
 		pf_write_error(NULL);
 		rc = PF_EXIT_DATA;
 	}
 	table_free(&out);
 done:
-	for (p = 0; p < P_NPOL; p++)
+	for (p = 0; p < P_NPOL; p++) {
 		plan_free(&plans[p]);
+		band_result_free(&bres[p]);
+	}
 	return rc;
 }
 
@@ -122,6 +186,8 @@ main(int argc, char **argv)
 {
 	struct opts o;
 	struct solve_in in;
+	struct band_model bm;
+	struct band_cands bc;
 	int64_t v;
 	int ch, rc = PF_EXIT_DATA;
 
@@ -131,8 +197,34 @@ main(int argc, char **argv)
 	o.pol = P_PIMFLOW;
 	o.window = 8;
 	o.model = "";
-	while ((ch = getopt(argc, argv, "DFf:hj:l:m:O:P:t:W:w:")) != -1) {
+	o.gpu = "*";
+	o.pim = "newton-gddr6";
+	o.seed = 1;
+	while ((ch = getopt(argc, argv, "DE:FG:M:R:S:U:f:hj:l:m:O:P:t:W:w:")) !=
+	    -1) {
 		switch (ch) {
+		case 'E':
+			o.errf = optarg;
+			break;
+		case 'G':
+			o.gpu = optarg;
+			break;
+		case 'M':
+			o.pim = optarg;
+			break;
+		case 'R':
+			o.rangef = optarg;
+			break;
+		case 'S':
+			if (parse_int64(optarg, &v) < 0 || v < 0)
+				usage(PF_EXIT_USAGE);
+			o.seed = (uint64_t)v;
+			break;
+		case 'U':
+			if (parse_int64(optarg, &v) < 0 || v < 0 || v > 100000)
+				usage(PF_EXIT_USAGE);
+			o.samples = (int)v;
+			break;
 		case 'h':
 			usage(PF_EXIT_OK);
 			break;
@@ -189,10 +281,20 @@ main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
-	if (argc > 1 || (o.dag && o.layers == NULL))
+	if (argc > 1 || (o.dag && o.layers == NULL) ||
+	    (o.dag && o.samples > 0))
 		usage(PF_EXIT_USAGE);
-	pf_stage_ready();
+	if (o.samples > 0 && band_open(&o, &bm) < 0) {
+		band_model_free(&bm);
+		goto out;
+	}
 	solve_in_init(&in);
+	memset(&bc, 0, sizeof(bc));
+	if (o.samples > 0) {
+		bc.m = &bm;
+		in.band = &bc;
+	}
+	pf_stage_ready();
 	/*
 	 * Time plans are solved as the costs come (solve_stream.h): the
 	 * policies this run may solve; pimflow's -D candidates come after.
@@ -221,6 +323,11 @@ main(int argc, char **argv)
 	if (v == 0)
 		rc = run(&in, &o);
 	solve_in_free(&in);
+	if (o.samples > 0) {
+		band_cands_free(&bc);
+		band_model_free(&bm);
+	}
+out:
 	if (pf_close_stdout() < 0)
 		rc = PF_EXIT_DATA;
 	return rc;
