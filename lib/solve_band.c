@@ -241,14 +241,17 @@ int
 band_cands_begin(struct band_cands *b, struct band_model *m,
     const struct table *t)
 {
+	int i;
+
 	memset(b, 0, sizeof(*b));
 	b->m = m;
 	b->fname = t->fname;
-	if (table_need(t, band_cost_cols, b->col) < 0) {
-		pf_err(t->fname, "-U needs pf-merge's per-class columns "
-		    "(gpu_gemm_ns, ...): run this pf-merge");
-		return -1;
-	}
+	for (i = 0; i < BCC_N; i++)
+		if ((b->col[i] = table_col(t, band_cost_cols[i])) < 0) {
+			pf_errl(t->fname, 1, "missing column '%s' (-U needs "
+			    "pf-merge's per-class columns)", band_cost_cols[i]);
+			return -1;
+		}
 	b->inner = table_col(t, "handoff_ns");
 	return 0;
 }

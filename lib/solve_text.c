@@ -79,6 +79,30 @@ ratio(long long a, long long b)
 	return b > 0 ? (double)a / (double)b : NAN;
 }
 
+/* -U: what the band cell is, and the plans re-solved under each sample. */
+static void
+band_notes(FILE *fp, const struct solve_in *in, const struct solve_result *res)
+{
+	char bc[2 * CELL];
+	int p;
+
+	fprintf(fp, "note: band: %d samples (seed %llu) of the models' "
+	    "errors: the plan's speedup p50 [p05-p95], beats = the share of "
+	    "samples in which it beats the GPU alone\n",
+	    res[P_NONE].band->samples,
+	    (unsigned long long)res[P_NONE].band->seed);
+	fprintf(fp, "note: re-solved under each sample:");
+	for (p = 1; p < P_NPOL; p++) {
+		if (res[p].band == NULL || (p == P_ATTNPIM && !in->have_kv))
+			continue;
+		band_cell(bc, sizeof(bc), &res[p].band->resolved);
+		fprintf(fp, " %s %s%s", policy_name((enum policy)p), bc,
+		    p + 1 < P_NPOL && (p + 1 != P_ATTNPIM || in->have_kv) ?
+		    ";" : "");
+	}
+	fputc('\n', fp);
+}
+
 int
 solve_text_table(FILE *fp, const struct solve_in *in, const char *model,
     double mhz, const struct objective *o, const struct solve_result *res)
@@ -172,6 +196,8 @@ solve_text_table(FILE *fp, const struct solve_in *in, const char *model,
 		    "every channel; it runs the none plan (pimflow -F keeps "
 		    "its own)\n", objective_name(o->kind));
 	}
+	if (band)
+		band_notes(fp, in, res);
 	if (in->bytes_only != NULL && in->nbytes_only > 0)
 		fprintf(fp, "note: %" PRId64 " layer%s of op other (data "
 		    "movement, ops kept with onnx2layers -k) costed by bytes "
