@@ -139,6 +139,19 @@ load_range(const struct table *t, const long *rc, const char *pim,
 	return -1;
 }
 
+/* table_load into t (initialised), which stays valid on failure too. */
+static int
+load_into(const char *path, struct table *t)
+{
+	struct table n;
+
+	if (table_load(path, &n) < 0)
+		return -1;
+	table_free(t);
+	*t = n;
+	return 0;
+}
+
 int
 band_model_load(struct band_model *m, const char *errpath, const char *gpu,
     const char *rangepath, const char *pim)
@@ -159,14 +172,14 @@ band_model_load(struct band_model *m, const char *errpath, const char *gpu,
 	base_name(gpu, m->gpu, sizeof(m->gpu));
 	base_name(pim, pname, sizeof(pname));
 	table_init(&rt, NULL);
-	if (table_load(errpath, &m->err) < 0 ||
+	if (load_into(errpath, &m->err) < 0 ||
 	    table_need(&m->err, ecols, m->ec) < 0)
 		goto out;
 	for (r = 0; r < m->err.nrows; r++)
 		for (k = 3; k < 6; k++)
 			if (cell_num(&m->err, r, m->ec[k], k > 3, &v) < 0)
 				goto out;
-	if (table_load(rangepath, &rt) < 0 || table_need(&rt, rcols, rc) < 0 ||
+	if (load_into(rangepath, &rt) < 0 || table_need(&rt, rcols, rc) < 0 ||
 	    load_range(&rt, rc, pname, "dispatch_ns", m->disp) < 0 ||
 	    load_range(&rt, rc, pname, "handoff_sync_ns", m->hand) < 0)
 		goto out;
@@ -243,9 +256,12 @@ band_cands_begin(struct band_cands *b, struct band_model *m,
 {
 	int i;
 
+	size_t limit = b->limit;
+
 	memset(b, 0, sizeof(*b));
 	b->m = m;
 	b->fname = t->fname;
+	b->limit = limit;
 	for (i = 0; i < BCC_N; i++)
 		if ((b->col[i] = table_col(t, band_cost_cols[i])) < 0) {
 			pf_errl(t->fname, 1, "missing column '%s' (-U needs "
@@ -280,6 +296,13 @@ band_cands_row(struct band_cands *b, const struct table *t, size_t r,
 	struct band_cand *x;
 	int c, d;
 
+	if (b->over || (b->limit > 0 && i >= b->limit)) {
+		free(b->v);
+		b->v = NULL;
+		b->n = b->cap = 0;
+		b->over = 1;
+		return 0;
+	}
 	if (i >= b->cap) {
 		b->cap = b->cap ? b->cap * 2 : 1024;
 		if (b->cap <= i)

@@ -73,6 +73,12 @@ struct band_cands {
 	size_t			 n, cap;
 	long			 col[BCC_N], inner;
 	const char		*fname;
+	/*
+	 * Set by the caller: more candidates than limit (0: no limit) are
+	 * not kept; over is then set and v freed (pf-solve -U auto).
+	 */
+	size_t			 limit;
+	int			 over;
 };
 
 /*

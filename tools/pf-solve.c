@@ -24,7 +24,7 @@ usage(int rc)
 	    "[-G gpu] [-j summary.json]\n"
 	    "\t[-l layers.csv] [-M pim] [-m model] [-O time|energy|edp] "
 	    "[-P policy|all]\n"
-	    "\t[-R range.csv] [-S seed] [-t table.txt] [-U samples] "
+	    "\t[-R range.csv] [-S seed] [-t table.txt] [-U samples|auto] "
 	    "[-W watts]\n\t[-w window] [costs.csv]\n", pf_progname());
 	exit(rc);
 }
@@ -73,6 +73,29 @@ band_open(const struct opts *o, struct band_model *m)
 	free(ef);
 	free(rf);
 	return rc;
+}
+
+/*
+ * -U auto (pimflow's default): BAND_AUTO_MAX samples, fewer where the
+ * candidates are many, so that samples x candidates stays within
+ * BAND_AUTO_WORK (about 0.5 s of solving on the development machine);
+ * none, with a warning, where that leaves fewer than BAND_AUTO_MIN.
+ */
+#define BAND_AUTO_MAX	100
+#define BAND_AUTO_MIN	20
+#define BAND_AUTO_WORK	1000000
+
+static int
+auto_samples(const struct solve_in *in, const struct band_cands *bc)
+{
+	size_t n = in->nc > 0 ? BAND_AUTO_WORK / in->nc : BAND_AUTO_MAX;
+
+	if (bc->over || n < BAND_AUTO_MIN) {
+		pf_warn(in->fname, "-U auto: %zu candidates, no error band "
+		    "(give -U N)", in->nc);
+		return 0;
+	}
+	return n > BAND_AUTO_MAX ? BAND_AUTO_MAX : (int)n;
 }
 
 /* Solve what is asked; write the plan and the summary.  Returns an exit status. */
@@ -221,7 +244,11 @@ main(int argc, char **argv)
 			o.seed = (uint64_t)v;
 			break;
 		case 'U':
-			if (parse_int64(optarg, &v) < 0 || v < 0 || v > 100000)
+			/* auto: BAND_AUTO below */
+			if (strcmp(optarg, "auto") == 0)
+				v = -1;
+			else if (parse_int64(optarg, &v) < 0 || v < 0 ||
+			    v > 100000)
 				usage(PF_EXIT_USAGE);
 			o.samples = (int)v;
 			break;
@@ -284,14 +311,20 @@ main(int argc, char **argv)
 	if (argc > 1 || (o.dag && o.layers == NULL) ||
 	    (o.dag && o.samples > 0))
 		usage(PF_EXIT_USAGE);
-	if (o.samples > 0 && band_open(&o, &bm) < 0) {
+	if (o.dag && o.samples < 0) {
+		pf_warn(NULL, "-U auto: no error band with -D (its windows "
+		    "have no kernel classes)");
+		o.samples = 0;
+	}
+	if (o.samples != 0 && band_open(&o, &bm) < 0) {
 		band_model_free(&bm);
 		goto out;
 	}
 	solve_in_init(&in);
 	memset(&bc, 0, sizeof(bc));
-	if (o.samples > 0) {
+	if (o.samples != 0) {
 		bc.m = &bm;
+		bc.limit = o.samples < 0 ? BAND_AUTO_WORK / BAND_AUTO_MIN : 0;
 		in.band = &bc;
 	}
 	pf_stage_ready();
@@ -320,10 +353,12 @@ main(int argc, char **argv)
 		    "column 'gpu_clock_mhz' missing or empty (give -f)");
 		v = -1;
 	}
+	if (v == 0 && o.samples < 0)
+		o.samples = auto_samples(&in, &bc);
 	if (v == 0)
 		rc = run(&in, &o);
 	solve_in_free(&in);
-	if (o.samples > 0) {
+	if (bc.m != NULL) {
 		band_cands_free(&bc);
 		band_model_free(&bm);
 	}
