@@ -1,8 +1,9 @@
 #!/bin/sh
 # The error band and the ladder on every bundled model: pimflow (its
-# default -U 100) gives every policy a band with p05 <= p50 <= p95 and a
+# default -U auto: 100 samples there) gives every policy a band with p05 <= p50 <= p95 and a
 # beats share in [0, 1], the table its cell for each, and plan.csv a
-# stability in [0, 1] on every layer; the none policy's band is 1 wide 0.
+# stability in [0, 1] on every layer; the none policy's band is 1 wide 0;
+# pimflow -A gives its five steps and a band line for each PIM policy.
 # pimflow -A on one model: its rows are the runs they name (the first
 # the published assumptions, the whole-machine row pimflow with the
 # deployment build), and each effect is the change of the row's best.
@@ -26,6 +27,11 @@ for f in "$MODELS"/*.onnx; do
 	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "stability") c = i; if (!c) exit 1; next }
 	    $c == "" || $c < 0 || $c > 1 { exit 1 }' "$W/$m/plan.csv" ||
 	    fail "$m: plan.csv without a stability in [0, 1] on every layer"
+	# the ladder: five steps after the published row, a band per policy
+	pimflow -A "$f" >"$W/$m.lad" 2>"$W/$m.err" || fail "$m: pimflow -A exit $?: $(cat "$W/$m.err")"
+	[ "$(grep -c '^+ ' "$W/$m.lad")" -eq 5 ] || fail "$m: ladder rows: $(cat "$W/$m.lad")"
+	[ "$(grep -cE '^  [a-z+-]+ +[0-9.]+ \[[0-9.]+-[0-9.]+\] [0-9]+%$' "$W/$m.lad")" -eq $((np - 1)) ] ||
+	    fail "$m: ladder band lines: $(cat "$W/$m.lad")"
 	n=$((n + 1))
 done
 [ "$n" -ge 10 ] || fail "only $n bundled models"
