@@ -327,7 +327,6 @@ main(int argc, char **argv)
 		bc.limit = o.samples < 0 ? BAND_AUTO_WORK / BAND_AUTO_MIN : 0;
 		in.band = &bc;
 	}
-	pf_stage_ready();
 	/*
 	 * Time plans are solved as the costs come (solve_stream.h): the
 	 * policies this run may solve; pimflow's -D candidates come after.
