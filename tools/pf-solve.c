@@ -98,6 +98,39 @@ auto_samples(const struct solve_in *in, const struct band_cands *bc)
 	return n > BAND_AUTO_MAX ? BAND_AUTO_MAX : (int)n;
 }
 
+/* The summary (text 0: -j) or the table (1: -t) to path; 0 or -1 after a report. */
+static int
+write_out(const char *path, int text, const struct solve_in *in,
+    const struct opts *o, const struct solve_result *res)
+{
+	FILE *fp;
+	long long lb;
+	int rc;
+
+	if ((fp = fopen(path, "w")) == NULL) {
+		pf_err(path, "cannot create: %s", strerror(errno));
+		return -1;
+	}
+	if (text)
+		rc = solve_text_table(fp, in, o->model, o->mhz, &o->obj, res);
+	else {
+		lb = o->dag ? solve_lower_bound(in->c, in->nc, in->nlayers,
+		    in->preds, in->npreds, P_PIMFLOW) : 0;
+		rc = solve_summary(fp, in, o->model, o->mhz, &o->obj, o->fixed,
+		    res, o->dag ? o->window : 0, lb);
+	}
+	if (rc < 0 || fflush(fp) != 0 || ferror(fp)) {
+		pf_write_error(path);
+		fclose(fp);
+		return -1;
+	}
+	if (fclose(fp) != 0) {
+		pf_write_error(path);
+		return -1;
+	}
+	return 0;
+}
+
 /* Solve what is asked; write the plan and the summary.  Returns an exit status. */
 static int
 run(struct solve_in *in, const struct opts *o)
@@ -107,7 +140,6 @@ run(struct solve_in *in, const struct opts *o)
 	struct plan plans[P_NPOL];
 	unsigned char want[P_NPOL];
 	struct table out;
-	FILE *fp;
 	int p, rc = PF_EXIT_OK;
 
 	memset(plans, 0, sizeof(plans));
@@ -144,48 +176,10 @@ run(struct solve_in *in, const struct opts *o)
 			if (bres[p].done)
 				res[p].band = &bres[p];
 	}
-	if (o->json != NULL) {
-		if ((fp = fopen(o->json, "w")) == NULL) {
-			pf_err(o->json, "cannot create: %s", strerror(errno));
-			rc = PF_EXIT_DATA;
-			goto done;
-		}
-		long long lb = o->dag ? solve_lower_bound(in->c, in->nc,
-		    in->nlayers, in->preds, in->npreds, P_PIMFLOW) : 0;
-
-		if (solve_summary(fp, in, o->model, o->mhz, &o->obj, o->fixed,
-		    res,
-		    o->dag ? o->window : 0, lb) < 0 || fflush(fp) != 0 ||
-		    ferror(fp)) {
-			pf_write_error(o->json);
-			fclose(fp);
-			rc = PF_EXIT_DATA;
-			goto done;
-		}
-		if (fclose(fp) != 0) {
-			pf_write_error(o->json);
-			rc = PF_EXIT_DATA;
-			goto done;
-		}
-	}
-	if (o->text != NULL) {
-		if ((fp = fopen(o->text, "w")) == NULL) {
-			pf_err(o->text, "cannot create: %s", strerror(errno));
-			rc = PF_EXIT_DATA;
-			goto done;
-		}
-		if (solve_text_table(fp, in, o->model, o->mhz, &o->obj,
-		    res) < 0) {
-			pf_write_error(o->text);
-			fclose(fp);
-			rc = PF_EXIT_DATA;
-			goto done;
-		}
-		if (fclose(fp) != 0) {
-			pf_write_error(o->text);
-			rc = PF_EXIT_DATA;
-			goto done;
-		}
+	if ((o->json != NULL && write_out(o->json, 0, in, o, res) < 0) ||
+	    (o->text != NULL && write_out(o->text, 1, in, o, res) < 0)) {
+		rc = PF_EXIT_DATA;
+		goto done;
 	}
 	solve_plan_table(in, &plans[o->all ? P_PIMFLOW : o->pol], &o->obj,
 	    &out);
@@ -204,44 +198,40 @@ done:
 	return rc;
 }
 
-int
-main(int argc, char **argv)
+/* The options into *o (exits 2 on a bad one); returns optind. */
+static int
+parse_opts(int argc, char **argv, struct opts *o)
 {
-	struct opts o;
-	struct solve_in in;
-	struct band_model bm;
-	struct band_cands bc;
 	int64_t v;
-	int ch, rc = PF_EXIT_DATA;
+	int ch;
 
-	pf_setprogname(argv[0]);
-	memset(&o, 0, sizeof(o));
-	o.all = 1;
-	o.pol = P_PIMFLOW;
-	o.window = 8;
-	o.model = "";
-	o.gpu = "*";
-	o.pim = "newton-gddr6";
-	o.seed = 1;
+	memset(o, 0, sizeof(*o));
+	o->all = 1;
+	o->pol = P_PIMFLOW;
+	o->window = 8;
+	o->model = "";
+	o->gpu = "*";
+	o->pim = "newton-gddr6";
+	o->seed = 1;
 	while ((ch = getopt(argc, argv, "DE:FG:M:R:S:U:f:hj:l:m:O:P:t:W:w:")) !=
 	    -1) {
 		switch (ch) {
 		case 'E':
-			o.errf = optarg;
+			o->errf = optarg;
 			break;
 		case 'G':
-			o.gpu = optarg;
+			o->gpu = optarg;
 			break;
 		case 'M':
-			o.pim = optarg;
+			o->pim = optarg;
 			break;
 		case 'R':
-			o.rangef = optarg;
+			o->rangef = optarg;
 			break;
 		case 'S':
 			if (parse_int64(optarg, &v) < 0 || v < 0)
 				usage(PF_EXIT_USAGE);
-			o.seed = (uint64_t)v;
+			o->seed = (uint64_t)v;
 			break;
 		case 'U':
 			/* auto: BAND_AUTO below */
@@ -250,36 +240,36 @@ main(int argc, char **argv)
 			else if (parse_int64(optarg, &v) < 0 || v < 0 ||
 			    v > 100000)
 				usage(PF_EXIT_USAGE);
-			o.samples = (int)v;
+			o->samples = (int)v;
 			break;
 		case 'h':
 			usage(PF_EXIT_OK);
 			break;
 		case 'D':
-			o.dag = 1;
+			o->dag = 1;
 			break;
 		case 'F':
-			o.fixed = 1;
+			o->fixed = 1;
 			break;
 		case 'f':
-			if (parse_double(optarg, &o.mhz) < 0 || o.mhz <= 0)
+			if (parse_double(optarg, &o->mhz) < 0 || o->mhz <= 0)
 				usage(PF_EXIT_USAGE);
 			break;
 		case 'j':
-			o.json = optarg;
+			o->json = optarg;
 			break;
 		case 'l':
-			o.layers = optarg;
+			o->layers = optarg;
 			break;
 		case 'm':
-			o.model = optarg;
+			o->model = optarg;
 			break;
 		case 'O':
-			if (objective_parse(optarg, &o.obj.kind) < 0)
+			if (objective_parse(optarg, &o->obj.kind) < 0)
 				usage(PF_EXIT_USAGE);
 			break;
 		case 't':
-			o.text = optarg;
+			o->text = optarg;
 			break;
 		case 'W': {
 			double w;
@@ -287,25 +277,40 @@ main(int argc, char **argv)
 			/* integer milliwatts keep the capped DP exact */
 			if (parse_double(optarg, &w) < 0 || !(w > 0) || w > 1e6)
 				usage(PF_EXIT_USAGE);
-			o.obj.cap_mw = llround(w * 1000.0);
-			if (o.obj.cap_mw < 1)
+			o->obj.cap_mw = llround(w * 1000.0);
+			if (o->obj.cap_mw < 1)
 				usage(PF_EXIT_USAGE);
 			break;
 		}
 		case 'P':
-			o.all = strcmp(optarg, "all") == 0;
-			if (!o.all && policy_parse(optarg, &o.pol) < 0)
+			o->all = strcmp(optarg, "all") == 0;
+			if (!o->all && policy_parse(optarg, &o->pol) < 0)
 				usage(PF_EXIT_USAGE);
 			break;
 		case 'w':
 			if (parse_int64(optarg, &v) < 0 || v < 2 || v > 12)
 				usage(PF_EXIT_USAGE);
-			o.window = (int)v;
+			o->window = (int)v;
 			break;
 		default:
 			usage(PF_EXIT_USAGE);
 		}
 	}
+	return optind;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct opts o;
+	struct solve_in in;
+	struct band_model bm;
+	struct band_cands bc;
+	int64_t v;
+	int rc = PF_EXIT_DATA;
+
+	pf_setprogname(argv[0]);
+	optind = parse_opts(argc, argv, &o);
 	argc -= optind;
 	argv += optind;
 	if (argc > 1 || (o.dag && o.layers == NULL) ||
