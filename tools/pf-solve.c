@@ -54,7 +54,7 @@ band_open(const struct opts *o, struct band_model *m)
 	int rc;
 
 	if (o->errf == NULL || o->rangef == NULL) {
-		if ((share = pf_sharedir()) == NULL) {
+		if ((share = conf_sharedir()) == NULL) {
 			pf_err(NULL, "cannot find the pimflow share directory "
 			    "for -U's error files (set PIMFLOW_SHARE or give "
 			    "-E and -R)");
@@ -67,7 +67,7 @@ band_open(const struct opts *o, struct band_model *m)
 		snprintf(ef, n, "%s/gpu/error.csv", share);
 		snprintf(rf, n, "%s/pim/range.csv", share);
 	}
-	rc = band_model_load(m, o->errf != NULL ? o->errf : ef, o->gpu,
+	rc = solve_band_model_load(m, o->errf != NULL ? o->errf : ef, o->gpu,
 	    o->rangef != NULL ? o->rangef : rf, o->pim);
 	free(share);
 	free(ef);
@@ -116,7 +116,7 @@ write_out(const char *path, int text, const struct solve_in *in,
 	else {
 		lb = o->dag ? solve_lower_bound(in->c, in->nc, in->nlayers,
 		    in->preds, in->npreds, P_PIMFLOW) : 0;
-		rc = solve_summary(fp, in, o->model, o->mhz, &o->obj, o->fixed,
+		rc = solve_io_summary(fp, in, o->model, o->mhz, &o->obj, o->fixed,
 		    res, o->dag ? o->window : 0, lb);
 	}
 	if (rc < 0 || fflush(fp) != 0 || ferror(fp)) {
@@ -145,10 +145,8 @@ run(struct solve_in *in, const struct opts *o)
 	memset(plans, 0, sizeof(plans));
 	memset(res, 0, sizeof(res));
 	memset(bres, 0, sizeof(bres));
-	for (p = 0; p < P_NPOL; p++)
-		want[p] = p == (int)o->pol || ((o->all || o->json != NULL ||
-		    o->text != NULL) &&
-		    (p != P_ATTNPIM || in->have_kv));
+	solve_io_want(in, o->pol, o->all, o->json != NULL || o->text != NULL,
+	    want);
 	/* the band's speedups are over the none plan */
 	want[P_NONE] |= o->samples > 0;
 	if ((o->obj.kind != O_TIME || o->obj.cap_mw > 0) && !in->have_energy) {
@@ -159,7 +157,7 @@ run(struct solve_in *in, const struct opts *o)
 		rc = PF_EXIT_DATA;
 		goto done;
 	}
-	if (solve_policies(in, &o->obj, o->fixed, want, plans, res) < 0) {
+	if (solve_io_policies(in, &o->obj, o->fixed, want, plans, res) < 0) {
 		rc = PF_EXIT_DATA;
 		goto done;
 	}
@@ -167,7 +165,7 @@ run(struct solve_in *in, const struct opts *o)
 		struct band_run br = { o->samples, o->seed, o->fixed,
 			&o->obj };
 
-		if (band_sample_all(in->c, in->nc, in->nlayers, in->band, &br,
+		if (solve_band_sample_all(in->c, in->nc, in->nlayers, in->band, &br,
 		    want, plans, bres) < 0) {
 			rc = PF_EXIT_DATA;
 			goto done;
@@ -181,19 +179,19 @@ run(struct solve_in *in, const struct opts *o)
 		rc = PF_EXIT_DATA;
 		goto done;
 	}
-	solve_plan_table(in, &plans[o->all ? P_PIMFLOW : o->pol], &o->obj,
+	solve_io_plan_table(in, &plans[o->all ? P_PIMFLOW : o->pol], &o->obj,
 	    &out);
 	if (bres[o->all ? P_PIMFLOW : o->pol].done)
-		band_stability(&out, &bres[o->all ? P_PIMFLOW : o->pol]);
-	if (table_write(stdout, &out) < 0) {
+		solve_band_stability(&out, &bres[o->all ? P_PIMFLOW : o->pol]);
+	if (csvio_write(stdout, &out) < 0) {
 		pf_write_error(NULL);
 		rc = PF_EXIT_DATA;
 	}
-	table_free(&out);
+	csvio_free(&out);
 done:
 	for (p = 0; p < P_NPOL; p++) {
 		plan_free(&plans[p]);
-		band_result_free(&bres[p]);
+		solve_band_result_free(&bres[p]);
 	}
 	return rc;
 }
@@ -229,7 +227,7 @@ parse_opts(int argc, char **argv, struct opts *o)
 			o->rangef = optarg;
 			break;
 		case 'S':
-			if (parse_int64(optarg, &v) < 0 || v < 0)
+			if (csvio_parse_int64(optarg, &v) < 0 || v < 0)
 				usage(PF_EXIT_USAGE);
 			o->seed = (uint64_t)v;
 			break;
@@ -237,7 +235,7 @@ parse_opts(int argc, char **argv, struct opts *o)
 			/* auto: BAND_AUTO below */
 			if (strcmp(optarg, "auto") == 0)
 				v = -1;
-			else if (parse_int64(optarg, &v) < 0 || v < 0 ||
+			else if (csvio_parse_int64(optarg, &v) < 0 || v < 0 ||
 			    v > 100000)
 				usage(PF_EXIT_USAGE);
 			o->samples = (int)v;
@@ -252,7 +250,7 @@ parse_opts(int argc, char **argv, struct opts *o)
 			o->fixed = 1;
 			break;
 		case 'f':
-			if (parse_double(optarg, &o->mhz) < 0 || o->mhz <= 0)
+			if (csvio_parse_double(optarg, &o->mhz) < 0 || o->mhz <= 0)
 				usage(PF_EXIT_USAGE);
 			break;
 		case 'j':
@@ -275,7 +273,7 @@ parse_opts(int argc, char **argv, struct opts *o)
 			double w;
 
 			/* integer milliwatts keep the capped DP exact */
-			if (parse_double(optarg, &w) < 0 || !(w > 0) || w > 1e6)
+			if (csvio_parse_double(optarg, &w) < 0 || !(w > 0) || w > 1e6)
 				usage(PF_EXIT_USAGE);
 			o->obj.cap_mw = llround(w * 1000.0);
 			if (o->obj.cap_mw < 1)
@@ -288,7 +286,7 @@ parse_opts(int argc, char **argv, struct opts *o)
 				usage(PF_EXIT_USAGE);
 			break;
 		case 'w':
-			if (parse_int64(optarg, &v) < 0 || v < 2 || v > 12)
+			if (csvio_parse_int64(optarg, &v) < 0 || v < 2 || v > 12)
 				usage(PF_EXIT_USAGE);
 			o->window = (int)v;
 			break;
@@ -307,6 +305,7 @@ main(int argc, char **argv)
 	struct band_model bm;
 	struct band_cands bc;
 	int64_t v;
+	unsigned pols;
 	int rc = PF_EXIT_DATA;
 
 	pf_setprogname(argv[0]);
@@ -322,10 +321,10 @@ main(int argc, char **argv)
 		o.samples = 0;
 	}
 	if (o.samples != 0 && band_open(&o, &bm) < 0) {
-		band_model_free(&bm);
+		solve_band_model_free(&bm);
 		goto out;
 	}
-	solve_in_init(&in);
+	solve_io_in_init(&in);
 	memset(&bc, 0, sizeof(bc));
 	if (o.samples != 0) {
 		bc.m = &bm;
@@ -336,16 +335,12 @@ main(int argc, char **argv)
 	 * Time plans are solved as the costs come (solve_stream.h): the
 	 * policies this run may solve; pimflow's -D candidates come after.
 	 */
-	if (o.obj.kind == O_TIME && o.obj.cap_mw == 0) {
-		unsigned pols = o.all || o.json != NULL || o.text != NULL ?
-		    ~0u : 1u << o.pol | 1u << P_NONE;
-
-		if (o.dag)
-			pols &= ~(1u << P_PIMFLOW);
+	pols = solve_io_stream_pols(o.pol, o.all, o.json != NULL ||
+	    o.text != NULL, o.dag, &o.obj);
+	if (pols != 0)
 		in.ss = solve_stream_new(pols);
-	}
 	/* -l after the costs: its writer may be upstream in the same pipe */
-	v = solve_load_costs(argc == 1 ? argv[0] : "-", o.layers, &in);
+	v = solve_io_load_costs(argc == 1 ? argv[0] : "-", o.layers, &in);
 	if (v == 0 && o.dag)
 		solve_dag(&in.c, &in.nc, in.nlayers, in.preds, in.npreds,
 		    o.window, in.have_energy ? in.static_w[1] : 0);
@@ -361,10 +356,10 @@ main(int argc, char **argv)
 		o.samples = auto_samples(&in, &bc);
 	if (v == 0)
 		rc = run(&in, &o);
-	solve_in_free(&in);
+	solve_io_in_free(&in);
 	if (bc.m != NULL) {
-		band_cands_free(&bc);
-		band_model_free(&bm);
+		solve_band_cands_free(&bc);
+		solve_band_model_free(&bm);
 	}
 out:
 	if (pf_close_stdout() < 0)

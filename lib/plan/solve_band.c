@@ -12,7 +12,7 @@
 #include "solve_merge.h"
 #include "xalloc.h"
 
-const char *const band_cost_cols[] = {
+const char *const solve_band_cost_cols[] = {
 	"gpu_gemm_ns", "gpu_conv_ns", "gpu_depthwise_ns",
 	"gpu_elementwise_ns", "pim_dispatch_ns", "gpu_dtype", NULL
 };
@@ -20,17 +20,17 @@ const char *const band_cost_cols[] = {
 static const char *const cname[BC_N] = { "gemm", "conv", "depthwise",
 	"elementwise" };
 
-const char *const band_dev_names[BAND_NDEV] = { "gpu", "pim", "split",
+const char *const solve_band_dev_names[BAND_NDEV] = { "gpu", "pim", "split",
 	"pipe", "dag" };
 
 const char *
-band_class_name(enum band_class c)
+solve_band_class_name(enum band_class c)
 {
 	return cname[c];
 }
 
 enum band_class
-band_class_of(const char *op, const char *groups, const char *in_c)
+solve_band_class_of(const char *op, const char *groups, const char *in_c)
 {
 	if (strcmp(op, "gemm") == 0 || strcmp(op, "matmul") == 0)
 		return BC_GEMM;
@@ -43,7 +43,7 @@ band_class_of(const char *op, const char *groups, const char *in_c)
 }
 
 int
-band_dev(enum cand_kind k)
+solve_band_dev(enum cand_kind k)
 {
 	switch (k) {
 	case K_PIM:
@@ -60,7 +60,7 @@ band_dev(enum cand_kind k)
 }
 
 uint64_t
-band_rng_next(uint64_t *s)
+solve_band_rng_next(uint64_t *s)
 {
 	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
 
@@ -71,10 +71,10 @@ band_rng_next(uint64_t *s)
 
 /* A standard normal by Box-Muller from two uniforms in (0, 1). */
 double
-band_rng_normal(uint64_t *s)
+solve_band_rng_normal(uint64_t *s)
 {
-	double u = ((double)(band_rng_next(s) >> 11) + 0.5) * 0x1p-53;
-	double v = ((double)(band_rng_next(s) >> 11) + 0.5) * 0x1p-53;
+	double u = ((double)(solve_band_rng_next(s) >> 11) + 0.5) * 0x1p-53;
+	double v = ((double)(solve_band_rng_next(s) >> 11) + 0.5) * 0x1p-53;
 
 	return sqrt(-2.0 * log(u)) * cos(6.283185307179586 * v);
 }
@@ -100,10 +100,10 @@ base_name(const char *s, char *buf, size_t n)
 static int
 cell_num(const struct table *t, size_t r, long col, int nonneg, double *v)
 {
-	const char *s = table_get(t, r, (size_t)col);
+	const char *s = csvio_get(t, r, (size_t)col);
 
-	if (parse_double(s, v) < 0 || !isfinite(*v) || (nonneg && *v < 0)) {
-		pf_errl(t->fname, table_line(t, r), "column '%s': bad value "
+	if (csvio_parse_double(s, v) < 0 || !isfinite(*v) || (nonneg && *v < 0)) {
+		pf_errl(t->fname, csvio_line(t, r), "column '%s': bad value "
 		    "'%s'", t->cols[col], s);
 		return -1;
 	}
@@ -119,15 +119,15 @@ load_range(const struct table *t, const long *rc, const char *pim,
 	size_t r;
 
 	for (r = 0; r < t->nrows; r++) {
-		if (strcmp(table_get(t, r, (size_t)rc[0]), pim) != 0 ||
-		    strcmp(table_get(t, r, (size_t)rc[1]), q) != 0)
+		if (strcmp(csvio_get(t, r, (size_t)rc[0]), pim) != 0 ||
+		    strcmp(csvio_get(t, r, (size_t)rc[1]), q) != 0)
 			continue;
 		if (cell_num(t, r, rc[2], 1, &nom) < 0 ||
 		    cell_num(t, r, rc[3], 1, &lo) < 0 ||
 		    cell_num(t, r, rc[4], 1, &hi) < 0)
 			return -1;
 		if (!(nom > 0) || lo > hi) {
-			pf_errl(t->fname, table_line(t, r), "%s: want nominal "
+			pf_errl(t->fname, csvio_line(t, r), "%s: want nominal "
 			    "above 0 and lo <= hi", q);
 			return -1;
 		}
@@ -139,21 +139,21 @@ load_range(const struct table *t, const long *rc, const char *pim,
 	return -1;
 }
 
-/* table_load into t (initialised), which stays valid on failure too. */
+/* csvio_load into t (initialised), which stays valid on failure too. */
 static int
 load_into(const char *path, struct table *t)
 {
 	struct table n;
 
-	if (table_load(path, &n) < 0)
+	if (csvio_load(path, &n) < 0)
 		return -1;
-	table_free(t);
+	csvio_free(t);
 	*t = n;
 	return 0;
 }
 
 int
-band_model_load(struct band_model *m, const char *errpath, const char *gpu,
+solve_band_model_load(struct band_model *m, const char *errpath, const char *gpu,
     const char *rangepath, const char *pim)
 {
 	static const char *const ecols[] = { "gpu", "dtype", "class", "bias",
@@ -168,31 +168,31 @@ band_model_load(struct band_model *m, const char *errpath, const char *gpu,
 	int k, ok = -1;
 
 	memset(m, 0, sizeof(*m));
-	table_init(&m->err, NULL);
+	csvio_init(&m->err, NULL);
 	base_name(gpu, m->gpu, sizeof(m->gpu));
 	base_name(pim, pname, sizeof(pname));
-	table_init(&rt, NULL);
+	csvio_init(&rt, NULL);
 	if (load_into(errpath, &m->err) < 0 ||
-	    table_need(&m->err, ecols, m->ec) < 0)
+	    csvio_need(&m->err, ecols, m->ec) < 0)
 		goto out;
 	for (r = 0; r < m->err.nrows; r++)
 		for (k = 3; k < 6; k++)
 			if (cell_num(&m->err, r, m->ec[k], k > 3, &v) < 0)
 				goto out;
-	if (load_into(rangepath, &rt) < 0 || table_need(&rt, rcols, rc) < 0 ||
+	if (load_into(rangepath, &rt) < 0 || csvio_need(&rt, rcols, rc) < 0 ||
 	    load_range(&rt, rc, pname, "dispatch_ns", m->disp) < 0 ||
 	    load_range(&rt, rc, pname, "handoff_sync_ns", m->hand) < 0)
 		goto out;
 	ok = 0;
 out:
-	table_free(&rt);
+	csvio_free(&rt);
 	return ok;
 }
 
 void
-band_model_free(struct band_model *m)
+solve_band_model_free(struct band_model *m)
 {
-	table_free(&m->err);
+	csvio_free(&m->err);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -212,14 +212,14 @@ find_err(struct band_model *m, const char *dt, int c, struct band_err *e)
 
 	for (k = 0; k < 4; k++)
 		for (r = 0; r < t->nrows; r++) {
-			if (strcmp(table_get(t, r, (size_t)m->ec[0]), g[k]) ||
-			    strcmp(table_get(t, r, (size_t)m->ec[1]), d[k]) ||
-			    strcmp(table_get(t, r, (size_t)m->ec[2]), cname[c]))
+			if (strcmp(csvio_get(t, r, (size_t)m->ec[0]), g[k]) ||
+			    strcmp(csvio_get(t, r, (size_t)m->ec[1]), d[k]) ||
+			    strcmp(csvio_get(t, r, (size_t)m->ec[2]), cname[c]))
 				continue;
-			(void)parse_double(table_get(t, r, (size_t)m->ec[3]), &b);
-			(void)parse_double(table_get(t, r, (size_t)m->ec[4]),
+			(void)csvio_parse_double(csvio_get(t, r, (size_t)m->ec[3]), &b);
+			(void)csvio_parse_double(csvio_get(t, r, (size_t)m->ec[4]),
 			    &e->sys);
-			(void)parse_double(table_get(t, r, (size_t)m->ec[5]),
+			(void)csvio_parse_double(csvio_get(t, r, (size_t)m->ec[5]),
 			    &e->ind);
 			e->mu = -b;
 			e->known = 1;
@@ -239,7 +239,7 @@ dtype_index(struct band_model *m, const char *dt, const struct table *t,
 		if (strcmp(m->dt[i], dt) == 0)
 			return i;
 	if (m->ndt == BAND_MAXDT || strlen(dt) >= sizeof(m->dt[0])) {
-		pf_errl(t->fname, table_line(t, r), "column 'gpu_dtype': "
+		pf_errl(t->fname, csvio_line(t, r), "column 'gpu_dtype': "
 		    "more than %d precisions, or '%s' too long", BAND_MAXDT,
 		    dt);
 		return -1;
@@ -251,7 +251,7 @@ dtype_index(struct band_model *m, const char *dt, const struct table *t,
 }
 
 int
-band_cands_begin(struct band_cands *b, struct band_model *m,
+solve_band_cands_begin(struct band_cands *b, struct band_model *m,
     const struct table *t)
 {
 	int i;
@@ -263,12 +263,12 @@ band_cands_begin(struct band_cands *b, struct band_model *m,
 	b->fname = t->fname;
 	b->limit = limit;
 	for (i = 0; i < BCC_N; i++)
-		if ((b->col[i] = table_col(t, band_cost_cols[i])) < 0) {
+		if ((b->col[i] = csvio_col(t, solve_band_cost_cols[i])) < 0) {
 			pf_errl(t->fname, 1, "missing column '%s' (-U needs "
-			    "pf-merge's per-class columns)", band_cost_cols[i]);
+			    "pf-merge's per-class columns)", solve_band_cost_cols[i]);
 			return -1;
 		}
-	b->inner = table_col(t, "handoff_ns");
+	b->inner = csvio_col(t, "handoff_ns");
 	return 0;
 }
 
@@ -279,10 +279,10 @@ cell_ps(const struct table *t, size_t r, long col, long long *ps)
 	const char *s;
 
 	*ps = 0;
-	if (col < 0 || *(s = table_get(t, r, (size_t)col)) == '\0')
+	if (col < 0 || *(s = csvio_get(t, r, (size_t)col)) == '\0')
 		return 0;
-	if (ns_to_ps(s, ps) < 0) {
-		pf_errl(t->fname, table_line(t, r), "column '%s': bad time "
+	if (merge_ns_to_ps(s, ps) < 0) {
+		pf_errl(t->fname, csvio_line(t, r), "column '%s': bad time "
 		    "'%s'", t->cols[col], s);
 		return -1;
 	}
@@ -290,7 +290,7 @@ cell_ps(const struct table *t, size_t r, long col, long long *ps)
 }
 
 int
-band_cands_row(struct band_cands *b, const struct table *t, size_t r,
+solve_band_cands_row(struct band_cands *b, const struct table *t, size_t r,
     size_t i)
 {
 	struct band_cand *x;
@@ -319,13 +319,13 @@ band_cands_row(struct band_cands *b, const struct table *t, size_t r,
 	if (cell_ps(t, r, b->col[BCC_DISPATCH], &x->disp) < 0 ||
 	    cell_ps(t, r, b->inner, &x->inner) < 0)
 		return -1;
-	if ((d = dtype_index(b->m, table_get(t, r, (size_t)b->col[BCC_DTYPE]),
+	if ((d = dtype_index(b->m, csvio_get(t, r, (size_t)b->col[BCC_DTYPE]),
 	    t, r)) < 0)
 		return -1;
 	x->dt = (unsigned char)d;
 	for (c = 0; c < BC_N; c++)
 		if (x->g[c] > 0 && !b->m->e[d][c].known) {
-			pf_errl(t->fname, table_line(t, r), "no error model for "
+			pf_errl(t->fname, csvio_line(t, r), "no error model for "
 			    "gpu '%s', dtype '%s', class '%s' (nor a '*' row)",
 			    b->m->gpu, b->m->dt[d], cname[c]);
 			return -1;
@@ -334,7 +334,7 @@ band_cands_row(struct band_cands *b, const struct table *t, size_t r,
 }
 
 void
-band_cands_free(struct band_cands *b)
+solve_band_cands_free(struct band_cands *b)
 {
 	free(b->v);
 	memset(b, 0, sizeof(*b));

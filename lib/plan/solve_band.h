@@ -30,17 +30,17 @@ enum band_class { BC_GEMM, BC_CONV, BC_DW, BC_ELT, BC_N };
 #define BAND_NDEV	5	/* gpu (base, gpu), pim, split, pipe, dag */
 
 /* costs.csv's columns pf-merge adds for the band, in order (NULL-ended). */
-extern const char *const band_cost_cols[];
+extern const char *const solve_band_cost_cols[];
 enum { BCC_GPU0, BCC_DISPATCH = BCC_GPU0 + BC_N, BCC_DTYPE, BCC_N };
 
-const char *band_class_name(enum band_class c);
+const char *solve_band_class_name(enum band_class c);
 /*
  * The class of a GPU piece from its op, groups and in_c (empty: not
  * known): gemm and matmul are gemm; a conv whose groups equal its input
  * channels (and are more than 1) is depthwise, another conv is conv;
  * every other op is elementwise.
  */
-enum band_class band_class_of(const char *op, const char *groups,
+enum band_class solve_band_class_of(const char *op, const char *groups,
     const char *in_c);
 
 /* ln(true / predicted) = mu + sys Z + ind z of one class and precision. */
@@ -88,17 +88,17 @@ struct band_cands {
  * for gpu).  Returns 0 or -1 after a report (a missing column, a bad
  * number, a negative sd, no dispatch or hand-off range for pim).
  */
-int band_model_load(struct band_model *m, const char *errpath,
+int solve_band_model_load(struct band_model *m, const char *errpath,
     const char *gpu, const char *rangepath, const char *pim);
-void band_model_free(struct band_model *m);
+void solve_band_model_free(struct band_model *m);
 
 /* Columns of costs table t (at its first block); -1 after a report. */
-int band_cands_begin(struct band_cands *b, struct band_model *m,
+int solve_band_cands_begin(struct band_cands *b, struct band_model *m,
     const struct table *t);
 /* Row r of t as candidate index i (in read order); -1 after a report. */
-int band_cands_row(struct band_cands *b, const struct table *t, size_t r,
+int solve_band_cands_row(struct band_cands *b, const struct table *t, size_t r,
     size_t i);
-void band_cands_free(struct band_cands *b);
+void solve_band_cands_free(struct band_cands *b);
 
 /* One policy's answers. */
 struct band_stat {
@@ -123,35 +123,35 @@ struct band_run {
  * Draw r->samples samples of the costs of in's candidates c[0..nc-1]
  * (bc: their band data, bc->n == nc) and answer for every policy p with
  * want[p] set, plans[p] its nominal plan (plans[P_NONE] solved): res[p]
- * filled (free with band_result_free).  Returns 0 or -1 after a report.
+ * filled (free with solve_band_result_free).  Returns 0 or -1 after a report.
  */
-int band_sample_all(const struct cand *c, size_t nc, int64_t nlayers,
+int solve_band_sample_all(const struct cand *c, size_t nc, int64_t nlayers,
     const struct band_cands *bc, const struct band_run *r,
     const unsigned char *want, const struct plan *plans,
     struct band_result *res);
-void band_result_free(struct band_result *res);
+void solve_band_result_free(struct band_result *res);
 
 /*
- * The outputs (solve_band_out.c).  band_json: r as the summary's "band"
+ * The outputs (solve_band_out.c).  solve_band_json: r as the summary's "band"
  * object of a policy (samples, seed, nominal and resolved percentiles,
- * the re-solved layers' devices as shares); band_cell: "1.03
+ * the re-solved layers' devices as shares); solve_band_cell: "1.03
  * [0.97-1.10] 78%" (the nominal plan's p50, p05-p95 and share of
- * samples it beats the GPU alone) into buf of n bytes; band_stability:
+ * samples it beats the GPU alone) into buf of n bytes; solve_band_stability:
  * column "stability" appended to a plan table of nominal plan pl over
  * candidates c: per layer the share of re-solved samples that chose the
  * nominal plan's device for it.
  */
 struct jsonw;
-void band_json(struct jsonw *w, const struct band_result *r, int64_t nlayers);
-void band_cell(char *buf, size_t n, const struct band_stat *st);
-void band_stability(struct table *out, const struct band_result *r);
+void solve_band_json(struct jsonw *w, const struct band_result *r, int64_t nlayers);
+void solve_band_cell(char *buf, size_t n, const struct band_stat *st);
+void solve_band_stability(struct table *out, const struct band_result *r);
 
 /* The device index (0..BAND_NDEV-1) of a candidate kind. */
-int band_dev(enum cand_kind k);
-extern const char *const band_dev_names[BAND_NDEV];
+int solve_band_dev(enum cand_kind k);
+extern const char *const solve_band_dev_names[BAND_NDEV];
 
-/* The same draws as band_sample_all, exposed for tests: splitmix64. */
-uint64_t band_rng_next(uint64_t *state);
-double band_rng_normal(uint64_t *state);
+/* The same draws as solve_band_sample_all, exposed for tests: splitmix64. */
+uint64_t solve_band_rng_next(uint64_t *state);
+double solve_band_rng_normal(uint64_t *state);
 
 #endif

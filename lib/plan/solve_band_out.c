@@ -20,7 +20,7 @@ stat_json(struct jsonw *w, const char *key, const struct band_stat *st)
 }
 
 void
-band_json(struct jsonw *w, const struct band_result *r, int64_t nlayers)
+solve_band_json(struct jsonw *w, const struct band_result *r, int64_t nlayers)
 {
 	int64_t l;
 	int d;
@@ -33,7 +33,7 @@ band_json(struct jsonw *w, const struct band_result *r, int64_t nlayers)
 	stat_json(w, "resolved", &r->resolved);
 	jw_obj(w, "layers");
 	for (d = 0; d < BAND_NDEV; d++) {
-		jw_arr(w, band_dev_names[d]);
+		jw_arr(w, solve_band_dev_names[d]);
 		for (l = 0; l < nlayers; l++)
 			jw_num(w, NULL, (double)r->count[l * BAND_NDEV + d] /
 			    r->samples, 3);
@@ -45,23 +45,23 @@ band_json(struct jsonw *w, const struct band_result *r, int64_t nlayers)
 }
 
 void
-band_cell(char *buf, size_t n, const struct band_stat *st)
+solve_band_cell(char *buf, size_t n, const struct band_stat *st)
 {
 	snprintf(buf, n, "%.2f [%.2f-%.2f] %.0f%%", st->p50, st->p05, st->p95,
 	    100.0 * st->beats);
 }
 
 void
-band_stability(struct table *out, const struct band_result *r)
+solve_band_stability(struct table *out, const struct band_result *r)
 {
-	size_t col = table_addcol(out, "stability"), i;
-	long lc = table_col(out, "layer");
+	size_t col = csvio_addcol(out, "stability"), i;
+	long lc = csvio_col(out, "layer");
 	int64_t l;
 
 	for (i = 0; i < out->nrows; i++) {
-		if (lc < 0 || table_int(out, i, (size_t)lc, &l) < 0)
+		if (lc < 0 || csvio_int(out, i, (size_t)lc, &l) < 0)
 			continue;
-		table_setfix(out, i, col, (double)r->count[l * BAND_NDEV +
+		csvio_setfix(out, i, col, (double)r->count[l * BAND_NDEV +
 		    r->nomdev[l]] / r->samples, 3);
 	}
 }

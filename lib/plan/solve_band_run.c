@@ -35,22 +35,22 @@ draw(const struct band_model *m, uint64_t seed, int s, int64_t nlayers,
 	int64_t l;
 	int i, c;
 
-	(void)band_rng_next(&st);
+	(void)solve_band_rng_next(&st);
 	for (i = 0; i < BAND_MAXDT; i++)
 		for (c = 0; c < BC_N; c++) {
 			const struct band_err *e = &m->e[i][c];
-			double z = band_rng_normal(&st);
+			double z = solve_band_rng_normal(&st);
 
 			d->f[i][c] = e->known ? exp(e->mu + e->sys * z) : 1.0;
 			d->ind[i][c] = e->known ? e->ind : 0.0;
 		}
 	d->fd = m->disp[0] + (m->disp[1] - m->disp[0]) *
-	    ((double)(band_rng_next(&st) >> 11) * 0x1p-53);
+	    ((double)(solve_band_rng_next(&st) >> 11) * 0x1p-53);
 	d->fh = m->hand[0] + (m->hand[1] - m->hand[0]) *
-	    ((double)(band_rng_next(&st) >> 11) * 0x1p-53);
+	    ((double)(solve_band_rng_next(&st) >> 11) * 0x1p-53);
 	d->zsum[0] = 0;
 	for (l = 0; l < nlayers; l++)
-		d->zsum[l + 1] = d->zsum[l] + band_rng_normal(&st);
+		d->zsum[l + 1] = d->zsum[l] + solve_band_rng_normal(&st);
 }
 
 static long long
@@ -167,7 +167,7 @@ count_plan(const struct cand *c, const struct plan *pl, uint32_t *count)
 		const struct cand *x = &c[pl->seg[k]];
 
 		for (l = x->first; l <= x->last; l++)
-			count[l * BAND_NDEV + band_dev(x->kind)]++;
+			count[l * BAND_NDEV + solve_band_dev(x->kind)]++;
 	}
 }
 
@@ -214,7 +214,7 @@ one_sample(const struct cand *c, size_t nc, int64_t nl, struct cand *sc,
 }
 
 int
-band_sample_all(const struct cand *c, size_t nc, int64_t nl,
+solve_band_sample_all(const struct cand *c, size_t nc, int64_t nl,
     const struct band_cands *bc, const struct band_run *r,
     const unsigned char *want, const struct plan *plans,
     struct band_result *res)
@@ -247,7 +247,7 @@ band_sample_all(const struct cand *c, size_t nc, int64_t nl,
 			const struct cand *x = &c[plans[p].seg[k]];
 
 			for (l = x->first; l <= x->last; l++)
-				res[p].nomdev[l] = (unsigned char)band_dev(x->kind);
+				res[p].nomdev[l] = (unsigned char)solve_band_dev(x->kind);
 		}
 	}
 	for (s = 0; s < n; s++)
@@ -275,7 +275,7 @@ out:
 }
 
 void
-band_result_free(struct band_result *res)
+solve_band_result_free(struct band_result *res)
 {
 	free(res->count);
 	free(res->nomdev);

@@ -95,7 +95,7 @@ band_notes(FILE *fp, const struct solve_in *in, const struct solve_result *res)
 	for (p = 1; p < P_NPOL; p++) {
 		if (res[p].band == NULL || (p == P_ATTNPIM && !in->have_kv))
 			continue;
-		band_cell(bc, sizeof(bc), &res[p].band->resolved);
+		solve_band_cell(bc, sizeof(bc), &res[p].band->resolved);
 		fprintf(fp, " %s %s%s", policy_name((enum policy)p), bc,
 		    p + 1 < P_NPOL && (p + 1 != P_ATTNPIM || in->have_kv) ?
 		    ";" : "");
@@ -136,7 +136,7 @@ solve_text_table(FILE *fp, const struct solve_in *in, const char *model,
 		    fix(b, summ(ns_of(r) * mhz / 1000.0, 3), 0),
 		    fix(c, summ(ratio(res[P_NONE].ps, r->ps), 6), 3));
 		if (band && r->band != NULL) {
-			band_cell(bc, sizeof(bc), &r->band->nominal);
+			solve_band_cell(bc, sizeof(bc), &r->band->nominal);
 			fprintf(fp, "  %-22s", bc);
 		}
 		if (energy)

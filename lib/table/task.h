@@ -36,31 +36,19 @@ const char *task_dev_name(enum task_dev d);
  * The axes a layer may be split along (column axis), in this order: h, a
  * conv's output rows (with halo); n, output channels (each device holds
  * only its share of the weights); m, GEMM rows (tokens); d, a 3-D conv's
- * depth slices (with halo).  One table says,
- * per axis, its letter, which layers it may divide and how
- * (split_geom.h); pf-split's -a, the generator, candidate ids and
- * pf-solve's reading of column axis all go through it.
+ * depth slices (with halo).  Here the axis is a letter in the tables;
+ * which layers it may divide and how is the plan wing's (split_axes,
+ * split_geom.h).  pf-split's -a, the generator, candidate ids and
+ * pf-solve's reading of column axis all go through these two.
  */
 enum task_axis { TA_H, TA_N, TA_M, TA_D, TA_NAXIS };
 
-struct layer;
-struct piece;
-struct split_rules;
-
-struct task_axis_def {
-	char	letter;
-	/* Whether layer l may be split along the axis under rules r. */
-	int	(*eligible)(const struct layer *l, const struct split_rules *r);
-	/*
-	 * The two pieces at GPU share ratio (1..99): 0, -1 when the axis
-	 * cannot divide l at that ratio, SPLIT_TOOBIG (split_geom.h);
-	 * *units gets the GPU's share in rows or channels.
-	 */
-	int	(*divide)(const struct layer *l, int ratio, struct piece *pc,
-		    int64_t *units);
-};
-
-extern const struct task_axis_def task_axes[TA_NAXIS];
+/* The letter of axis a ('h', 'n', 'm', 'd'). */
+static inline char
+task_axis_letter(enum task_axis a)
+{
+	return "hnmd"[a];
+}
 
 /* The axis lettered s ("h", "n", "m", "d"): 0, or -1 when s names none. */
 int task_axis_parse(const char *s, enum task_axis *a);
@@ -118,6 +106,7 @@ int task_devices(const struct table *t, long *col, size_t n[TASK_NDEV]);
 #define TASK_COL_GPU_TENSOR	"gpu_tensor"
 #define TASK_COL_ENERGY		"energy_nj"
 #define TASK_COL_STATIC		"static_w"
+#define TASK_COL_PIM_ATTACH	"pim_attach"	/* partition or added */
 
 /*
  * The columns of tasks.csv that pf-split writes ahead of a piece's
@@ -179,19 +168,45 @@ int64_t task_pim_share(int64_t total);
 
 /*
  * Write task_pim_share(total) in column pimch (-1: absent, nothing to
- * do) of every row of t that holds TASK_PIM_AUTO.
+ * do) of every row of t that holds TASK_PIM_AUTO, but a row of an added
+ * machine (column attach, -1: absent): its N is the PIM config's, which
+ * pim-cycles writes.
  */
-void task_pim_resolve(struct table *t, long pimch, int64_t total);
+void task_pim_resolve(struct table *t, long pimch, long attach,
+    int64_t total);
+
+/*
+ * How the PIM devices sit in the machine (column pim_attach, key
+ * pim_attach of a PIM config; pf-formats(7), "Machine model"):
+ * partition, PIMFlow's machine, where PIM takes N of the GPU's own
+ * channels; added, where the PIM devices bring their own N channels and
+ * the GPU keeps all of its own in every candidate.  An absent column or
+ * an empty cell is partition.
+ */
+enum task_attach { TASK_PARTITION, TASK_ADDED, TASK_NATTACH };
+
+/* "partition" or "added". */
+const char *task_attach_name(enum task_attach a);
+/* The attachment named s: 0, or -1 when s names none (no report). */
+int task_attach_parse(const char *s, enum task_attach *a);
+/*
+ * The attachment of row r (column col, -1: absent, partition): 0, or
+ * -1 after reporting "file:line: column 'pim_attach': ...".
+ */
+int task_attach_row(const struct table *t, size_t r, long col,
+    enum task_attach *a);
 
 /*
  * The GPU's memory channels for row r of t, a GPU piece of a machine of
  * total channels (cfg names the config in reports): total for kind
- * "base", total - pim_channels otherwise.  kind and pimch are column
- * indexes (-1: absent).  A missing, zero, fractional or negative
- * pim_channels, or one that leaves the GPU no channel, is reported as
- * "file:line: column 'pim_channels': ..." and -1 returned.
+ * "base" and for every row of an added machine (column attach, -1:
+ * absent), total - pim_channels otherwise.  kind, pimch and attach are
+ * column indexes (-1: absent).  A missing, zero, fractional or negative
+ * pim_channels, or one that leaves a partitioned GPU no channel, is
+ * reported as "file:line: column 'pim_channels': ..." and -1 returned;
+ * under added pim_channels may also be TASK_PIM_AUTO (the PIM config's).
  */
 int task_gpu_channels(const struct table *t, size_t r, long kind, long pimch,
-    int64_t total, const char *cfg, int64_t *ch);
+    long attach, int64_t total, const char *cfg, int64_t *ch);
 
 #endif

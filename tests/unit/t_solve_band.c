@@ -22,26 +22,26 @@ main(void)
 	int i, n = 200000;
 
 	for (i = 0; i < 3; i++)
-		CHECK(band_rng_next(&s) == ref[i]);
+		CHECK(solve_band_rng_next(&s) == ref[i]);
 	s = 42;
 	for (i = 0; i < n; i++) {
-		z = band_rng_normal(&s);
+		z = solve_band_rng_normal(&s);
 		sum += z;
 		sq += z * z;
 	}
 	/* 5 standard errors: 0.011 for the mean, 0.016 for the variance */
 	CHECK(fabs(sum / n) < 0.012);
 	CHECK(fabs(sq / n - 1.0) < 0.016);
-	CHECK(band_class_of("gemm", "", "") == BC_GEMM);
-	CHECK(band_class_of("matmul", "1", "64") == BC_GEMM);
-	CHECK(band_class_of("conv", "1", "64") == BC_CONV);
-	CHECK(band_class_of("conv", "2", "64") == BC_CONV);
-	CHECK(band_class_of("conv", "64", "64") == BC_DW);
-	CHECK(band_class_of("conv", "1", "1") == BC_CONV);
-	CHECK(band_class_of("eltwise", "", "") == BC_ELT);
-	CHECK(band_class_of("pool", "", "") == BC_ELT);
-	CHECK(band_dev(K_BASE) == 0 && band_dev(K_GPU) == 0 &&
-	    band_dev(K_PIM) == 1 && band_dev(K_SPLIT) == 2 &&
-	    band_dev(K_PIPE) == 3 && band_dev(K_DAG) == 4);
+	CHECK(solve_band_class_of("gemm", "", "") == BC_GEMM);
+	CHECK(solve_band_class_of("matmul", "1", "64") == BC_GEMM);
+	CHECK(solve_band_class_of("conv", "1", "64") == BC_CONV);
+	CHECK(solve_band_class_of("conv", "2", "64") == BC_CONV);
+	CHECK(solve_band_class_of("conv", "64", "64") == BC_DW);
+	CHECK(solve_band_class_of("conv", "1", "1") == BC_CONV);
+	CHECK(solve_band_class_of("eltwise", "", "") == BC_ELT);
+	CHECK(solve_band_class_of("pool", "", "") == BC_ELT);
+	CHECK(solve_band_dev(K_BASE) == 0 && solve_band_dev(K_GPU) == 0 &&
+	    solve_band_dev(K_PIM) == 1 && solve_band_dev(K_SPLIT) == 2 &&
+	    solve_band_dev(K_PIPE) == 3 && solve_band_dev(K_DAG) == 4);
 	return check_failures != 0;
 }
