@@ -48,6 +48,13 @@ gpu_wino_ok(const struct gpu_model *m, const struct layer *l, enum gpu_wino w)
 	return l->kernel_h == 3 || (l->kernel_h == 5 && w == GPU_WINO_NONFUSED);
 }
 
+int
+gpu_wino_forced(const struct gpu_model *m, const struct layer *l)
+{
+	return gpu_wino_ok(m, l, GPU_WINO_FUSED) && l->kernel_h == 3 &&
+	    l->in_c > 4;
+}
+
 /* Add a streaming kernel's parts to k; returns its cycles. */
 static double
 stream(const struct gpu_mach *g, const struct gpu_stream *s,
@@ -89,7 +96,7 @@ gpu_wino_cost(const struct gpu_mach *g, const struct layer *l,
 	p.k = c;
 	p.esz = (int)esz;
 	p.rate = rate;
-	p.eff = m->eff_math_cuda;
+	p.eff = m->wino_eff_math;
 	p.tiles = m->tiles32;
 	p.ntiles = m->ntiles32;
 	if (w == GPU_WINO_FUSED) {
@@ -137,7 +144,7 @@ gpu_wino_cost(const struct gpu_mach *g, const struct layer *l,
 		 * each tile and filter transformed once, spread over the SMs.
 		 */
 		xf = (tiles * c * f->data + c * n * f->filt + tiles * n *
-		    f->inv) / (m->sms * rate * m->eff_math_cuda);
+		    f->inv) / (m->sms * rate * m->wino_eff_math);
 		cyc += xf;
 		k->math += xf;
 	} else {

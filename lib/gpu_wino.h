@@ -40,6 +40,16 @@ int gpu_wino_ok(const struct gpu_model *m, const struct layer *l,
     enum gpu_wino w);
 
 /*
+ * Whether the library's heuristic runs layer l as Winograd whatever the
+ * implicit GEMM would cost: a 3x3 conv gpu_wino_ok() admits with more
+ * than 4 input channels (a first layer's RGB or RGBA input stays on the
+ * implicit GEMM).  In the training set (gpu-measured-conv-train.csv)
+ * cuDNN 7 ran every such fp32 conv as WINOGRAD or WINOGRAD_NONFUSED, the
+ * 3-channel one as IMPLICIT_PRECOMP_GEMM.
+ */
+int gpu_wino_forced(const struct gpu_model *m, const struct layer *l);
+
+/*
  * Cost of layer l as Winograd algorithm w on machine g (its first
  * kernel's input in L2 when in_l2).  Fills k (cycles = all its kernels'
  * device cycles, aux_cycles = the transform kernels', kernels, the
