@@ -86,13 +86,14 @@ const struct conf_key gpu_model_keys[] = {
 	    "least k-steps x this (few resident CTAs cannot hide the load "
 	    "latency)"),
 	R(conv_fixed_ns, 0, 1e6, "ns",
-	    "kernel_fixed_ns of an implicit-GEMM convolution kernel: the "
-	    "per-call floor of a library conv (its set-up of the filter-offset "
-	    "tables and the call's share that launches do not hide)"),
+	    "device time a library convolution kernel (implicit GEMM or "
+	    "depthwise) pays besides its work, in place of kernel_fixed_ns: "
+	    "the per-call floor of a conv call"),
 	W(conv_kstep_cycles, 0, 1e6, "cycles",
-	    "kstep_cycles of an implicit-GEMM convolution CTA: each k-step "
-	    "also computes the input addresses of its filter tap (im2col on "
-	    "the fly) before its loads"),
+	    "latency floor of one tile_k step of an implicit-GEMM convolution "
+	    "CTA, in place of kstep_cycles: each k-step also computes the "
+	    "input addresses of its filter tap (im2col on the fly) before "
+	    "its loads"),
 	R(wino_eff_math, TINY, 1, "ratio",
 	    "share of the CUDA-core FLOP rate the multiplies of a Winograd "
 	    "convolution sustain (its batched GEMMs have K = C and read "
@@ -487,13 +488,15 @@ winograd(const struct gpu_mach *g, const struct layer *l, int in_l2,
 	struct gpu_kern k;
 	double best;
 	size_t i;
+	enum gpu_wino forced = gpu_wino_forced(m, l);
 
 	/* The heuristic's Winograd layers leave the implicit GEMM aside. */
-	best = gpu_wino_forced(m, l) ? -1 : gpu_compose(m->build.launch,
+	best = forced != GPU_WINO_NONE ? -1 : gpu_compose(m->build.launch,
 	    c->main_cycles + c->aux_cycles - before->aux_cycles,
 	    (c->kernels - before->kernels) * g->launch);
 	for (i = 0; i < sizeof(algs) / sizeof(algs[0]); i++) {
-		if (!gpu_wino_ok(m, l, algs[i]))
+		if (!gpu_wino_ok(m, l, algs[i]) ||
+		    (forced != GPU_WINO_NONE && algs[i] != forced))
 			continue;
 		gpu_wino_cost(g, l, algs[i], in_l2, &k);
 		if (best >= 0 && gpu_compose(m->build.launch, k.cycles,

@@ -48,11 +48,25 @@ gpu_wino_ok(const struct gpu_model *m, const struct layer *l, enum gpu_wino w)
 	return l->kernel_h == 3 || (l->kernel_h == 5 && w == GPU_WINO_NONFUSED);
 }
 
-int
+/*
+ * source: fitted to gpu-measured-conv-train.csv (its 26 fp32 3x3 rows'
+ * algorithm labels: fused for C <= 128 with C N P Q <= 1.6e6, non-fused
+ * at C = 128 with 3.2e6 and at every C >= 256; the bound set between)
+ */
+#define WINO_FUSED_MAX_C	128
+#define WINO_FUSED_MAX_WORK	(2.0 * 1024 * 1024)
+
+enum gpu_wino
 gpu_wino_forced(const struct gpu_model *m, const struct layer *l)
 {
-	return gpu_wino_ok(m, l, GPU_WINO_FUSED) && l->kernel_h == 3 &&
-	    l->in_c > 4;
+	double work = (double)l->in_c * (double)l->batch *
+	    (double)l->out_h * (double)l->out_w;
+
+	if (!gpu_wino_ok(m, l, GPU_WINO_FUSED) || l->kernel_h != 3 ||
+	    l->in_c <= 4)
+		return GPU_WINO_NONE;
+	return l->in_c <= WINO_FUSED_MAX_C && work <= WINO_FUSED_MAX_WORK ?
+	    GPU_WINO_FUSED : GPU_WINO_NONFUSED;
 }
 
 /* Add a streaming kernel's parts to k; returns its cycles. */

@@ -408,12 +408,17 @@ winograd(void)
 	CHECK_EQ_I(k.kernels, 4);
 	CHECK(k.aux_cycles > 0 && k.aux_cycles < k.cycles);
 	/*
-	 * 16 channels: the heuristic runs Winograd (the cheaper variant)
-	 * whatever the implicit GEMM costs.
+	 * 16 channels, C N P Q = 1024: the heuristic runs the fused kernel
+	 * whatever the implicit GEMM costs; 256 channels the non-fused one.
 	 */
-	CHECK(gpu_wino_forced(&m, &l));
+	CHECK_EQ_I(gpu_wino_forced(&m, &l), GPU_WINO_FUSED);
 	CHECK(gpu_layer_cost(&m, &l, 1, &c) == 0);
-	CHECK(c.winograd != GPU_WINO_NONE);
+	CHECK_EQ_I(c.winograd, GPU_WINO_FUSED);
+	l.in_c = 256;
+	CHECK(layer_derive(&l) == 0);
+	CHECK_EQ_I(gpu_wino_forced(&m, &l), GPU_WINO_NONFUSED);
+	CHECK(gpu_layer_cost(&m, &l, 1, &c) == 0);
+	CHECK_EQ_I(c.winograd, GPU_WINO_NONFUSED);
 	/* 4 channels (a first layer): the cheapest, never worse than the GEMM. */
 	l.in_c = 4;
 	CHECK(layer_derive(&l) == 0);
