@@ -25,7 +25,7 @@ import tempfile
 
 TOP = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 BIN = os.environ.get("PF_BIN", os.path.join(TOP, "bin"))
-SHARE = os.path.join(TOP, "share", "pimflow")
+SHARE = os.environ.get("PIMFLOW_SHARE", os.path.join(TOP, "share", "pimflow"))
 TRAIN = os.path.join(SHARE, "gpu", "train", "gpu-measured-train.csv")
 CONV_TRAIN = os.path.join(SHARE, "gpu", "train", "gpu-measured-conv-train.csv")
 BUILD = "library"
@@ -236,17 +236,30 @@ def table(rows, pred):
     return out
 
 
-# error.csv: the measured boards each config's residuals come from, and
-# the configs without a measured board of their own with the nearest
-# measured architecture (the proxy column says which).
+# error.csv: the measured boards each config's residuals come from.
 ERR_BOARDS = {"t4": ["T4"], "v100": ["V100-SXM2", "V100-PCIe-32GB"],
               "a100": ["A100", "A100-PCIe-40GB", "A100-PCIe-80GB"],
               "h100": ["H100-SXM5-80GB"]}
-ERR_PROXY = {"rtx2060-ideal": "t4", "rtx2060-sim": "t4", "rtx2070": "t4",
-             "rtx2080ti": "t4", "gtx1080ti": "v100", "h200": "h100"}
-ERR_WHY = {"t4": "Turing", "v100": "Volta", "a100": "Ampere", "h100": "Hopper"}
-ERR_DTYPES = ("fp16", "bf16", "fp32", "int8")
-ERR_CLASSES = ("gemm", "conv", "depthwise", "elementwise")
+ERR_ARCH = {"t4": "Turing", "v100": "Volta", "a100": "Ampere", "h100": "Hopper"}
+# Where a config's own residuals run out, the measured configs looked at,
+# nearest architecture first (the shipped configs without a board of
+# their own start from their nearest measured one).
+ERR_NEAR = {
+    "t4": ["t4", "v100"], "v100": ["v100", "t4"],
+    "a100": ["a100", "v100", "t4"], "h100": ["h100", "a100", "v100", "t4"],
+    "rtx2060-ideal": ["t4", "v100"], "rtx2060-sim": ["t4", "v100"],
+    "rtx2070": ["t4", "v100"], "rtx2080ti": ["t4", "v100"],
+    "gtx1080ti": ["v100", "t4"], "h200": ["h100", "a100", "v100", "t4"],
+}
+# The dtypes whose residuals stand in for a dtype, in order.
+ERR_DTYPES = {"fp16": ["fp16", "bf16"], "bf16": ["bf16", "fp16"],
+              "fp32": ["fp32"], "int8": ["int8"]}
+# The classes whose residuals stand in for a class, in order (no
+# depthwise conv is measured; elementwise kernels stream memory as the
+# GEMMs the model finds memory-bound do; an int8 conv has only GEMMs).
+ERR_CLASSES = {"gemm": ["gemm"], "conv": ["conv", "gemm"],
+               "depthwise": ["depthwise", "conv", "gemm"],
+               "elementwise": ["elementwise", "gemm-memory", "gemm"]}
 
 
 def stats(rs, pred):
@@ -268,38 +281,44 @@ def stats(rs, pred):
     return n, bias, sys_sd, ind
 
 
+def has_int8(cfg):
+    with open(os.path.join(SHARE, "gpu", cfg + ".conf")) as f:
+        s = f.read()
+    return any(float(re.search(r"(?m)^%s = (\S+)" % k, s).group(1)) > 0
+               for k in ("tc_flop_per_sm_cycle_int8", "cuda_flop_per_sm_cycle_int8"))
+
+
 def error_rows(rows, pred):
     """The rows of error.csv: per config, dtype and op class."""
-    # the residuals each measured config has, per (dtype, class)
     have = {}
     for cfg, boards in ERR_BOARDS.items():
         for r in rows:
-            if r["gpu"] in boards and r["timing"] == "kernel-avg" or \
-                    r["gpu"] in boards and cfg in ("a100", "h100"):
-                have.setdefault((cfg, r["precision"], r["class"]), []).append(r)
+            if r["gpu"] not in boards:
+                continue
+            have.setdefault((cfg, r["precision"], r["class"]), []).append(r)
+            if r["class"] == "gemm" and r.get("bound") == "memory":
+                have.setdefault((cfg, r["precision"], "gemm-memory"), []).append(r)
     out = []
-    for cfg in sorted(list(ERR_BOARDS) + list(ERR_PROXY)):
-        base = ERR_PROXY.get(cfg, cfg)
+    for cfg in sorted(ERR_NEAR):
         for dt in ERR_DTYPES:
+            if dt == "int8" and not has_int8(cfg):
+                continue
             for cl in ERR_CLASSES:
-                src = []
-                rs = have.get((base, dt, cl))
-                if rs is None and cl == "depthwise":
-                    rs = have.get((base, dt, "conv"))
-                    src.append("conv rows (no depthwise measured)")
-                if rs is None and cl == "elementwise":
-                    # streaming kernels: the GEMMs the model finds memory-bound
-                    rs = [r for r in have.get((base, dt, "gemm"), [])
-                          if r.get("bound") == "memory"] or None
-                    src.append("memory-bound gemm rows")
-                if rs is None:
+                hit = None
+                for c2 in ERR_CLASSES[cl]:
+                    for base in ERR_NEAR[cfg]:
+                        for d2 in ERR_DTYPES[dt]:
+                            if hit is None and (base, d2, c2) in have:
+                                hit = (base, d2, c2)
+                if hit is None:
                     continue
-                n, b, ss, si = stats(rs, pred)
-                if base != cfg:
-                    src.insert(0, "%s rows (nearest measured architecture, %s)"
-                               % (base, ERR_WHY[base]))
+                base, d2, c2 = hit
+                n, b, ss, si = stats(have[hit], pred)
+                proxy = "" if hit == (cfg, dt, cl) else "%s %s %s rows%s" % (
+                    base, d2, "memory-bound gemm" if c2 == "gemm-memory" else c2,
+                    "" if base == cfg else " (%s)" % ERR_ARCH[base])
                 out.append([cfg, dt, cl, n, "%.4f" % b, "%.4f" % ss, "%.4f" % si,
-                            "; ".join(src)])
+                            proxy])
     return out
 
 
