@@ -176,15 +176,15 @@ gpu_gemm_cost(const struct gpu_mach *g, const struct gpu_gemm *p,
 	int i, s, smax;
 
 	memset(k, 0, sizeof(*k));
-	if (p->conv) {
-		if ((i = gpu_conv_tile(g, p, menu, n)) >= 0)
-			gpu_gemm_option(g, p, &menu[i], 1, k);
+	if (p->conv && (i = gpu_conv_tile(g, p, menu, n)) >= 0) {
+		gpu_gemm_option(g, p, &menu[i], 1, k);
 		return;
 	}
+	/* (a conv no heuristic tile fits: the cheapest, still no split-K) */
 	for (i = 0; i < n; i++) {
 		tiles = p->g * ceil(p->m / menu[i].tm) *
 		    ceil(p->n / menu[i].tn);
-		smax = tiles < m->sms ? (int)m->splitk_max : 1;
+		smax = tiles < m->sms && !p->conv ? (int)m->splitk_max : 1;
 		for (s = 1; s <= smax; s *= 2) {
 			c = gpu_gemm_option(g, p, &menu[i], s, &cur);
 			if (c >= 0 && (best < 0 || c < best)) {
@@ -216,6 +216,8 @@ gpu_conv_tile(const struct gpu_mach *g, const struct gpu_gemm *p,
 	for (i = 0; i < n; i++)
 		if (menu[i].tm >= 64 && (tn == 0 || menu[i].tn < tn))
 			tn = menu[i].tn;
+	if (tn <= 0)
+		return -1;
 	while (tn < p->n)
 		tn *= 2;
 	/* The largest tile whose grid fills the SMs, else the smallest. */

@@ -71,7 +71,7 @@ double gpu_gemm_option(const struct gpu_mach *g, const struct gpu_gemm *p,
  * The fastest option over the tile menu and, when the grid has fewer
  * tiles than SMs, split-K factors 2, 4, ... up to splitk_max.  For an
  * implicit-GEMM conv (p->conv): split-K 1 and the tile gpu_conv_tile
- * picks.
+ * picks (the cheapest resident tile when it picks none).
  */
 void gpu_gemm_cost(const struct gpu_mach *g, const struct gpu_gemm *p,
     struct gpu_kern *k);

@@ -598,6 +598,14 @@ conv_igemm(void)
 	gpu_gemm_cost(&g, &p, &k);
 	CHECK_EQ_I(k.tile.tm, 64);
 	CHECK_EQ_I(k.tile.tn, 64);
+	/* A menu of GEMV-like tiles only: the cheapest of them, never 0. */
+	m.tiles[0] = m.tiles[3];
+	m.ntiles = 1;
+	CHECK_EQ_I(gpu_conv_tile(&g, &p, m.tiles, m.ntiles), -1);
+	gpu_gemm_cost(&g, &p, &k);
+	CHECK_EQ_I(k.tile.tm, 16);
+	CHECK_EQ_I(k.splitk, 1);
+	CHECK(k.cycles > 5000);
 }
 
 int
