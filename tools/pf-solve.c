@@ -45,10 +45,8 @@ run(struct solve_in *in, const struct opts *o)
 
 	memset(plans, 0, sizeof(plans));
 	memset(res, 0, sizeof(res));
-	for (p = 0; p < P_NPOL; p++)
-		want[p] = p == (int)o->pol || ((o->all || o->json != NULL ||
-		    o->text != NULL) &&
-		    (p != P_ATTNPIM || in->have_kv));
+	solve_io_want(in, o->pol, o->all, o->json != NULL || o->text != NULL,
+	    want);
 	if ((o->obj.kind != O_TIME || o->obj.cap_mw > 0) && !in->have_energy) {
 		pf_err(in->fname, "no energy_nj on every candidate: -O %s%s "
 		    "needs the energy columns (gpu-cycles with an energy "
@@ -57,7 +55,7 @@ run(struct solve_in *in, const struct opts *o)
 		rc = PF_EXIT_DATA;
 		goto done;
 	}
-	if (solve_policies(in, &o->obj, o->fixed, want, plans, res) < 0) {
+	if (solve_io_policies(in, &o->obj, o->fixed, want, plans, res) < 0) {
 		rc = PF_EXIT_DATA;
 		goto done;
 	}
@@ -70,7 +68,7 @@ run(struct solve_in *in, const struct opts *o)
 		long long lb = o->dag ? solve_lower_bound(in->c, in->nc,
 		    in->nlayers, in->preds, in->npreds, P_PIMFLOW) : 0;
 
-		if (solve_summary(fp, in, o->model, o->mhz, &o->obj, o->fixed,
+		if (solve_io_summary(fp, in, o->model, o->mhz, &o->obj, o->fixed,
 		    res,
 		    o->dag ? o->window : 0, lb) < 0 || fflush(fp) != 0 ||
 		    ferror(fp)) {
@@ -104,13 +102,13 @@ run(struct solve_in *in, const struct opts *o)
 			goto done;
 		}
 	}
-	solve_plan_table(in, &plans[o->all ? P_PIMFLOW : o->pol], &o->obj,
+	solve_io_plan_table(in, &plans[o->all ? P_PIMFLOW : o->pol], &o->obj,
 	    &out);
-	if (table_write(stdout, &out) < 0) {
+	if (csvio_write(stdout, &out) < 0) {
 		pf_write_error(NULL);
 		rc = PF_EXIT_DATA;
 	}
-	table_free(&out);
+	csvio_free(&out);
 done:
 	for (p = 0; p < P_NPOL; p++)
 		plan_free(&plans[p]);
@@ -123,6 +121,7 @@ main(int argc, char **argv)
 	struct opts o;
 	struct solve_in in;
 	int64_t v;
+	unsigned pols;
 	int ch, rc = PF_EXIT_DATA;
 
 	pf_setprogname(argv[0]);
@@ -143,7 +142,7 @@ main(int argc, char **argv)
 			o.fixed = 1;
 			break;
 		case 'f':
-			if (parse_double(optarg, &o.mhz) < 0 || o.mhz <= 0)
+			if (csvio_parse_double(optarg, &o.mhz) < 0 || o.mhz <= 0)
 				usage(PF_EXIT_USAGE);
 			break;
 		case 'j':
@@ -166,7 +165,7 @@ main(int argc, char **argv)
 			double w;
 
 			/* integer milliwatts keep the capped DP exact */
-			if (parse_double(optarg, &w) < 0 || !(w > 0) || w > 1e6)
+			if (csvio_parse_double(optarg, &w) < 0 || !(w > 0) || w > 1e6)
 				usage(PF_EXIT_USAGE);
 			o.obj.cap_mw = llround(w * 1000.0);
 			if (o.obj.cap_mw < 1)
@@ -179,7 +178,7 @@ main(int argc, char **argv)
 				usage(PF_EXIT_USAGE);
 			break;
 		case 'w':
-			if (parse_int64(optarg, &v) < 0 || v < 2 || v > 12)
+			if (csvio_parse_int64(optarg, &v) < 0 || v < 2 || v > 12)
 				usage(PF_EXIT_USAGE);
 			o.window = (int)v;
 			break;
@@ -191,21 +190,17 @@ main(int argc, char **argv)
 	argv += optind;
 	if (argc > 1 || (o.dag && o.layers == NULL))
 		usage(PF_EXIT_USAGE);
-	solve_in_init(&in);
+	solve_io_in_init(&in);
 	/*
 	 * Time plans are solved as the costs come (solve_stream.h): the
 	 * policies this run may solve; pimflow's -D candidates come after.
 	 */
-	if (o.obj.kind == O_TIME && o.obj.cap_mw == 0) {
-		unsigned pols = o.all || o.json != NULL || o.text != NULL ?
-		    ~0u : 1u << o.pol | 1u << P_NONE;
-
-		if (o.dag)
-			pols &= ~(1u << P_PIMFLOW);
+	pols = solve_io_stream_pols(o.pol, o.all, o.json != NULL ||
+	    o.text != NULL, o.dag, &o.obj);
+	if (pols != 0)
 		in.ss = solve_stream_new(pols);
-	}
 	/* -l after the costs: its writer may be upstream in the same pipe */
-	v = solve_load_costs(argc == 1 ? argv[0] : "-", o.layers, &in);
+	v = solve_io_load_costs(argc == 1 ? argv[0] : "-", o.layers, &in);
 	if (v == 0 && o.dag)
 		solve_dag(&in.c, &in.nc, in.nlayers, in.preds, in.npreds,
 		    o.window, in.have_energy ? in.static_w[1] : 0);
@@ -219,7 +214,7 @@ main(int argc, char **argv)
 	}
 	if (v == 0)
 		rc = run(&in, &o);
-	solve_in_free(&in);
+	solve_io_in_free(&in);
 	if (pf_close_stdout() < 0)
 		rc = PF_EXIT_DATA;
 	return rc;

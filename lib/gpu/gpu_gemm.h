@@ -28,7 +28,7 @@ struct gpu_gemm {
 	 * 1: the forward implicit-GEMM kernel of a convolution.  Such a
 	 * kernel never splits K across CTAs (each CTA walks all of K, tap
 	 * by tap), its tile comes from the library's heuristic
-	 * (gpu_conv_tile), and its k-steps and call floor are
+	 * (gpu_gemm_conv_tile), and its k-steps and call floor are
 	 * conv_kstep_cycles and conv_fixed_ns.
 	 */
 	int	conv;
@@ -51,11 +51,11 @@ struct gpu_gemm {
  * registers per thread = tm x tn / threads (fp32 accumulators) +
  * tile_regs_overhead, at most 255.
  */
-int gpu_occupancy(const struct gpu_model *m, const struct gpu_tile *t,
+int gpu_gemm_occupancy(const struct gpu_model *m, const struct gpu_tile *t,
     int esz);
 
 /* Waves of ctas CTAs over slots concurrent CTAs: ceil(ctas / slots). */
-double gpu_waves(double ctas, double slots);
+double gpu_gemm_waves(double ctas, double slots);
 
 /*
  * Cost of the problem with tile t and split-K factor s (s > 1 adds a
@@ -70,8 +70,9 @@ double gpu_gemm_option(const struct gpu_mach *g, const struct gpu_gemm *p,
 /*
  * The fastest option over the tile menu and, when the grid has fewer
  * tiles than SMs, split-K factors 2, 4, ... up to splitk_max.  For an
- * implicit-GEMM conv (p->conv): split-K 1 and the tile gpu_conv_tile
- * picks (the cheapest resident tile when it picks none).
+ * implicit-GEMM conv (p->conv): split-K 1 and the tile
+ * gpu_gemm_conv_tile picks (the cheapest resident tile when it picks
+ * none).
  */
 void gpu_gemm_cost(const struct gpu_mach *g, const struct gpu_gemm *p,
     struct gpu_kern *k);
@@ -84,7 +85,7 @@ void gpu_gemm_cost(const struct gpu_mach *g, const struct gpu_gemm *p,
  * such tile.  Among tiles of the chosen size the one of least cost.
  * Returns its index in menu, or -1 when none is resident.
  */
-int gpu_conv_tile(const struct gpu_mach *g, const struct gpu_gemm *p,
+int gpu_gemm_conv_tile(const struct gpu_mach *g, const struct gpu_gemm *p,
     const struct gpu_tile *menu, int n);
 
 #endif
