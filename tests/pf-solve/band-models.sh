@@ -3,8 +3,8 @@
 # default -U auto: 100 samples there) gives every policy a band with p05 <= p50 <= p95 and a
 # beats share in [0, 1], the table its cell for each, and plan.csv a
 # stability in [0, 1] on every layer; the none policy's band is 1 wide 0;
-# pimflow -L gives its five steps and a band line for each PIM policy.
-# pimflow -L on one model: its rows are the runs they name (the first
+# pimflow -A gives its five steps and a band line for each PIM policy.
+# pimflow -A on one model: its rows are the runs they name (the first
 # the published assumptions, the whole-machine row pimflow with the
 # deployment build), and each effect is the change of the row's best.
 . "$TOP/tests/pipeline/common"
@@ -28,7 +28,7 @@ for f in "$MODELS"/*.onnx; do
 	    $c == "" || $c < 0 || $c > 1 { exit 1 }' "$W/$m/plan.csv" ||
 	    fail "$m: plan.csv without a stability in [0, 1] on every layer"
 	# the ladder: five steps after the published row, a band per policy
-	pimflow -L "$f" >"$W/$m.lad" 2>"$W/$m.err" || fail "$m: pimflow -L exit $?: $(cat "$W/$m.err")"
+	pimflow -A "$f" >"$W/$m.lad" 2>"$W/$m.err" || fail "$m: pimflow -A exit $?: $(cat "$W/$m.err")"
 	[ "$(grep -c '^+ ' "$W/$m.lad")" -eq 5 ] || fail "$m: ladder rows: $(cat "$W/$m.lad")"
 	[ "$(grep -cE '^  [a-z+-]+ +[0-9.]+ \[[0-9.]+-[0-9.]+\] [0-9]+%$' "$W/$m.lad")" -eq $((np - 1)) ] ||
 	    fail "$m: ladder band lines: $(cat "$W/$m.lad")"
@@ -37,7 +37,7 @@ done
 [ "$n" -ge 10 ] || fail "only $n bundled models"
 
 m=$MODELS/resnet18_cifar10.onnx
-pimflow -L "$m" "$W/ladder" >"$W/ladder.txt" 2>"$W/err" || fail "pimflow -L: exit $?: $(cat "$W/err")"
+pimflow -A "$m" "$W/ladder" >"$W/ladder.txt" 2>"$W/err" || fail "pimflow -A: exit $?: $(cat "$W/err")"
 pimflow -q -x -U 0 -F -b tvm-cudnn -o 'pim-cycles=-d 0 -H' "$m" "$W/pub" || fail "published run"
 pimflow -q -x -U 0 -b fused "$m" "$W/ours" || fail "whole-machine run"
 # the table's numbers, three decimals as pf-ladder prints them
