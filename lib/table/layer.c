@@ -7,6 +7,7 @@
 #include "arith.h"
 #include "diag.h"
 #include "layer.h"
+#include "nametab.h"
 
 static const char *const opnames[OP_NOPS] = {
 	"conv", "gemm", "matmul", "pool", "eltwise", "act", "softmax",
@@ -68,20 +69,18 @@ static const struct {
 const char *
 layer_opname(enum layer_op op)
 {
-	return op < OP_NOPS ? opnames[op] : "?";
+	return nametab_name(opnames, OP_NOPS, (int)op);
 }
 
 int
 layer_opparse(const char *s, enum layer_op *op)
 {
-	int i;
+	int i = nametab_find(opnames, OP_NOPS, s);
 
-	for (i = 0; i < OP_NOPS; i++)
-		if (strcmp(s, opnames[i]) == 0) {
-			*op = (enum layer_op)i;
-			return 0;
-		}
-	return -1;
+	if (i < 0)
+		return -1;
+	*op = (enum layer_op)i;
+	return 0;
 }
 
 int
