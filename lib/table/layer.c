@@ -405,22 +405,8 @@ static inline void
 put_num(struct table *t, size_t row, size_t col, int64_t v,
     struct layer_memo *m, size_t i)
 {
-	int64_t last = m->v[i];
-
-	m->v[i] = v;
-	if (!m->have) {
+	if (csvio_memo_changed(t, row, col, &m->num[i], v, !m->have))
 		csvio_setint(t, row, col, v);
-		return;
-	}
-	if (last == v)
-		return;
-	if (m->have1[i] && m->v1[i] == v)
-		csvio_setsame(t, row, col, m->r1[i]);
-	else
-		csvio_setint(t, row, col, v);
-	m->v1[i] = last;
-	m->r1[i] = row - 1;
-	m->have1[i] = 1;
 }
 
 /* A text cell, scanned once for quoting: later rows share it as it is. */
