@@ -190,7 +190,6 @@ main(int argc, char **argv)
 	argv += optind;
 	if (argc > 1 || (o.dag && o.layers == NULL))
 		usage(PF_EXIT_USAGE);
-	pf_stage_ready();
 	solve_io_in_init(&in);
 	/*
 	 * Time plans are solved as the costs come (solve_stream.h): the

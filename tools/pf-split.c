@@ -120,7 +120,6 @@ main(int argc, char **argv)
 		(void)split_opt_machine_write(&o, stdout);
 		return pf_close_stdout() < 0 ? PF_EXIT_DATA : PF_EXIT_OK;
 	}
-	pf_stage_ready();
 	if (split_gen_run(argc == 0 ? NULL : argv[0], &o) < 0)
 		rc = PF_EXIT_DATA;
 	if (pf_close_stdout() < 0)

@@ -442,7 +442,7 @@ static int
 flush(struct gen *g, struct table_out *w)
 {
 	if (csvio_out_rows(w, g->out) < 0) {
-		pf_write_error(csvio_out_where(w));
+		pf_write_error(NULL);
 		return -1;
 	}
 	csvio_droprows(g->out);
@@ -508,7 +508,7 @@ whole_table(const struct table *layers, const struct split_opts *o,
 	if (setup_cols(&g) < 0 || add_rows(&g) < 0)
 		rc = -1;
 	else if (w != NULL && csvio_out_header(w, out) < 0) {
-		pf_write_error(csvio_out_where(w));
+		pf_write_error(NULL);
 		rc = -1;
 	} else if (generate(&g, g.n, g.n, w) < 0) {
 		if (g.big)
@@ -556,7 +556,7 @@ split_gen_stream(struct table_reader *r, const struct split_opts *o,
 	if (setup_cols(&g) < 0)
 		goto done;
 	if (csvio_out_header(w, &out) < 0) {
-		pf_write_error(csvio_out_where(w));
+		pf_write_error(NULL);
 		goto done;
 	}
 	while ((n = csvio_reader_next(r)) > 0) {

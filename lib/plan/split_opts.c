@@ -246,7 +246,6 @@ split_gen_run(const char *path, const struct split_opts *o)
 	struct table_out *out;
 	FILE *mem = NULL;
 	char *buf = NULL;
-	const char *where;
 	int ok, rc = 0;
 
 	/*
@@ -273,8 +272,8 @@ split_gen_run(const char *path, const struct split_opts *o)
 	ok = split_gen_stream(in, o, out) == 0;
 	if (!ok)
 		rc = -1;
-	if (csvio_out_close(out, ok, &where) < 0) {
-		pf_write_error(where);
+	if (csvio_out_close(out, ok) < 0) {
+		pf_write_error(NULL);
 		rc = -1;
 	}
 	csvio_reader_close(in);

@@ -243,7 +243,7 @@ streamed(const struct str *s, size_t block)
 	o = csvio_out_open(fp, 0);
 	CHECK_EQ_I(csvio_stream_block(files, 1, NULL, block, modfn, NULL, o),
 	    0);
-	CHECK_EQ_I(csvio_out_close(o, 1, NULL), 0);
+	CHECK_EQ_I(csvio_out_close(o, 1), 0);
 	fclose(fp);
 	fp = fmemopen(s->s, s->n, "r");
 	CHECK_EQ_I(csvio_read(fp, "t.csv", &t), 0);

@@ -142,7 +142,7 @@ blocks(void)
 	fp = open_memstream(&a, &na);
 	w = csvio_out_open(fp, 0);
 	CHECK(split_gen_write(&in, &o, w) == 0);
-	CHECK(csvio_out_close(w, 1, NULL) == 0);
+	CHECK(csvio_out_close(w, 1) == 0);
 	fclose(fp);
 	CHECK(split_gen_tasks(&in, &o, &whole) == 0);
 	CHECK(whole.nrows > 3 * 4096);
