@@ -17,6 +17,9 @@
 #include "solve_stream.h"
 #include "textpool.h"
 
+struct band_cands;
+struct band_result;
+
 struct solve_in {
 	struct cand	 *c;
 	size_t		  nc;
@@ -44,6 +47,12 @@ struct solve_in {
 	 */
 	struct solve_stream *ss;
 	/*
+	 * Set by the caller before the costs are read, for pf-solve -U:
+	 * each candidate's band data is read beside it (solve_band.h);
+	 * NULL: none.  The caller frees it.
+	 */
+	struct band_cands *band;
+	/*
 	 * The ids of the candidates read (the first nread of c) live in
 	 * these chunks, freed together; the ids of any appended after
 	 * (pf-solve -D's) are their own allocations.
@@ -62,6 +71,8 @@ struct solve_result {
 	int64_t		layers[K_NKIND];
 	/* decode models: time of KV-cache, weight-gemm and other segments */
 	long long	attn_ps, fc_ps, rest_ps;
+	/* -U: its error band (the summary's and the table's), or NULL */
+	const struct band_result *band;
 };
 
 void solve_io_in_init(struct solve_in *in);
