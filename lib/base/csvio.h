@@ -158,6 +158,47 @@ csvio_setsamerow(struct table *t, size_t row, size_t from)
 	    t->ncols * sizeof(*t->cells));
 }
 /*
+ * Cell sharing for a table written row after row, each new row of a block
+ * a copy of the one before (csvio_setsamerow): a column's memo holds the
+ * key of its last row's cell (a number, or any value that stands for the
+ * text) and the key before it, with the row that has that text.
+ */
+struct csvio_cellmemo {
+	int64_t		 v;		/* the last row's key */
+	int64_t		 v1;		/* the key before, */
+	size_t		 r1;		/* in this row */
+	int		 have1;
+};
+/*
+ * Whether cell (row, col), a copy of row - 1's, must be set for key v:
+ * always in a block's first row (first: no copy made), then not when v is
+ * the last row's key, nor when it is the key before, which the cell then
+ * shares with the row that had it (csvio_setsame).  1: the caller sets
+ * the cell; 0: it holds v's text.
+ */
+static inline int
+csvio_memo_changed(struct table *t, size_t row, size_t col,
+    struct csvio_cellmemo *k, int64_t v, int first)
+{
+	int64_t last = k->v;
+	int set;
+
+	k->v = v;
+	if (first)
+		return 1;
+	if (last == v)
+		return 0;
+	if (k->have1 && k->v1 == v) {
+		csvio_setsame(t, row, col, k->r1);
+		set = 0;
+	} else
+		set = 1;
+	k->v1 = last;
+	k->r1 = row - 1;
+	k->have1 = 1;
+	return set;
+}
+/*
  * Cell texts kept for rows to come: a stage that costs many rows of one
  * geometry writes a geometry's cells once, keeps their texts (csvio_keep:
  * a copy of row's cells in the n columns col, in that order, into store

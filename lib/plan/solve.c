@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nametab.h"
 #include "solve.h"
 #include "task.h"
 #include "xalloc.h"
@@ -39,20 +40,18 @@ solve_kind_parse(const char *s, enum cand_kind *k)
 const char *
 policy_name(enum policy p)
 {
-	return p < P_NPOL ? polnames[p] : "?";
+	return nametab_name(polnames, P_NPOL, (int)p);
 }
 
 int
 policy_parse(const char *s, enum policy *p)
 {
-	int i;
+	int i = nametab_find(polnames, P_NPOL, s);
 
-	for (i = 0; i < P_NPOL; i++)
-		if (strcmp(s, polnames[i]) == 0) {
-			*p = (enum policy)i;
-			return 0;
-		}
-	return -1;
+	if (i < 0)
+		return -1;
+	*p = (enum policy)i;
+	return 0;
 }
 
 int
@@ -116,20 +115,18 @@ static const char *const objnames[O_NOBJ] = { "time", "energy", "edp" };
 const char *
 objective_name(enum obj_kind o)
 {
-	return o < O_NOBJ ? objnames[o] : "?";
+	return nametab_name(objnames, O_NOBJ, (int)o);
 }
 
 int
 objective_parse(const char *s, enum obj_kind *o)
 {
-	int i;
+	int i = nametab_find(objnames, O_NOBJ, s);
 
-	for (i = 0; i < O_NOBJ; i++)
-		if (strcmp(s, objnames[i]) == 0) {
-			*o = (enum obj_kind)i;
-			return 0;
-		}
-	return -1;
+	if (i < 0)
+		return -1;
+	*o = (enum obj_kind)i;
+	return 0;
 }
 
 /* a * b of non-negative values as 128 bits (hi, lo), exactly. */

@@ -16,18 +16,12 @@
  * The cells whose values change from one piece to the next are written,
  * the rest kept: each row starts as a copy of the one before it in the
  * block (csvio_setsamerow), sharing its texts.  What the last row holds,
- * by the key of each cell.
+ * by the key of each cell (csvio's cell sharing, csvio_memo_changed).
  */
 #define KEY_EMPTY	INT64_MIN	/* a cell left empty */
-struct cellkey {
-	int64_t		 v;		/* the last row's */
-	int64_t		 v1;		/* the value before, in row r1 */
-	size_t		 r1;
-	int		 have1;
-};
 struct rowmemo {
 	int		 have;		/* the block has a row */
-	struct cellkey	 head[TT_NHEAD], tail[TT_NPIM];
+	struct csvio_cellmemo head[TT_NHEAD], tail[TT_NPIM];
 	int64_t		 src;		/* the layer of name, onnx_op, preds */
 	struct task_cand cand;		/* of the cand cell */
 	struct layer_memo geom;		/* the piece's geometry */
@@ -94,36 +88,9 @@ parse_preds(struct gen *g, size_t i)
 	return rc;
 }
 
-/*
- * Whether cell (r, col), a copy of the last row's, must be written for
- * key v: not when v is the last row's key, nor when it is the one before
- * (a piece alternating between two values, as a split's GPU and PIM
- * pieces do): then the cell shares the text of the row that had it.
- */
-static inline int
-changed(struct table *t, const struct rowmemo *m, struct cellkey *k,
-    size_t r, long col, int64_t v)
-{
-	int64_t last = k->v;
-
-	k->v = v;
-	if (!m->have)
-		return 1;
-	if (last == v)
-		return 0;
-	if (k->have1 && k->v1 == v) {
-		csvio_setsame(t, r, (size_t)col, k->r1);
-		v = 0;
-	} else
-		v = 1;
-	k->v1 = last;
-	k->r1 = r - 1;
-	k->have1 = 1;
-	return (int)v;
-}
-
-/* For the cells of struct rowmemo's cellkeys: changed() of column col. */
-#define CHANGED(k, col, v)	changed(t, m, (k), r, (col), (v))
+/* For the cells of struct rowmemo: whether column col must be set to v. */
+#define CHANGED(k, col, v)	csvio_memo_changed(t, r, (size_t)(col), (k), (v), \
+				    !m->have)
 
 /* A text cell, scanned once for quoting: later rows share it as it is. */
 static inline void
@@ -152,7 +119,7 @@ emit(struct gen *g, const struct task_cand *c, char axis, int ratio,
 {
 	struct table *t = g->out;
 	struct rowmemo *m = &g->rm;
-	struct cellkey *h = m->head, *tl = m->tail;
+	struct csvio_cellmemo *h = m->head, *tl = m->tail;
 	size_t r = csvio_addrow(t), src = (size_t)pc->l.id, k;
 	char ax[2] = { axis, '\0' }, id[64];
 	enum task_dev dev = pc->dev == DEV_GPU ? TASK_GPU : TASK_PIM;

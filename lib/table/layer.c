@@ -7,6 +7,7 @@
 #include "arith.h"
 #include "diag.h"
 #include "layer.h"
+#include "nametab.h"
 
 static const char *const opnames[OP_NOPS] = {
 	"conv", "gemm", "matmul", "pool", "eltwise", "act", "softmax",
@@ -68,20 +69,18 @@ static const struct {
 const char *
 layer_opname(enum layer_op op)
 {
-	return op < OP_NOPS ? opnames[op] : "?";
+	return nametab_name(opnames, OP_NOPS, (int)op);
 }
 
 int
 layer_opparse(const char *s, enum layer_op *op)
 {
-	int i;
+	int i = nametab_find(opnames, OP_NOPS, s);
 
-	for (i = 0; i < OP_NOPS; i++)
-		if (strcmp(s, opnames[i]) == 0) {
-			*op = (enum layer_op)i;
-			return 0;
-		}
-	return -1;
+	if (i < 0)
+		return -1;
+	*op = (enum layer_op)i;
+	return 0;
 }
 
 int
@@ -406,22 +405,8 @@ static inline void
 put_num(struct table *t, size_t row, size_t col, int64_t v,
     struct layer_memo *m, size_t i)
 {
-	int64_t last = m->v[i];
-
-	m->v[i] = v;
-	if (!m->have) {
+	if (csvio_memo_changed(t, row, col, &m->num[i], v, !m->have))
 		csvio_setint(t, row, col, v);
-		return;
-	}
-	if (last == v)
-		return;
-	if (m->have1[i] && m->v1[i] == v)
-		csvio_setsame(t, row, col, m->r1[i]);
-	else
-		csvio_setint(t, row, col, v);
-	m->v1[i] = last;
-	m->r1[i] = row - 1;
-	m->have1[i] = 1;
 }
 
 /* A text cell, scanned once for quoting: later rows share it as it is. */

@@ -152,10 +152,7 @@ void layer_put(struct table *t, const struct layer_cols *lc, size_t row,
 #define LAYER_NNUM	27	/* numbers of every table */
 #define LAYER_NMEMO	(LAYER_NNUM + 7)	/* and the depth columns */
 struct layer_memo {
-	int64_t		v[LAYER_NMEMO];		/* the last row's numbers */
-	int64_t		v1[LAYER_NMEMO];	/* the ones before, */
-	size_t		r1[LAYER_NMEMO];	/* in these rows */
-	unsigned char	have1[LAYER_NMEMO];
+	struct csvio_cellmemo num[LAYER_NMEMO];	/* the numbers' cells */
 	struct layer	last;			/* for the text cells */
 	int		have;			/* a row was written */
 };

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "nametab.h"
 #include "task.h"
 
 static const char *const devnames[TASK_NDEV] = { "gpu", "pim" };
@@ -16,20 +17,18 @@ static const char *const kindnames[TK_NKIND] = {
 const char *
 task_kind_name(enum task_kind k)
 {
-	return k < TK_NKIND ? kindnames[k] : "?";
+	return nametab_name(kindnames, TK_NKIND, (int)k);
 }
 
 int
 task_kind_parse(const char *s, enum task_kind *k)
 {
-	int i;
+	int i = nametab_find(kindnames, TK_NKIND, s);
 
-	for (i = 0; i < TK_NKIND; i++)
-		if (strcmp(s, kindnames[i]) == 0) {
-			*k = (enum task_kind)i;
-			return 0;
-		}
-	return -1;
+	if (i < 0)
+		return -1;
+	*k = (enum task_kind)i;
+	return 0;
 }
 
 const char *const task_head_cols[TT_NHEAD + 1] = {
@@ -234,20 +233,19 @@ task_cand_parse(const char *s, struct task_cand *c)
 const char *
 task_dev_name(enum task_dev d)
 {
-	return d < TASK_NDEV ? devnames[d] : "?";
+	return nametab_name(devnames, TASK_NDEV, (int)d);
 }
 
 int
 task_device(const struct table *t, size_t r, long col, enum task_dev *d)
 {
 	const char *s = csvio_get(t, r, (size_t)col);
-	int i;
+	int i = nametab_find(devnames, TASK_NDEV, s);
 
-	for (i = 0; i < TASK_NDEV; i++)
-		if (strcmp(s, devnames[i]) == 0) {
-			*d = (enum task_dev)i;
-			return 0;
-		}
+	if (i >= 0) {
+		*d = (enum task_dev)i;
+		return 0;
+	}
 	pf_errl(t->fname, csvio_line(t, r), "column 'device': unknown device "
 	    "'%s'", s);
 	return -1;
