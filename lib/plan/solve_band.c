@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "conf.h"
 #include "diag.h"
 #include "solve_band.h"
 #include "solve_merge.h"
@@ -77,23 +78,6 @@ solve_band_rng_normal(uint64_t *s)
 	double v = ((double)(solve_band_rng_next(s) >> 11) + 0.5) * 0x1p-53;
 
 	return sqrt(-2.0 * log(u)) * cos(6.283185307179586 * v);
-}
-
-/* The base name of a config: "x/y/t4.conf" -> "t4". */
-static void
-base_name(const char *s, char *buf, size_t n)
-{
-	const char *b = strrchr(s, '/');
-	size_t len;
-
-	b = b != NULL ? b + 1 : s;
-	len = strlen(b);
-	if (len > 5 && strcmp(b + len - 5, ".conf") == 0)
-		len -= 5;
-	if (len >= n)
-		len = n - 1;
-	memcpy(buf, b, len);
-	buf[len] = '\0';
 }
 
 /* A number cell of t that must be finite (and >= 0 when nonneg). */
@@ -169,8 +153,8 @@ solve_band_model_load(struct band_model *m, const char *errpath, const char *gpu
 
 	memset(m, 0, sizeof(*m));
 	csvio_init(&m->err, NULL);
-	base_name(gpu, m->gpu, sizeof(m->gpu));
-	base_name(pim, pname, sizeof(pname));
+	conf_name(gpu, m->gpu, sizeof(m->gpu));
+	conf_name(pim, pname, sizeof(pname));
 	csvio_init(&rt, NULL);
 	if (load_into(errpath, &m->err) < 0 ||
 	    csvio_need(&m->err, ecols, m->ec) < 0)
@@ -272,23 +256,6 @@ solve_band_cands_begin(struct band_cands *b, struct band_model *m,
 	return 0;
 }
 
-/* An optional ns cell as ps (empty: 0). */
-static int
-cell_ps(const struct table *t, size_t r, long col, long long *ps)
-{
-	const char *s;
-
-	*ps = 0;
-	if (col < 0 || *(s = csvio_get(t, r, (size_t)col)) == '\0')
-		return 0;
-	if (merge_ns_to_ps(s, ps) < 0) {
-		pf_errl(t->fname, csvio_line(t, r), "column '%s': bad time "
-		    "'%s'", t->cols[col], s);
-		return -1;
-	}
-	return 0;
-}
-
 int
 solve_band_cands_row(struct band_cands *b, const struct table *t, size_t r,
     size_t i)
@@ -314,10 +281,10 @@ solve_band_cands_row(struct band_cands *b, const struct table *t, size_t r,
 	if (i + 1 > b->n)
 		b->n = i + 1;
 	for (c = 0; c < BC_N; c++)
-		if (cell_ps(t, r, b->col[BCC_GPU0 + c], &x->g[c]) < 0)
+		if (merge_cell_ps(t, r, b->col[BCC_GPU0 + c], &x->g[c]) < 0)
 			return -1;
-	if (cell_ps(t, r, b->col[BCC_DISPATCH], &x->disp) < 0 ||
-	    cell_ps(t, r, b->inner, &x->inner) < 0)
+	if (merge_cell_ps(t, r, b->col[BCC_DISPATCH], &x->disp) < 0 ||
+	    merge_cell_ps(t, r, b->inner, &x->inner) < 0)
 		return -1;
 	if ((d = dtype_index(b->m, csvio_get(t, r, (size_t)b->col[BCC_DTYPE]),
 	    t, r)) < 0)

@@ -130,9 +130,8 @@ optnum(const struct table *t, size_t r, long col, double *v)
 	return 1;
 }
 
-/* A piece's hand-off time (column col, empty or absent: 0) in ps. */
-static int
-handoff_ps(const struct table *t, size_t r, long col, long long *ps)
+int
+merge_cell_ps(const struct table *t, size_t r, long col, long long *ps)
 {
 	const char *s;
 
@@ -173,7 +172,7 @@ band_piece(const struct table *t, const struct mblock *b, size_t r, int d,
 		if (s->dtype == NULL && b->dtype >= 0)
 			s->dtype = csvio_get(t, r, (size_t)b->dtype);
 	}
-	if (d == 1 && handoff_ps(t, r, b->disp, &v) < 0)
+	if (d == 1 && merge_cell_ps(t, r, b->disp, &v) < 0)
 		return -1;
 	if (d == 1)
 		s->disp += v;
@@ -256,8 +255,8 @@ handoffs(const struct table *t, const struct mblock *b, const size_t *idx,
 			continue;
 		l = b->lay[r];
 		st = b->st[r];
-		if (handoff_ps(t, r, hc[0], &hin) < 0 ||
-		    handoff_ps(t, r, hc[1], &hout) < 0)
+		if (merge_cell_ps(t, r, hc[0], &hin) < 0 ||
+		    merge_cell_ps(t, r, hc[1], &hout) < 0)
 			goto out;
 		if (l > first && devs[l - first - 1] & 1)
 			add += hin;

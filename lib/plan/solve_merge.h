@@ -86,6 +86,13 @@ void merge_free(struct merge *m);
  * a number from 0 to MERGE_PIECE_MAX_NS.
  */
 int merge_ns_to_ps(const char *s, long long *ps);
+/*
+ * The time in the optional cell of row r, column col (an ns decimal; col
+ * < 0 or an empty cell: 0), as ps into *ps: 0, or -1 after reporting
+ * "file:line: column 'NAME': bad time '...'".
+ */
+int merge_cell_ps(const struct table *t, size_t r, long col,
+    long long *ps);
 /* Write ps as a decimal ns value with three fractional digits. */
 void merge_ps_to_ns(long long ps, char *buf, size_t n);
 
