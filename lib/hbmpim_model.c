@@ -105,5 +105,7 @@ hbmpim_model_load(const char *path, struct hbmpim_model *m)
 		    "needed, not %lld", (long long)banks);
 		rc = -1;
 	}
+	/* the PIM devices' memory: capacity.c reads it (pf-solve -M) */
+	(void)conf_str(&c, "memory_bytes_per_channel");
 	return conf_done(&c, rc);
 }

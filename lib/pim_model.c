@@ -88,6 +88,8 @@ pim_model_load(const char *path, struct pim_model *m)
 		pf_err(path, "key 'arch': must be 'newton' here, not '%s'", arch);
 		rc = -1;
 	}
+	/* the PIM devices' memory: capacity.c reads it (pf-solve -M) */
+	(void)conf_str(&c, "memory_bytes_per_channel");
 	return conf_done(&c, rc);
 }
 

@@ -12,6 +12,7 @@
 
 #include <stdio.h>
 
+#include "capacity.h"
 #include "csvio.h"
 #include "solve.h"
 #include "solve_stream.h"
@@ -43,6 +44,8 @@ struct solve_in {
 	 * in.
 	 */
 	struct solve_stream *ss;
+	/* Set by the caller: the layers' bytes are read into it (capacity.h). */
+	struct cap_layers *cap;
 	/*
 	 * The ids of the candidates read (the first nread of c) live in
 	 * these chunks, freed together; the ids of any appended after
@@ -62,6 +65,9 @@ struct solve_result {
 	int64_t		layers[K_NKIND];
 	/* decode models: time of KV-cache, weight-gemm and other segments */
 	long long	attn_ps, fc_ps, rest_ps;
+	/* memory capacity (pf-solve -G): the summary's "memory" object */
+	int		have_mem;
+	struct cap_need	mem;
 };
 
 void solve_in_init(struct solve_in *in);

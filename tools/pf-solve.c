@@ -10,27 +10,76 @@
 #include <unistd.h>
 
 #include "csvio.h"
+#include "capacity.h"
 #include "diag.h"
 #include "solve_io.h"
 #include "solve_text.h"
+#include "xalloc.h"
 
 static void
 usage(int rc)
 {
-	fprintf(rc == PF_EXIT_OK ? stdout : stderr, "usage: %s [-DF] [-f gpu_clock_mhz] [-j summary.json] "
-	    "[-l layers.csv] [-m model]\n"
-	    "\t[-O time|energy|edp] [-P policy|all] [-t table.txt] [-W watts] "
-	    "[-w window]\n\t[costs.csv]\n", pf_progname());
+	fprintf(rc == PF_EXIT_OK ? stdout : stderr, "usage: %s [-ADF] [-f gpu_clock_mhz] [-G gpu_config] "
+	    "[-j summary.json] [-l layers.csv]\n"
+	    "\t[-M pim_config] [-m model] [-n pim_channels] "
+	    "[-O time|energy|edp] [-P policy|all]\n"
+	    "\t[-t table.txt] [-W watts] [-w window] [costs.csv]\n", pf_progname());
 	exit(rc);
 }
 
 struct opts {
-	int		 all, dag, fixed, window;
+	int		 all, dag, fixed, window, allow;
+	int64_t		 npim;		/* -n: PIM channels (0: the config's) */
+	const char	*gpuconf, *pimconf;	/* -G, -M: the memory check */
 	enum policy	 pol;
 	struct objective obj;
 	double		 mhz;
 	const char	*json, *layers, *model, *text;
 };
+
+/*
+ * -G: each solved plan's memory (capacity.h) into its result; -1 after
+ * one line when the plan written does not fit (any, with -P all), unless
+ * -A.
+ */
+static int
+fit(struct solve_in *in, const struct opts *o, const unsigned char *want,
+    const struct plan *plans, struct solve_result *res)
+{
+	struct cap_machine m;
+	unsigned char *pct;
+	const char *where = o->layers != NULL ? o->layers : in->fname;
+	int p, bad = -1;
+
+	if (o->layers == NULL) {
+		pf_err(in->fname, "-G needs -l layers.csv: the bytes to place");
+		return -1;
+	}
+	if (cap_machine_load(o->gpuconf, o->pimconf, o->npim, &m) < 0)
+		return -1;
+	if (!m.known)
+		return 0;
+	pct = xcalloc((size_t)in->nlayers + 1, 1);
+	for (p = 0; p < P_NPOL; p++) {
+		if (!want[p])
+			continue;
+		cap_plan_pct(in, &plans[p], pct);
+		if (cap_place(in->cap, &m, pct, where, &res[p].mem) < 0) {
+			free(pct);
+			return -1;
+		}
+		res[p].have_mem = 1;
+		if (bad < 0 && !res[p].mem.fits && (o->all || p == (int)o->pol))
+			bad = p;
+	}
+	free(pct);
+	if (bad >= 0 && !o->allow) {
+		cap_report(where, policy_name((enum policy)bad), &m,
+		    &res[bad].mem);
+		return -1;
+	}
+	return 0;
+}
 
 /* Solve what is asked; write the plan and the summary.  Returns an exit status. */
 static int
@@ -58,6 +107,10 @@ run(struct solve_in *in, const struct opts *o)
 		goto done;
 	}
 	if (solve_policies(in, &o->obj, o->fixed, want, plans, res) < 0) {
+		rc = PF_EXIT_DATA;
+		goto done;
+	}
+	if (o->gpuconf != NULL && fit(in, o, want, plans, res) < 0) {
 		rc = PF_EXIT_DATA;
 		goto done;
 	}
@@ -122,6 +175,7 @@ main(int argc, char **argv)
 {
 	struct opts o;
 	struct solve_in in;
+	struct cap_layers cap;
 	int64_t v;
 	int ch, rc = PF_EXIT_DATA;
 
@@ -131,13 +185,27 @@ main(int argc, char **argv)
 	o.pol = P_PIMFLOW;
 	o.window = 8;
 	o.model = "";
-	while ((ch = getopt(argc, argv, "DFf:hj:l:m:O:P:t:W:w:")) != -1) {
+	while ((ch = getopt(argc, argv, "ADFf:G:hj:l:M:m:n:O:P:t:W:w:")) != -1) {
 		switch (ch) {
 		case 'h':
 			usage(PF_EXIT_OK);
 			break;
+		case 'A':
+			o.allow = 1;
+			break;
 		case 'D':
 			o.dag = 1;
+			break;
+		case 'G':
+			o.gpuconf = optarg;
+			break;
+		case 'M':
+			o.pimconf = optarg;
+			break;
+		case 'n':
+			if (parse_int64(optarg, &o.npim) < 0 || o.npim < 1 ||
+			    o.npim > 1048576)
+				usage(PF_EXIT_USAGE);
 			break;
 		case 'F':
 			o.fixed = 1;
@@ -193,6 +261,9 @@ main(int argc, char **argv)
 		usage(PF_EXIT_USAGE);
 	pf_stage_ready();
 	solve_in_init(&in);
+	memset(&cap, 0, sizeof(cap));
+	if (o.gpuconf != NULL)
+		in.cap = &cap;
 	/*
 	 * Time plans are solved as the costs come (solve_stream.h): the
 	 * policies this run may solve; pimflow's -D candidates come after.
@@ -221,6 +292,7 @@ main(int argc, char **argv)
 	if (v == 0)
 		rc = run(&in, &o);
 	solve_in_free(&in);
+	cap_layers_free(&cap);
 	if (pf_close_stdout() < 0)
 		rc = PF_EXIT_DATA;
 	return rc;
