@@ -73,7 +73,7 @@ $(OUT).points/%.csv:
 	$(PFSWEEP) -2 $(subst @, ,$*) >$@.tmp && mv $@.tmp $@
 
 $(OUT).csv: $(POINTS)
-	echo model,gpu,pim_config,batch,context,policy,ns,tokens_per_s,speedup,attn_share,fc_share,rest_share,dtype >$@.tmp
+	echo model,gpu,pim_config,batch,context,policy,ns,tokens_per_s,speedup,attn_share,fc_share,rest_share,dtype,energy_nj,max_batch,fits,gpu_needs_bytes,gpu_has_bytes,pim_needs_bytes,pim_has_bytes >$@.tmp
 	cat $(POINTS) >>$@.tmp
 	mv $@.tmp $@
 	$(PFSWEEP) -p -o $@ -B $(call commas,$(BATCHES)) -L $(call commas,$(CONTEXTS)) \

@@ -5,7 +5,7 @@
 # pipeline gives pimflow's plan and summary byte for byte on GPU configs
 # of 16 channels (t4: PIM gets half) and 80 (h100: the published 16), as
 # does pf-split -c; the clock of the summary's cycles comes from the
-# data; a PIM share that leaves the GPU no channel is refused, not
+# data (and pf-solve -G the memory); a PIM share that leaves the GPU no channel is refused, not
 # costed, and pim-cycles refuses a share nobody decided.
 . "$TOP/tests/pipeline/common"
 need_tools
@@ -17,7 +17,7 @@ hand() {	# hand GPU [pf-split options...]
 	g=$1
 	shift
 	pf-split "$@" "$W/layers.csv" | gpu-cycles -c "$g" | pim-cycles |
-	    pf-merge | pf-solve -P all -m resnet18_cifar10 -l "$W/layers.csv" \
+	    pf-merge | pf-solve -P all -G "$g" -m resnet18_cifar10 -l "$W/layers.csv" \
 	    -j "$W/$g.hand.json" >"$W/$g.hand.csv" || fail "$g: hand-made pipeline failed"
 }
 same() {	# same GPU: the hand-made results equal pimflow -G GPU's
