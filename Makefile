@@ -9,7 +9,7 @@ include config.mk
 O = build
 B = bin
 
-LIBSRC = $(wildcard lib/*.c)
+LIBSRC = $(wildcard lib/*/*.c lib/*.c)
 TOOLSRC = $(wildcard tools/*.c)
 UNITSRC = $(wildcard tests/unit/*.c)
 TOOLS = $(patsubst tools/%.c,$(B)/%,$(TOOLSRC))
@@ -17,7 +17,10 @@ UNITS = $(patsubst tests/unit/%.c,$(O)/unit/%,$(UNITSRC))
 LIBOBJ = $(patsubst lib/%.c,$(O)/lib/%.o,$(LIBSRC)) $(O)/gen/onnx.pb-c.o
 LIBA = $(O)/libpf.a
 ONNXPROTO = /usr/include/onnx/onnx.proto
-INC = -Ilib -I$(O)/gen
+# Headers are included by bare name ("csvio.h"): one -I per wing folder
+# (the module map says what each may include).
+INC = $(patsubst %/,-I%,$(sort $(dir $(wildcard lib/*/*.h)))) -Ilib -I$(O)/gen
+HDRS = $(wildcard lib/*/*.h lib/*.h)
 
 DEBPKGS = build-essential libcsv-dev libprotobuf-c-dev protobuf-c-compiler \
 	libonnx-dev jq parallel gnuplot-nox clang libclang-rt-14-dev time \
@@ -43,19 +46,19 @@ $(O)/gen/onnx.pb-c.c $(O)/gen/onnx.pb-c.h: $(ONNXPROTO)
 $(O)/gen/onnx.pb-c.o: $(O)/gen/onnx.pb-c.c
 	$(CC) $(GENCFLAGS) $(EXTRA) -c -o $@ $(O)/gen/onnx.pb-c.c
 
-$(O)/lib/%.o: lib/%.c $(wildcard lib/*.h) $(O)/gen/onnx.pb-c.h
-	@mkdir -p $(O)/lib
+$(O)/lib/%.o: lib/%.c $(HDRS) $(O)/gen/onnx.pb-c.h
+	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(EXTRA) $(CPPFLAGS) $(INC) -c -o $@ $<
 
 $(LIBA): $(LIBOBJ)
 	rm -f $@
 	ar rcs $@ $(LIBOBJ)
 
-$(B)/%: tools/%.c $(LIBA) $(wildcard lib/*.h)
+$(B)/%: tools/%.c $(LIBA) $(HDRS)
 	@mkdir -p $(B)
 	$(CC) $(CFLAGS) $(EXTRA) $(CPPFLAGS) $(INC) -o $@ $< $(LIBA) $(LDFLAGS) $(EXTRA) $(LDLIBS)
 
-$(O)/unit/%: tests/unit/%.c $(LIBA) $(wildcard lib/*.h)
+$(O)/unit/%: tests/unit/%.c $(LIBA) $(HDRS)
 	@mkdir -p $(O)/unit
 	$(CC) $(CFLAGS) $(EXTRA) $(CPPFLAGS) $(INC) -o $@ $< $(LIBA) $(LDFLAGS) $(EXTRA) $(LDLIBS)
 

@@ -82,7 +82,6 @@ main(int argc, char **argv)
 		    r.m.clock_mhz);
 		return pf_close_stdout() < 0 ? PF_EXIT_DATA : PF_EXIT_OK;
 	}
-	pf_stage_ready();
 	if (gpu_cost_measure(&r, o.measured, o.warn) < 0)
 		return PF_EXIT_DATA;
 	/* the memo of the model's estimates spans the blocks */

@@ -94,7 +94,6 @@ main(int argc, char **argv)
 	argv += optind;
 	if (argc != 1)
 		usage(PF_EXIT_USAGE);
-	pf_stage_ready();
 	rc = run(argv[0], &o);
 	free(o.is);
 	return rc;

@@ -46,7 +46,6 @@ main(int argc, char **argv)
 	argv += optind;
 	if (argc > 1)
 		usage(PF_EXIT_USAGE);
-	pf_stage_ready();
 	merge_init(&m, sync_ns);
 	rc = table_stream_stdout(argv, argc, "cand", merge_block, merge_done,
 	    &m) == 0 ? PF_EXIT_OK : PF_EXIT_DATA;

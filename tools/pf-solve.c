@@ -259,7 +259,6 @@ main(int argc, char **argv)
 	argv += optind;
 	if (argc > 1 || (o.dag && o.layers == NULL))
 		usage(PF_EXIT_USAGE);
-	pf_stage_ready();
 	solve_in_init(&in);
 	memset(&cap, 0, sizeof(cap));
 	if (o.gpuconf != NULL)

@@ -92,7 +92,6 @@ main(int argc, char **argv)
 	struct table_out *out;
 	FILE *mem = NULL;
 	char *buf = NULL;
-	const char *where;
 	const char *config = NULL;
 	int64_t total = 0, npim = 0;
 	int ch, gset = 0, machine = 0, rc = PF_EXIT_OK;
@@ -191,7 +190,6 @@ main(int argc, char **argv)
 		    (long long)total, n, (long long)o.gwrite);
 		return pf_close_stdout() < 0 ? PF_EXIT_DATA : PF_EXIT_OK;
 	}
-	pf_stage_ready();
 	/*
 	 * The layers parsed a block at a time, so the first rows go out
 	 * sooner; standard input is read whole first (raw bytes), so that
@@ -216,8 +214,8 @@ main(int argc, char **argv)
 	ch = split_stream(in, &o, out) == 0;
 	if (!ch)
 		rc = PF_EXIT_DATA;
-	if (table_out_close(out, ch, &where) < 0) {
-		pf_write_error(where);
+	if (table_out_close(out, ch) < 0) {
+		pf_write_error(NULL);
 		rc = PF_EXIT_DATA;
 	}
 	table_reader_close(in);

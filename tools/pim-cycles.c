@@ -97,7 +97,6 @@ main(int argc, char **argv)
 		    (long long)u.def.max_gwrite, u.def.hiding);
 		rc = pf_close_stdout() < 0 ? PF_EXIT_DATA : PF_EXIT_OK;
 	} else {
-		pf_stage_ready();
 		if (pim_cost_start(&u, tracef, stats) < 0)
 			rc = PF_EXIT_DATA;
 		else

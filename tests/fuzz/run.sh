@@ -38,11 +38,11 @@ make --no-print-directory build/gen/onnx.pb-c.c >/dev/null || exit 1
 mkdir -p "$OUT/bin"
 FLAGS="-g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -DSHAREDIR=\"/nonexistent\" \
 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
--fno-omit-frame-pointer -Ilib -Ibuild/gen"
+-fno-omit-frame-pointer $(for d in lib/*/; do printf -- "-I%s " "${d%/}"; done)-Ilib -Ibuild/gen"
 LIBS="-lcsv -lprotobuf-c -lm"
 # The ONNX harness needs the loader; the CSV one needs no ONNX module.
-CSVSRC="lib/csvio.c lib/csvio_read.c lib/csvio_num.c lib/csvio_write.c lib/csvio_pipe.c lib/csvio_stream.c lib/layer.c lib/diag.c lib/xalloc.c lib/arith.c"
-ONNXSRC="$(ls lib/*.c | grep -v -e '/main\.c$') build/gen/onnx.pb-c.c"
+CSVSRC="lib/base/csvio.c lib/base/csvio_read.c lib/base/csvio_num.c lib/base/csvio_write.c lib/base/csvio_pipe.c lib/base/csvio_stream.c lib/table/layer.c lib/base/diag.c lib/base/xalloc.c lib/base/arith.c"
+ONNXSRC="$(ls lib/*/*.c lib/*.c 2>/dev/null | grep -v -e '/main\.c$') build/gen/onnx.pb-c.c"
 
 build() {	# name sources...
 	name=$1; shift

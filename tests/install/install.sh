@@ -28,8 +28,11 @@ for p in man1/pimflow.1 man7/pf-formats.7; do
 done
 
 # Every installed program has a manual page (pf-plot and pf-sweep are
-# described in pimflow(1)).
+# described in pimflow(1)); pf-paths.sh, which the drivers source from
+# their own folder, is no program (not executable) and is there.
+[ -f "$P/bin/pf-paths.sh" ] && [ ! -x "$P/bin/pf-paths.sh" ] || fail "pf-paths.sh not installed as a sourced file"
 for t in "$P"/bin/*; do
+	[ "$t" = "$P/bin/pf-paths.sh" ] && continue
 	[ -f "$P/share/man/man1/${t##*/}.1" ] || fail "no manual page for ${t##*/}"
 done
 if command -v man >/dev/null 2>&1; then

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Work linear in the graph (issue 10, defect 10): 199 999 Relu nodes read
 # one input and feed one Sum, Max, Min, Mean and Concat of 199 999
-# operands each (tools/gen-graph wide, generated here).  The consumers of
+# operands each (tests/lib/gen-graph wide, generated here).  The consumers of
 # a tensor and the source layers of a node's operands were gathered with
 # a scan per element, 61 s of CPU for this model; they are now counted
 # and sorted (1.5 s).  The run must finish within a CPU-time limit 20
@@ -18,7 +18,7 @@ if ! [ -x "$PY" ] || ! "$PY" -c 'import onnx' 2>/dev/null; then
 fi
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-"$PY" "$TOP/tools/gen-graph" wide $N "$tmp/wide.onnx" || exit 1
+"$PY" "$TOP/tests/lib/gen-graph" wide $N "$tmp/wide.onnx" || exit 1
 lim=30
 [ -n "${PF_SAN:-}" ] && lim=300
 (ulimit -t $lim && exec "$BIN/onnx2layers" "$tmp/wide.onnx") >"$tmp/out" 2>"$tmp/err"

@@ -43,14 +43,13 @@ ls -A "$W" | grep -q '^\.' && fail "leftover temporary folders: $(ls -A "$W")"
 
 # Under ulimit -f the stage that passes the limit says "File too large"
 # and pimflow names it (it said only "exit 153", SIGXFSZ; issue 10,
-# defect 12); nothing is published, no temporary folder is left.  In
-# the pipe from pf-split on, the stage whose file it is writes it as well
-# as its pipe (PIMFLOW_TEE): the stage names that file, and pimflow the
-# stage; the stage is the one whose output the file is.
+# defect 12); nothing is published, no work folder is left.  In the
+# pipe the tables are kept by tee(1), which names the file it cannot
+# write, and pimflow the element (tee) that failed.
 (ulimit -f 20 && pimflow -q -x "$m" "$W/small") >"$W/out" 2>"$W/err"
 rc=$?
 [ $rc -eq 1 ] || fail "ulimit -f: exit $rc, want 1: $(cat "$W/err")"
-grep -Eq '^([a-z0-9-]*: <stdout>|pf-split: .*/\.small\.tmp\.[^/]*/tasks\.csv|pim-cycles: .*/\.small\.tmp\.[^/]*/pieces\.csv|pf-merge: .*/\.small\.tmp\.[^/]*/costs\.csv): File too large$' "$W/err" ||
+grep -Eq '^([a-z0-9-]*: <stdout>|tee: .*/\.small\.[^/]*/out/(layers|tasks|pieces|costs)\.csv): File too large$' "$W/err" ||
     fail "ulimit -f: no stage says File too large: $(cat "$W/err")"
 [ "$(wc -l <"$W/err")" -eq 2 ] || fail "ulimit -f: want two lines: $(cat "$W/err")"
 grep -q "^pimflow: stage [a-z0-9-]* failed (exit 1); no $W/small written\$" "$W/err" ||

@@ -4,18 +4,14 @@
 # and publishes nothing; a run that holds the folder's lock makes a
 # second one refuse at once with a clear line; a run killed by SIGTERM or
 # SIGINT at whatever moment leaves either the whole old result or the
-# whole new one (never no folder, never a mix), and no temporary or
-# scratch folder;
-# three concurrent runs into one folder never mix.
+# whole new one (never no folder, never a mix), and no work folder or
+# lock file beside it; a run that fails its checks leaves nothing; three
+# concurrent runs into one folder never mix.
 . "$TOP/tests/pipeline/common"
 need_tools
 need_model resnet18_cifar10
 scratch
 m=$MODELS/resnet18_cifar10.onnx
-# pimflow's scratch folders go to $TMPDIR: none may be left either
-mkdir "$W/td"
-TMPDIR=$W/td
-export TMPDIR
 pimflow -q "$m" "$W/keep" || fail "good run: exit $?"
 cp "$W/keep/summary.json" "$W/summary.before"
 
@@ -27,9 +23,8 @@ grep -q "^pimflow: <stdout>: cannot write the table; no .*keep written" "$W/err"
     fail ">/dev/full: $(cat "$W/err")"
 cmp -s "$W/keep/summary.json" "$W/summary.before" || fail ">/dev/full: old result changed"
 
-# The publishing coprocess starts before the options and OUTDIR are
-# checked (pimflow): a run that fails those checks afterwards says only
-# its own line, exits as before, and leaves no lock or folder behind.
+# A run that fails the checks of its options, model or OUTDIR says only
+# its own line and leaves no lock or folder behind.
 mkdir "$W/notours"
 : >"$W/notours/mine.txt"
 for c in "2:-P bogus:-P 'bogus': want none" "1::no such readable file" \
@@ -44,16 +39,15 @@ for c in "2:-P bogus:-P 'bogus': want none" "1::no such readable file" \
 	# shellcheck disable=SC2086
 	pimflow -q $opt "$mm" "$d" >"$W/out" 2>"$W/err"
 	rc=$?
-	[ $rc -eq "$want" ] || fail "early coprocess, $msg: exit $rc, want $want"
-	[ ! -s "$W/out" ] || fail "early coprocess, $msg: output: $(cat "$W/out")"
+	[ $rc -eq "$want" ] || fail "early check, $msg: exit $rc, want $want"
+	[ ! -s "$W/out" ] || fail "early check, $msg: output: $(cat "$W/out")"
 	[ "$(wc -l <"$W/err")" -eq 1 ] && grep -q "^pimflow: .*$msg" "$W/err" ||
-	    fail "early coprocess, $msg: $(cat "$W/err")"
+	    fail "early check, $msg: $(cat "$W/err")"
 	left=$(ls -A "$W" | grep '^\.\(keep\|notours\)\.' || true)
-	[ -z "$left" ] || fail "early coprocess, $msg: left beside: $left"
-	[ -z "$(ls -A "$W/td")" ] || fail "early coprocess, $msg: scratch left: $(ls -A "$W/td")"
+	[ -z "$left" ] || fail "early check, $msg: left beside: $left"
 done
 [ "$(ls -A "$W/notours")" = mine.txt ] || fail "notours: changed: $(ls -A "$W/notours")"
-cmp -s "$W/keep/summary.json" "$W/summary.before" || fail "early coprocess: old result changed"
+cmp -s "$W/keep/summary.json" "$W/summary.before" || fail "early check: old result changed"
 
 # A second run into a folder in use refuses (the lock is held here); a
 # bad option is still named first.
@@ -85,7 +79,6 @@ for sig in TERM INT; do
 done
 left=$(ls -A "$W" | grep '^\.keep\.' || true)
 [ -z "$left" ] || fail "temporary folders left: $left"
-[ -z "$(ls -A "$W/td")" ] || fail "scratch folders left: $(ls -A "$W/td")"
 
 # Three runs into one new folder at once, each with its own PIM share:
 # each either publishes or refuses with one line, and the folder holds
@@ -121,5 +114,4 @@ awk '$1 ~ /^(none|newton\+|newton\+\+|mddp|pipeline|pimflow|attn-pim)$/ { print 
 [ -z "$(find "$W/three" -mindepth 1 -type d)" ] || fail "three: a folder nested in the result"
 left=$(ls -A "$W" | grep '^\.three\.' || true)
 [ -z "$left" ] || fail "three: left beside the result: $left"
-[ -z "$(ls -A "$W/td")" ] || fail "three: scratch folders left: $(ls -A "$W/td")"
 echo "publishing keeps the old result"

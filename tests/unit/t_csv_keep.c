@@ -138,7 +138,7 @@ streamed(char *path, int (*fn)(void *, struct table *,
 		abort();
 	o = table_out_open(fp, 0);
 	CHECK_EQ_I(table_stream_block(files, 1, NULL, 4096, fn, NULL, o), 0);
-	CHECK_EQ_I(table_out_close(o, 1, NULL), 0);
+	CHECK_EQ_I(table_out_close(o, 1), 0);
 	fclose(fp);
 	return out;
 }

@@ -243,7 +243,7 @@ streamed(const struct str *s, size_t block)
 	o = table_out_open(fp, 0);
 	CHECK_EQ_I(table_stream_block(files, 1, NULL, block, modfn, NULL, o),
 	    0);
-	CHECK_EQ_I(table_out_close(o, 1, NULL), 0);
+	CHECK_EQ_I(table_out_close(o, 1), 0);
 	fclose(fp);
 	fp = fmemopen(s->s, s->n, "r");
 	CHECK_EQ_I(table_read(fp, "t.csv", &t), 0);

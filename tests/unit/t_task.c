@@ -142,7 +142,7 @@ blocks(void)
 	fp = open_memstream(&a, &na);
 	w = table_out_open(fp, 0);
 	CHECK(split_write(&in, &o, w) == 0);
-	CHECK(table_out_close(w, 1, NULL) == 0);
+	CHECK(table_out_close(w, 1) == 0);
 	fclose(fp);
 	CHECK(split_tasks(&in, &o, &whole) == 0);
 	CHECK(whole.nrows > 3 * 4096);

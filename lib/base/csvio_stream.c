@@ -77,7 +77,7 @@ table_stream_block(char *const *files, int nfiles, const char *group,
 					cols[c] = xstrdup(res->cols[c]);
 				first = xstrdup(table_reader_table(r)->fname);
 				if (table_out_header(o, res) < 0) {
-					pf_write_error(table_out_where(o));
+					pf_write_error(NULL);
 					k = -1;
 					break;
 				}
@@ -87,7 +87,7 @@ table_stream_block(char *const *files, int nfiles, const char *group,
 			}
 			head = 0;
 			if (table_out_rows(o, res) < 0) {
-				pf_write_error(table_out_where(o));
+				pf_write_error(NULL);
 				k = -1;
 				break;
 			}
@@ -121,13 +121,12 @@ table_stream_stdout_block(char *const *files, int nfiles, const char *group,
     int (*done)(void *arg), void *arg)
 {
 	struct table_out *o = table_out_open(stdout, TABLE_HOLD);
-	const char *where;
 	int ok;
 
 	ok = table_stream_block(files, nfiles, group, block, fn, arg, o) == 0 &&
 	    (done == NULL || done(arg) == 0);
-	if (table_out_close(o, ok, &where) < 0) {
-		pf_write_error(where);
+	if (table_out_close(o, ok) < 0) {
+		pf_write_error(NULL);
 		ok = 0;
 	}
 	if (pf_close_stdout() < 0)

@@ -17,24 +17,8 @@ enum pf_exit {
 	PF_EXIT_USAGE = 2	/* bad command line */
 };
 
-/*
- * Remember the basename of argv0 as the program name for diagnostics.
- * With PIMFLOW_STAGES naming a file, the process also appends one line
- * to it as it exits (exit or a return from main, not a signal):
- * "prog,wall_s,cpu_s,maxrss_kb,ready", its lifetime from this call, its
- * own user plus system CPU time, its peak resident memory and 1 when it
- * had called pf_stage_ready (else 0), so that a driver running the tools
- * as one pipe learns each one's figures without a process around each,
- * and whether a failure came from the checks (pimflow(1)).
- */
+/* Remember the basename of argv0 as the program name for diagnostics. */
 void pf_setprogname(const char *argv0);
-/*
- * The tool's own checks have passed: its options, its configs and what
- * depends on them, all that its check mode (if it has one) checks.  Each
- * tool calls it once, where that check mode would return, before it
- * reads its input; a failure after it is one of the data.
- */
-void pf_stage_ready(void);
 const char *pf_progname(void);
 
 /* "prog: where: message"; where may be NULL ("prog: message"). */

@@ -267,23 +267,15 @@ void table_reader_close(struct table_reader *r);
  * drops what is held; when part of the output has already gone to fp it
  * ends it with a lone '"', an unterminated quoted field, so that the
  * stage after it fails instead of taking the cut table for a whole one.
- * A table_out of stdout with PIMFLOW_TEE naming a file writes every byte
- * to that file too (pimflow(1) keeps a stage's output so, without a
- * tee(1) process); when the copy cannot be opened or written the output
- * stops there, the part already on stdout cut as above.
  * table_out_header writes t's header, table_out_rows its rows.  Each
  * returns 0, or -1 on a write error with errno as the failed write left
- * it, for the caller to report: pf_write_error(table_out_where(o)), which
- * names the copy when it was the copy that failed, stdout otherwise;
- * table_out_close gives that name in *where (when where is not NULL) and
- * frees o.
+ * it, for the caller to report (pf_write_error); table_out_close frees o.
  */
 struct table_out;
 struct table_out *table_out_open(FILE *fp, size_t hold);
 int table_out_header(struct table_out *o, const struct table *t);
 int table_out_rows(struct table_out *o, const struct table *t);
-int table_out_close(struct table_out *o, int ok, const char **where);
-const char *table_out_where(const struct table_out *o);
+int table_out_close(struct table_out *o, int ok);
 
 /* What the row-wise stages read per block and hold of their output. */
 #define TABLE_BLOCK	(1024 * 1024)

@@ -475,7 +475,7 @@ static int
 flush(struct gen *g, struct table_out *w)
 {
 	if (table_out_rows(w, g->out) < 0) {
-		pf_write_error(table_out_where(w));
+		pf_write_error(NULL);
 		return -1;
 	}
 	table_droprows(g->out);
@@ -541,7 +541,7 @@ whole_table(const struct table *layers, const struct split_opts *o,
 	if (setup_cols(&g) < 0 || add_rows(&g) < 0)
 		rc = -1;
 	else if (w != NULL && table_out_header(w, out) < 0) {
-		pf_write_error(table_out_where(w));
+		pf_write_error(NULL);
 		rc = -1;
 	} else if (generate(&g, g.n, g.n, w) < 0) {
 		if (g.big)
@@ -589,7 +589,7 @@ split_stream(struct table_reader *r, const struct split_opts *o,
 	if (setup_cols(&g) < 0)
 		goto done;
 	if (table_out_header(w, &out) < 0) {
-		pf_write_error(table_out_where(w));
+		pf_write_error(NULL);
 		goto done;
 	}
 	while ((n = table_reader_next(r)) > 0) {

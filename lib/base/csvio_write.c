@@ -3,7 +3,6 @@
  * in blocks, held until a size so that a failing tool leaves stdout empty,
  * with RFC 4180 quoting only where a field needs it.
  */
-#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,9 +19,6 @@
  */
 struct table_out {
 	FILE	*fp;
-	FILE	*copy;		/* PIMFLOW_TEE's file, or NULL */
-	const char *copyname;
-	int	 cerr;		/* errno of the copy's failure, or 0 */
 	char	*b;
 	size_t	 n, cap;
 	size_t	 hold;
@@ -33,30 +29,11 @@ struct table_out {
 
 #define OUTBLK	65536
 
-/* What a failed call returns: -1, errno telling why. */
-static int
-failed(const struct table_out *w)
-{
-	if (w->cerr != 0)
-		errno = w->cerr;
-	return -1;
-}
-
-/*
- * A block out: to the copy first, so that a copy that fails stops the
- * output before fp has it (the copy is unbuffered: its failure shows
- * here).
- */
+/* A block out. */
 static void
 wflush(struct table_out *w)
 {
-	if (w->n > 0 && !w->err && w->cerr == 0) {
-		errno = 0;
-		if (w->copy != NULL && fwrite(w->b, 1, w->n, w->copy) != w->n) {
-			w->cerr = errno != 0 ? errno : EIO;
-			w->n = 0;
-			return;
-		}
+	if (w->n > 0 && !w->err) {
 		w->wrote = 1;
 		if (fwrite(w->b, 1, w->n, w->fp) != w->n)
 			w->err = 1;
@@ -270,19 +247,11 @@ struct table_out *
 table_out_open(FILE *fp, size_t hold)
 {
 	struct table_out *w = xcalloc(1, sizeof(*w));
-	const char *p;
 
 	table_pipe_grow(fp);
 	w->fp = fp;
 	w->hold = hold;
 	w->streaming = hold == 0;
-	if (fp == stdout && (p = getenv("PIMFLOW_TEE")) != NULL && *p != '\0') {
-		w->copyname = p;
-		if ((w->copy = fopen(p, "w")) == NULL)
-			w->cerr = errno;	/* the first call fails */
-		else	/* whole blocks already: a failure shows at once */
-			(void)setvbuf(w->copy, NULL, _IONBF, 0);
-	}
 	return w;
 }
 
@@ -294,7 +263,7 @@ table_out_header(struct table_out *w, const struct table *t)
 	for (c = 0; c < t->ncols; c++)
 		putfield(w, t->cols[c], c > 0);
 	endrow(w);
-	return w->err || w->cerr != 0 ? failed(w) : 0;
+	return w->err ? -1 : 0;
 }
 
 int
@@ -303,48 +272,26 @@ table_out_rows(struct table_out *w, const struct table *t)
 	size_t r;
 
 	/* Stop at the first failure, errno still telling why. */
-	for (r = 0; r < t->nrows && !w->err && w->cerr == 0; r++)
+	for (r = 0; r < t->nrows && !w->err; r++)
 		putrow(w, t, r);
-	return w->err || w->cerr != 0 ? failed(w) : 0;
+	return w->err ? -1 : 0;
 }
 
 int
-table_out_close(struct table_out *w, int ok, const char **where)
+table_out_close(struct table_out *w, int ok)
 {
 	int rc = 0;
 
 	if (ok) {
 		wflush(w);
-		rc = w->err || w->cerr != 0 || ferror(w->fp) ? -1 : 0;
+		rc = w->err || ferror(w->fp) ? -1 : 0;
 	}
-	/* a copy that failed leaves fp's part cut, like a failing stage */
-	if ((!ok || w->cerr != 0) && w->wrote && !w->err)
+	/* a failed stage's output, part of it out already, is cut */
+	if (!ok && w->wrote && !w->err)
 		(void)fputc('"', w->fp);
-	if (w->copy != NULL) {
-		int e = errno;
-
-		errno = 0;
-		if (fclose(w->copy) != 0 && ok && rc == 0) {
-			w->cerr = errno != 0 ? errno : EIO;
-			rc = -1;
-			if (w->wrote && !w->err)
-				(void)fputc('"', w->fp);
-		} else
-			errno = e;	/* as fp's failure left it */
-	}
-	if (where != NULL)
-		*where = w->cerr != 0 ? w->copyname : NULL;
-	if (rc < 0)
-		(void)failed(w);
 	free(w->b);
 	free(w);
 	return rc;
-}
-
-const char *
-table_out_where(const struct table_out *w)
-{
-	return w->cerr != 0 ? w->copyname : NULL;
 }
 
 int
@@ -354,5 +301,5 @@ table_write(FILE *fp, const struct table *t)
 
 	(void)table_out_header(w, t);
 	(void)table_out_rows(w, t);
-	return table_out_close(w, 1, NULL);
+	return table_out_close(w, 1);
 }
