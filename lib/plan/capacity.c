@@ -175,16 +175,20 @@ done:
 	return rc;
 }
 
-/* floor(free * batch / grow), 0 when free < 0, -1 when grow is 0. */
+/*
+ * floor(free * batch / grow): 0 when what does not grow already fills the
+ * pool (free < 0; free 0 with something growing), else -1 when nothing
+ * grows (no bound).
+ */
 static int64_t
 batch_bound(int64_t free_b, int64_t batch, int64_t grow)
 {
 	double b;
 
+	if (free_b < 0 || (free_b == 0 && grow > 0))
+		return 0;
 	if (grow == 0)
 		return -1;
-	if (free_b <= 0)
-		return 0;
 	/* whole bytes well below 2^53: the quotient is exact enough */
 	b = floor((double)free_b * (double)batch / (double)grow);
 	return b > 9e15 ? (int64_t)9e15 : (int64_t)b;

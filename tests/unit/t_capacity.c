@@ -75,6 +75,16 @@ added(void)
 	CHECK(!n.fits);
 	/* nothing on PIM grows: the GPU bounds it, (700 - 700) -> 0 */
 	CHECK_EQ_I(n.max_batch, 0);
+	/*
+	 * Weights alone overfill the PIM pool, where nothing grows: no
+	 * batch fits, however roomy the GPU.
+	 */
+	pct[1] = 0;
+	pct[0] = 100;
+	m.gpu_bytes = 1 << 20;
+	CHECK(cap_place(&L, &m, pct, "t", &n) == 0);
+	CHECK(!n.fits);
+	CHECK_EQ_I(n.max_batch, 0);
 }
 
 static void
