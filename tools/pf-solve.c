@@ -55,7 +55,7 @@ fit(struct solve_in *in, const struct opts *o, const unsigned char *want,
 		pf_err(in->fname, "-G needs -l layers.csv: the bytes to place");
 		return -1;
 	}
-	if (cap_machine_load(o->gpuconf, o->pimconf, o->npim, &m) < 0)
+	if (capacity_machine_load(o->gpuconf, o->pimconf, o->npim, &m) < 0)
 		return -1;
 	if (!m.known)
 		return 0;
@@ -63,8 +63,8 @@ fit(struct solve_in *in, const struct opts *o, const unsigned char *want,
 	for (p = 0; p < P_NPOL; p++) {
 		if (!want[p])
 			continue;
-		cap_plan_pct(in, &plans[p], pct);
-		if (cap_place(in->cap, &m, pct, where, &res[p].mem) < 0) {
+		capacity_plan_pct(in->c, in->nlayers, &plans[p], pct);
+		if (capacity_place(in->cap, &m, pct, where, &res[p].mem) < 0) {
 			free(pct);
 			return -1;
 		}
@@ -74,7 +74,7 @@ fit(struct solve_in *in, const struct opts *o, const unsigned char *want,
 	}
 	free(pct);
 	if (bad >= 0 && !o->allow) {
-		cap_report(where, policy_name((enum policy)bad), &m,
+		capacity_report(where, policy_name((enum policy)bad), &m,
 		    &res[bad].mem);
 		return -1;
 	}
@@ -291,7 +291,7 @@ main(int argc, char **argv)
 	if (v == 0)
 		rc = run(&in, &o);
 	solve_in_free(&in);
-	cap_layers_free(&cap);
+	capacity_layers_free(&cap);
 	if (pf_close_stdout() < 0)
 		rc = PF_EXIT_DATA;
 	return rc;

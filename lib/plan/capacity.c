@@ -13,11 +13,11 @@
 #include "capacity.h"
 #include "conf.h"
 #include "diag.h"
-#include "solve_io.h"
+#include "solve.h"
 #include "xalloc.h"
 
 void
-cap_layers_free(struct cap_layers *l)
+capacity_layers_free(struct cap_layers *l)
 {
 	free(l->weight);
 	free(l->kv);
@@ -43,7 +43,7 @@ cell(const struct table *t, size_t row, long col, const char *name,
 }
 
 int
-cap_read_layers(const struct table *t, struct cap_layers *l)
+capacity_read_layers(const struct table *t, struct cap_layers *l)
 {
 	long wc = table_col(t, "weight_bytes"), ic = table_col(t, "in_bytes");
 	long oc = table_col(t, "out_bytes"), rc = table_col(t, "resident");
@@ -108,7 +108,7 @@ conf_bytes(struct conf *c, const char *key, int64_t *v)
 }
 
 int
-cap_machine_load(const char *gpu, const char *pim, int64_t pim_channels,
+capacity_machine_load(const char *gpu, const char *pim, int64_t pim_channels,
     struct cap_machine *m)
 {
 	struct conf c;
@@ -195,7 +195,7 @@ batch_bound(int64_t free_b, int64_t batch, int64_t grow)
 }
 
 int
-cap_place(const struct cap_layers *l, const struct cap_machine *m,
+capacity_place(const struct cap_layers *l, const struct cap_machine *m,
     const unsigned char *pim_pct, const char *where, struct cap_need *need)
 {
 	int64_t i, w, kv, pw, pkv, gw = 0, gkv = 0, ow = 0, okv = 0, b1, b2;
@@ -246,7 +246,7 @@ overflow:
 }
 
 void
-cap_report(const char *where, const char *policy,
+capacity_report(const char *where, const char *policy,
     const struct cap_machine *m, const struct cap_need *need)
 {
 	if (need->gpu > need->gpu_has)
@@ -264,17 +264,17 @@ cap_report(const char *where, const char *policy,
 }
 
 void
-cap_plan_pct(const struct solve_in *in, const struct plan *pl,
-    unsigned char *pct)
+capacity_plan_pct(const struct cand *c, int64_t nlayers,
+    const struct plan *pl, unsigned char *pct)
 {
 	size_t k;
 	int64_t j;
 
-	memset(pct, 0, (size_t)in->nlayers);
+	memset(pct, 0, (size_t)nlayers);
 	for (k = 0; k < pl->nseg; k++) {
-		const struct cand *x = &in->c[pl->seg[k]];
+		const struct cand *x = &c[pl->seg[k]];
 
-		for (j = x->first; j <= x->last && j < in->nlayers; j++)
+		for (j = x->first; j <= x->last && j < nlayers; j++)
 			switch (x->kind) {
 			case K_PIM:
 				pct[j] = 100;

@@ -45,7 +45,7 @@ struct cap_need {
 	int64_t		 max_batch;		/* -1: no bound (nothing grows) */
 };
 
-void cap_layers_free(struct cap_layers *l);
+void capacity_layers_free(struct cap_layers *l);
 
 /*
  * The bytes of every layer of a layers.csv table (columns weight_bytes,
@@ -53,7 +53,7 @@ void cap_layers_free(struct cap_layers *l);
  * the byte columns gives zeros).  Returns 0, or -1 after a report of a
  * bad number.
  */
-int cap_read_layers(const struct table *t, struct cap_layers *l);
+int capacity_read_layers(const struct table *t, struct cap_layers *l);
 
 /*
  * The machine of GPU config gpu and PIM config pim (names or paths as
@@ -62,7 +62,7 @@ int cap_read_layers(const struct table *t, struct cap_layers *l);
  * memory_bytes leaves m->known 0 (no check).  Returns 0, or -1 after a
  * report (unreadable config, a bad or missing value).
  */
-int cap_machine_load(const char *gpu, const char *pim, int64_t pim_channels,
+int capacity_machine_load(const char *gpu, const char *pim, int64_t pim_channels,
     struct cap_machine *m);
 
 /*
@@ -70,24 +70,25 @@ int cap_machine_load(const char *gpu, const char *pim, int64_t pim_channels,
  * runs on PIM (0 to 100; NULL: all on the GPU).  Fills *need; returns 0,
  * or -1 on an overflow (reported against where).
  */
-int cap_place(const struct cap_layers *l, const struct cap_machine *m,
+int capacity_place(const struct cap_layers *l, const struct cap_machine *m,
     const unsigned char *pim_pct, const char *where, struct cap_need *need);
 
 /*
- * The percentage of each layer that plan pl runs on PIM, for cap_place:
- * pct[0..in->nlayers-1] (caller's array): pim 100, a split or a pipeline
- * 100 - ratio (its PIM share), a DAG window each layer's device, else 0.
+ * The percentage of each of the nlayers layers that plan pl (segments
+ * indexing the candidates c) runs on PIM, for capacity_place: pct[0..
+ * nlayers-1] (caller's array): pim 100, a split or a pipeline 100 - ratio
+ * (its PIM share), a DAG window each layer's device, else 0.
  */
-struct solve_in;
+struct cand;
 struct plan;
-void cap_plan_pct(const struct solve_in *in, const struct plan *pl,
-    unsigned char *pct);
+void capacity_plan_pct(const struct cand *c, int64_t nlayers,
+    const struct plan *pl, unsigned char *pct);
 
 /*
  * One line on stderr for a plan that does not fit: "where: policy 'p'
  * does not fit: needs N bytes of ... memory (...), has M".
  */
-void cap_report(const char *where, const char *policy,
+void capacity_report(const char *where, const char *policy,
     const struct cap_machine *m, const struct cap_need *need);
 
 #endif

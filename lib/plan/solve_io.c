@@ -71,7 +71,7 @@ solve_read_layers(const struct table *t, struct solve_in *in)
 
 	if (table_need(t, cols, c) < 0)
 		return -1;
-	if (in->cap != NULL && cap_read_layers(t, in->cap) < 0)
+	if (in->cap != NULL && capacity_read_layers(t, in->cap) < 0)
 		return -1;
 	in->nlayers = (int64_t)n;
 	in->kv = xcalloc(n + 1, 1);

@@ -27,7 +27,7 @@ partition(void)
 	unsigned char pct[3] = { 100, 100, 50 };
 	struct cap_need n;
 
-	CHECK(cap_place(&L, &m, NULL, "t", &n) == 0);
+	CHECK(capacity_place(&L, &m, NULL, "t", &n) == 0);
 	CHECK_EQ_I(n.weights, 700);
 	CHECK_EQ_I(n.kv, 300);
 	CHECK_EQ_I(n.act, 50);
@@ -37,11 +37,11 @@ partition(void)
 	/* (1050 - 700) x 2 / (300 + 50) = 2 */
 	CHECK_EQ_I(n.max_batch, 2);
 	/* the plan does not matter: one pool */
-	CHECK(cap_place(&L, &m, pct, "t", &n) == 0);
+	CHECK(capacity_place(&L, &m, pct, "t", &n) == 0);
 	CHECK_EQ_I(n.gpu, 1050);
 	CHECK_EQ_I(n.pim, 0);
 	m.gpu_bytes = 1049;
-	CHECK(cap_place(&L, &m, pct, "t", &n) == 0);
+	CHECK(capacity_place(&L, &m, pct, "t", &n) == 0);
 	CHECK(!n.fits);
 	CHECK_EQ_I(n.max_batch, 1);
 }
@@ -54,7 +54,7 @@ added(void)
 	unsigned char pct[3] = { 0, 100, 50 };
 	struct cap_need n;
 
-	CHECK(cap_place(&L, &m, pct, "t", &n) == 0);
+	CHECK(capacity_place(&L, &m, pct, "t", &n) == 0);
 	/* GPU: 600 + 50 of layer 2 + activations 50; PIM: 300 + 50 */
 	CHECK_EQ_I(n.gpu, 700);
 	CHECK_EQ_I(n.pim, 350);
@@ -64,12 +64,12 @@ added(void)
 	/* GPU: (700 - 650) x 2 / 50 = 2; PIM: (400 - 50) x 2 / 300 = 2 */
 	CHECK_EQ_I(n.max_batch, 2);
 	m.pim_bytes = 349;
-	CHECK(cap_place(&L, &m, pct, "t", &n) == 0);
+	CHECK(capacity_place(&L, &m, pct, "t", &n) == 0);
 	CHECK(!n.fits);
 	/* PIM: (349 - 50) x 2 / 300 = 1 */
 	CHECK_EQ_I(n.max_batch, 1);
 	/* all on the GPU (the baseline without the added PIM) */
-	CHECK(cap_place(&L, &m, NULL, "t", &n) == 0);
+	CHECK(capacity_place(&L, &m, NULL, "t", &n) == 0);
 	CHECK_EQ_I(n.gpu, 1050);
 	CHECK_EQ_I(n.pim, 0);
 	CHECK(!n.fits);
@@ -82,7 +82,7 @@ added(void)
 	pct[1] = 0;
 	pct[0] = 100;
 	m.gpu_bytes = 1 << 20;
-	CHECK(cap_place(&L, &m, pct, "t", &n) == 0);
+	CHECK(capacity_place(&L, &m, pct, "t", &n) == 0);
 	CHECK(!n.fits);
 	CHECK_EQ_I(n.max_batch, 0);
 }
@@ -118,17 +118,17 @@ configs(void)
 	write_file(p, "channels = 4\npim_attach = added\n"
 	    "memory_bytes_per_channel = 100\n");
 	write_file(q, "channels = 4\npim_attach = beside\n");
-	CHECK(cap_machine_load(g0, p, 0, &m) == 0);
+	CHECK(capacity_machine_load(g0, p, 0, &m) == 0);
 	CHECK(!m.known);
-	CHECK(cap_machine_load(g, g0, 0, &m) == 0);
+	CHECK(capacity_machine_load(g, g0, 0, &m) == 0);
 	CHECK(m.known && !m.added && m.gpu_bytes == 1000);
-	CHECK(cap_machine_load(g, p, 0, &m) == 0);
+	CHECK(capacity_machine_load(g, p, 0, &m) == 0);
 	CHECK(m.known && m.added);
 	CHECK_EQ_I(m.pim_bytes, 400);
-	CHECK(cap_machine_load(g, p, 8, &m) == 0);
+	CHECK(capacity_machine_load(g, p, 8, &m) == 0);
 	CHECK_EQ_I(m.pim_bytes, 800);
 	fprintf(stderr, "(a refusal follows)\n");
-	CHECK(cap_machine_load(g, q, 0, &m) < 0);
+	CHECK(capacity_machine_load(g, q, 0, &m) < 0);
 	remove(g);
 	remove(g0);
 	remove(p);
