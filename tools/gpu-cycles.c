@@ -1,6 +1,6 @@
 /*
  * gpu-cycles: fill cycles and ns of the GPU rows of a tasks table with the
- * analytical GPU model (lib/gpu_model.h) or measured times (-m).
+ * analytical GPU model (lib/gpu/gpu_model.h) or measured times (-m).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -48,7 +48,7 @@ main(int argc, char **argv)
 			o.build = optarg;
 			break;
 		case 'C':
-			if (parse_optint(optarg, ch, 0, 100000, "channel count",
+			if (csvio_parse_optint(optarg, ch, 0, 100000, "channel count",
 			    &v) < 0 || v < 1)
 				usage(PF_EXIT_USAGE);
 			o.total = (long)v;
@@ -85,7 +85,7 @@ main(int argc, char **argv)
 	if (gpu_cost_measure(&r, o.measured, o.warn) < 0)
 		return PF_EXIT_DATA;
 	/* the memo of the model's estimates spans the blocks */
-	rc = table_stream_stdout_block(argv, argc, NULL, TABLE_BLOCK_MEMO,
+	rc = csvio_stream_stdout_block(argv, argc, NULL, TABLE_BLOCK_MEMO,
 	    gpu_cost_block, gpu_cost_done, &r) == 0 ? PF_EXIT_OK : PF_EXIT_DATA;
 	gpu_cost_close(&r);
 	return rc;

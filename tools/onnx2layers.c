@@ -40,7 +40,7 @@ run(const char *path, const struct opts *o)
 
 	if (onnx_layers_model(path, o->is, o->nis, o->keep, o->dtype, &t,
 	    &m) == 0) {
-		if (table_write(stdout, &t) == 0)
+		if (csvio_write(stdout, &t) == 0)
 			rc = PF_EXIT_OK;
 		else
 			pf_write_error(NULL);
@@ -49,7 +49,7 @@ run(const char *path, const struct opts *o)
 	if (pf_close_stdout() < 0 && rc == PF_EXIT_OK)
 		rc = PF_EXIT_DATA;
 	model_free(&m);
-	table_free(&t);
+	csvio_free(&t);
 	return rc;
 }
 
@@ -80,7 +80,7 @@ main(int argc, char **argv)
 			o.keep = 1;
 			break;
 		case 't':
-			if (dtype_bytes(optarg) == 0) {
+			if (layer_dtype_bytes(optarg) == 0) {
 				pf_err(NULL, "-t '%s': unknown dtype", optarg);
 				usage(PF_EXIT_USAGE);
 			}

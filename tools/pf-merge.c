@@ -31,7 +31,7 @@ main(int argc, char **argv)
 			usage(PF_EXIT_OK);
 			break;
 		case 'y':
-			if (parse_double(optarg, &sync_ns) < 0 || sync_ns < 0 ||
+			if (csvio_parse_double(optarg, &sync_ns) < 0 || sync_ns < 0 ||
 			    sync_ns > MERGE_PIECE_MAX_NS) {
 				pf_err(NULL, "-y '%s': want nanoseconds from 0 "
 				    "to 9e12", optarg);
@@ -47,7 +47,7 @@ main(int argc, char **argv)
 	if (argc > 1)
 		usage(PF_EXIT_USAGE);
 	merge_init(&m, sync_ns);
-	rc = table_stream_stdout(argv, argc, "cand", merge_block, merge_done,
+	rc = csvio_stream_stdout(argv, argc, "cand", merge_block, merge_done,
 	    &m) == 0 ? PF_EXIT_OK : PF_EXIT_DATA;
 	merge_free(&m);
 	return rc;

@@ -94,10 +94,8 @@ run(struct solve_in *in, const struct opts *o)
 
 	memset(plans, 0, sizeof(plans));
 	memset(res, 0, sizeof(res));
-	for (p = 0; p < P_NPOL; p++)
-		want[p] = p == (int)o->pol || ((o->all || o->json != NULL ||
-		    o->text != NULL) &&
-		    (p != P_ATTNPIM || in->have_kv));
+	solve_io_want(in, o->pol, o->all, o->json != NULL || o->text != NULL,
+	    want);
 	if ((o->obj.kind != O_TIME || o->obj.cap_mw > 0) && !in->have_energy) {
 		pf_err(in->fname, "no energy_nj on every candidate: -O %s%s "
 		    "needs the energy columns (gpu-cycles with an energy "
@@ -106,11 +104,8 @@ run(struct solve_in *in, const struct opts *o)
 		rc = PF_EXIT_DATA;
 		goto done;
 	}
-	if (solve_policies(in, &o->obj, o->fixed, want, plans, res) < 0) {
-		rc = PF_EXIT_DATA;
-		goto done;
-	}
-	if (o->gpuconf != NULL && fit(in, o, want, plans, res) < 0) {
+	if (solve_io_policies(in, &o->obj, o->fixed, want, plans, res) < 0 ||
+	    (o->gpuconf != NULL && fit(in, o, want, plans, res) < 0)) {
 		rc = PF_EXIT_DATA;
 		goto done;
 	}
@@ -123,9 +118,8 @@ run(struct solve_in *in, const struct opts *o)
 		long long lb = o->dag ? solve_lower_bound(in->c, in->nc,
 		    in->nlayers, in->preds, in->npreds, P_PIMFLOW) : 0;
 
-		if (solve_summary(fp, in, o->model, o->mhz, &o->obj, o->fixed,
-		    res,
-		    o->dag ? o->window : 0, lb) < 0 || fflush(fp) != 0 ||
+		if (solve_io_summary(fp, in, o->model, o->mhz, &o->obj, o->fixed,
+		    res, o->dag ? o->window : 0, lb) < 0 || fflush(fp) != 0 ||
 		    ferror(fp)) {
 			pf_write_error(o->json);
 			fclose(fp);
@@ -157,13 +151,13 @@ run(struct solve_in *in, const struct opts *o)
 			goto done;
 		}
 	}
-	solve_plan_table(in, &plans[o->all ? P_PIMFLOW : o->pol], &o->obj,
+	solve_io_plan_table(in, &plans[o->all ? P_PIMFLOW : o->pol], &o->obj,
 	    &out);
-	if (table_write(stdout, &out) < 0) {
+	if (csvio_write(stdout, &out) < 0) {
 		pf_write_error(NULL);
 		rc = PF_EXIT_DATA;
 	}
-	table_free(&out);
+	csvio_free(&out);
 done:
 	for (p = 0; p < P_NPOL; p++)
 		plan_free(&plans[p]);
@@ -177,6 +171,7 @@ main(int argc, char **argv)
 	struct solve_in in;
 	struct cap_layers cap;
 	int64_t v;
+	unsigned pols;
 	int ch, rc = PF_EXIT_DATA;
 
 	pf_setprogname(argv[0]);
@@ -203,7 +198,7 @@ main(int argc, char **argv)
 			o.pimconf = optarg;
 			break;
 		case 'n':
-			if (parse_int64(optarg, &o.npim) < 0 || o.npim < 1 ||
+			if (csvio_parse_int64(optarg, &o.npim) < 0 || o.npim < 1 ||
 			    o.npim > 1048576)
 				usage(PF_EXIT_USAGE);
 			break;
@@ -211,7 +206,7 @@ main(int argc, char **argv)
 			o.fixed = 1;
 			break;
 		case 'f':
-			if (parse_double(optarg, &o.mhz) < 0 || o.mhz <= 0)
+			if (csvio_parse_double(optarg, &o.mhz) < 0 || o.mhz <= 0)
 				usage(PF_EXIT_USAGE);
 			break;
 		case 'j':
@@ -234,7 +229,7 @@ main(int argc, char **argv)
 			double w;
 
 			/* integer milliwatts keep the capped DP exact */
-			if (parse_double(optarg, &w) < 0 || !(w > 0) || w > 1e6)
+			if (csvio_parse_double(optarg, &w) < 0 || !(w > 0) || w > 1e6)
 				usage(PF_EXIT_USAGE);
 			o.obj.cap_mw = llround(w * 1000.0);
 			if (o.obj.cap_mw < 1)
@@ -247,7 +242,7 @@ main(int argc, char **argv)
 				usage(PF_EXIT_USAGE);
 			break;
 		case 'w':
-			if (parse_int64(optarg, &v) < 0 || v < 2 || v > 12)
+			if (csvio_parse_int64(optarg, &v) < 0 || v < 2 || v > 12)
 				usage(PF_EXIT_USAGE);
 			o.window = (int)v;
 			break;
@@ -259,7 +254,7 @@ main(int argc, char **argv)
 	argv += optind;
 	if (argc > 1 || (o.dag && o.layers == NULL))
 		usage(PF_EXIT_USAGE);
-	solve_in_init(&in);
+	solve_io_in_init(&in);
 	memset(&cap, 0, sizeof(cap));
 	if (o.gpuconf != NULL)
 		in.cap = &cap;
@@ -267,16 +262,12 @@ main(int argc, char **argv)
 	 * Time plans are solved as the costs come (solve_stream.h): the
 	 * policies this run may solve; pimflow's -D candidates come after.
 	 */
-	if (o.obj.kind == O_TIME && o.obj.cap_mw == 0) {
-		unsigned pols = o.all || o.json != NULL || o.text != NULL ?
-		    ~0u : 1u << o.pol | 1u << P_NONE;
-
-		if (o.dag)
-			pols &= ~(1u << P_PIMFLOW);
+	pols = solve_io_stream_pols(o.pol, o.all, o.json != NULL ||
+	    o.text != NULL, o.dag, &o.obj);
+	if (pols != 0)
 		in.ss = solve_stream_new(pols);
-	}
 	/* -l after the costs: its writer may be upstream in the same pipe */
-	v = solve_load_costs(argc == 1 ? argv[0] : "-", o.layers, &in);
+	v = solve_io_load_costs(argc == 1 ? argv[0] : "-", o.layers, &in);
 	if (v == 0 && o.dag)
 		solve_dag(&in.c, &in.nc, in.nlayers, in.preds, in.npreds,
 		    o.window, in.have_energy ? in.static_w[1] : 0);
@@ -290,7 +281,7 @@ main(int argc, char **argv)
 	}
 	if (v == 0)
 		rc = run(&in, &o);
-	solve_in_free(&in);
+	solve_io_in_free(&in);
 	capacity_layers_free(&cap);
 	if (pf_close_stdout() < 0)
 		rc = PF_EXIT_DATA;

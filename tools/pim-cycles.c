@@ -1,6 +1,6 @@
 /*
  * pim-cycles: fill cycles and ns of the PIM rows of a tasks table with the
- * PIM engine the config's arch key names (lib/pim_cost.h): Newton, the
+ * PIM engine the config's arch key names (lib/pim/pim_cost.h): Newton, the
  * default (PIMFlow's command generation and cycle-exact Ramulator-Newton
  * timing, plus documented extensions), or HBM2-PIM.
  */
@@ -28,7 +28,7 @@ posarg(const char *s, int opt)
 {
 	int64_t v;
 
-	if (parse_optint(s, opt, 1, 1 << 20, "count", &v) < 0)
+	if (csvio_parse_optint(s, opt, 1, 1 << 20, "count", &v) < 0)
 		usage(PF_EXIT_USAGE);
 	/* n_gwrite takes 1, 2, 4, ...: another maximum would round down */
 	if (opt == 'g' && (v & (v - 1)) != 0) {
@@ -64,7 +64,7 @@ main(int argc, char **argv)
 		case 'T': tracef = optarg; break;
 		case 'c': config = optarg; break;
 		case 'd':
-			if (parse_double(optarg, &dispatch) < 0 || dispatch < 0 ||
+			if (csvio_parse_double(optarg, &dispatch) < 0 || dispatch < 0 ||
 			    dispatch > 1e9) {
 				pf_err(NULL, "-d: want nanoseconds from 0 to 1e9, "
 				    "not '%s'", optarg);
@@ -101,7 +101,7 @@ main(int argc, char **argv)
 			rc = PF_EXIT_DATA;
 		else
 			/* the engines' memos span the blocks */
-			rc = table_stream_stdout_block(argv, argc, NULL,
+			rc = csvio_stream_stdout_block(argv, argc, NULL,
 			    TABLE_BLOCK_MEMO, pim_cost_block, pim_cost_done,
 			    &u) == 0 ? PF_EXIT_OK : PF_EXIT_DATA;
 	}

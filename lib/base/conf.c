@@ -134,12 +134,12 @@ getnum(struct conf *c, struct conf_ent *e, int isint, double lo, double hi,
 {
 	int64_t iv;
 
-	if (isint && parse_int64(e->val, &iv) < 0) {
+	if (isint && csvio_parse_int64(e->val, &iv) < 0) {
 		pf_errl(c->path, e->line, "key '%s': not a whole number: '%s'",
 		    e->key, e->val);
 		return -1;
 	}
-	if (parse_double(e->val, v) < 0) {
+	if (csvio_parse_double(e->val, v) < 0) {
 		pf_errl(c->path, e->line, "key '%s': not a number: '%s'",
 		    e->key, e->val);
 		return -1;
@@ -293,7 +293,7 @@ isdir(const char *p)
 }
 
 char *
-pf_sharedir(void)
+conf_sharedir(void)
 {
 	char exe[PATH_MAX], *slash, *p;
 	const char *env;
@@ -328,7 +328,7 @@ conf_resolve(const char *kind, const char *name)
 
 	if (strchr(name, '/') != NULL)
 		return xstrdup(name);
-	if ((share = pf_sharedir()) == NULL) {
+	if ((share = conf_sharedir()) == NULL) {
 		pf_err(NULL, "cannot find the pimflow share directory for "
 		    "config '%s' (set PIMFLOW_SHARE or give a path)", name);
 		return NULL;

@@ -108,6 +108,6 @@ int conf_check_unused(const struct conf *c);
 char *conf_resolve(const char *kind, const char *name);
 
 /* The share directory as resolved above (allocated), or NULL. */
-char *pf_sharedir(void);
+char *conf_sharedir(void);
 
 #endif

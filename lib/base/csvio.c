@@ -19,10 +19,10 @@
 #include "xalloc.h"
 
 /*
- * The text of every empty cell, after its length byte (table_arenadup):
- * its text is table_empty + 1.
+ * The text of every empty cell, after its length byte (csvio_arenadup):
+ * its text is csvio_empty + 1.
  */
-const char table_empty[2] = "";
+const char csvio_empty[2] = "";
 
 /* A chunk of TABLE_CHUNK bytes, from t's spares when it has one. */
 static struct table_chunk *
@@ -42,7 +42,7 @@ newchunk(struct table *t, size_t cap)
 }
 
 char *
-table_arena_new(struct table *t, size_t n)
+csvio_arena_new(struct table *t, size_t n)
 {
 	struct table_chunk *c = t->arena;
 	size_t cap = n > TABLE_CHUNK / 4 ? n : TABLE_CHUNK;
@@ -65,7 +65,7 @@ table_arena_new(struct table *t, size_t n)
 }
 
 void
-table_freechunks(struct table *t, struct table_chunk *c)
+csvio_freechunks(struct table *t, struct table_chunk *c)
 {
 	struct table_chunk *next;
 	size_t n = 0;
@@ -84,14 +84,14 @@ table_freechunks(struct table *t, struct table_chunk *c)
 }
 
 void
-table_init(struct table *t, const char *fname)
+csvio_init(struct table *t, const char *fname)
 {
 	memset(t, 0, sizeof(*t));
 	t->fname = xstrdup(fname != NULL ? fname : "<stdin>");
 }
 
 void
-table_free(struct table *t)
+csvio_free(struct table *t)
 {
 	struct table_chunk *c, *next;
 	size_t i;
@@ -133,7 +133,7 @@ namehash(const char *s)
  * many columns a table has (tools look columns up per row).
  */
 void
-table_colindex(struct table *t)
+csvio_colindex(struct table *t)
 {
 	size_t i, h, cap = 16;
 
@@ -154,7 +154,7 @@ table_colindex(struct table *t)
 }
 
 int
-table_header(struct table *t, const char *const *rec, size_t n, long line)
+csvio_header(struct table *t, const char *const *rec, size_t n, long line)
 {
 	size_t i, j;
 
@@ -180,14 +180,14 @@ table_header(struct table *t, const char *const *rec, size_t n, long line)
 	for (i = 0; i < n; i++)
 		t->cols[i] = xstrdup(rec[i]);
 	t->ncols = t->nraw = n;
-	table_colindex(t);
+	csvio_colindex(t);
 	/* Room for the columns a tool appends, without re-laying rows. */
 	t->stride = t->ncols + 32;
 	return 0;
 }
 
 long
-table_col(const struct table *t, const char *name)
+csvio_col(const struct table *t, const char *name)
 {
 	size_t h, k;
 
@@ -202,9 +202,9 @@ table_col(const struct table *t, const char *name)
 }
 
 size_t
-table_addcol(struct table *t, const char *name)
+csvio_addcol(struct table *t, const char *name)
 {
-	long have = table_col(t, name);
+	long have = csvio_col(t, name);
 	const char **cells;
 	size_t r, c, nc;
 
@@ -228,17 +228,17 @@ table_addcol(struct table *t, const char *name)
 		for (r = 0; r < t->nrows; r++)
 			t->cells[r * t->stride + t->ncols] = NULL;
 	t->ncols = nc;
-	table_colindex(t);
+	csvio_colindex(t);
 	return nc - 1;
 }
 
 int
-table_need(const struct table *t, const char *const *names, long *idx)
+csvio_need(const struct table *t, const char *const *names, long *idx)
 {
 	size_t i;
 
 	for (i = 0; names[i] != NULL; i++) {
-		idx[i] = table_col(t, names[i]);
+		idx[i] = csvio_col(t, names[i]);
 		if (idx[i] < 0) {
 			pf_errl(t->fname, 1, "missing column '%s'", names[i]);
 			return -1;
@@ -248,7 +248,7 @@ table_need(const struct table *t, const char *const *names, long *idx)
 }
 
 int
-table_append(struct table *dst, const struct table *src)
+csvio_append(struct table *dst, const struct table *src)
 {
 	size_t r, c, n;
 
@@ -258,9 +258,9 @@ table_append(struct table *dst, const struct table *src)
 		if (strcmp(dst->cols[c], src->cols[c]) != 0)
 			goto bad;
 	for (r = 0; r < src->nrows; r++) {
-		n = table_addrow(dst);
+		n = csvio_addrow(dst);
 		for (c = 0; c < src->ncols; c++)
-			table_set(dst, n, c, table_get(src, r, c));
+			csvio_set(dst, n, c, csvio_get(src, r, c));
 		dst->line[n] = src->line[r];
 	}
 	return 0;
@@ -271,17 +271,17 @@ bad:
 }
 
 void
-table_droprows(struct table *t)
+csvio_droprows(struct table *t)
 {
 	struct table_chunk *old = t->arena;
 
 	t->arena = NULL;
 	t->nrows = 0;
-	table_freechunks(t, old);
+	csvio_freechunks(t, old);
 }
 
 size_t
-table_newrow(struct table *t)
+csvio_newrow(struct table *t)
 {
 	if (t->nrows == t->cap) {
 		t->cap = t->cap ? 2 * t->cap : 64;
@@ -299,9 +299,9 @@ table_newrow(struct table *t)
 }
 
 size_t
-table_addrow(struct table *t)
+csvio_addrow(struct table *t)
 {
-	size_t r = table_newrow(t);
+	size_t r = csvio_newrow(t);
 
 	/* NULL cells read as empty. */
 	memset(&t->cells[r * t->stride], 0, t->ncols * sizeof(*t->cells));
@@ -312,31 +312,31 @@ table_addrow(struct table *t)
 }
 
 void
-table_set(struct table *t, size_t row, size_t col, const char *val)
+csvio_set(struct table *t, size_t row, size_t col, const char *val)
 {
-	table_setn(t, row, col, val, strlen(val));
+	csvio_setn(t, row, col, val, strlen(val));
 }
 
 void
-table_setn(struct table *t, size_t row, size_t col, const char *s,
+csvio_setn(struct table *t, size_t row, size_t col, const char *s,
     size_t len)
 {
-	table_touch(t, row, col);
-	t->cells[row * t->stride + col] = table_arenadup(t, s, len, 0);
+	csvio_touch(t, row, col);
+	t->cells[row * t->stride + col] = csvio_arenadup(t, s, len, 0);
 }
 
 char *
-table_setplain(struct table *t, size_t row, size_t col, size_t len)
+csvio_setplain(struct table *t, size_t row, size_t col, size_t len)
 {
-	char *p = len > 0 ? table_celltext(t, len, 1) : (char *)NULL;
+	char *p = len > 0 ? csvio_celltext(t, len, 1) : (char *)NULL;
 
-	table_touch(t, row, col);
+	csvio_touch(t, row, col);
 	t->cells[row * t->stride + col] = p;
 	return p;
 }
 
 void
-table_setf(struct table *t, size_t row, size_t col, const char *fmt, ...)
+csvio_setf(struct table *t, size_t row, size_t col, const char *fmt, ...)
 {
 	char buf[512];
 	va_list ap;
@@ -344,5 +344,5 @@ table_setf(struct table *t, size_t row, size_t col, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	table_set(t, row, col, buf);
+	csvio_set(t, row, col, buf);
 }

@@ -21,28 +21,28 @@ struct table_chunk {
 
 #define TABLE_CHUNK	(256 * 1024)
 
-/* The text of every empty cell is table_empty + 1 (after its length byte). */
-extern const char table_empty[2];
+/* The text of every empty cell is csvio_empty + 1 (after its length byte). */
+extern const char csvio_empty[2];
 
-/* n bytes of t's arena in a new chunk (table_arena's slow path). */
-char *table_arena_new(struct table *t, size_t n);
+/* n bytes of t's arena in a new chunk (csvio_arena's slow path). */
+char *csvio_arena_new(struct table *t, size_t n);
 /* Free the chunks of list c, keeping up to 8 of TABLE_CHUNK bytes as spares. */
-void table_freechunks(struct table *t, struct table_chunk *c);
+void csvio_freechunks(struct table *t, struct table_chunk *c);
 /*
  * A new row, its cells not set: a row's cells past ncols (the spare
- * stride) are never read, and table_addcol clears a column it adds.
+ * stride) are never read, and csvio_addcol clears a column it adds.
  */
-size_t table_newrow(struct table *t);
+size_t csvio_newrow(struct table *t);
 /*
  * The column index: open addressing over the names, rebuilt when a
- * column is added (table_col).
+ * column is added (csvio_col).
  */
-void table_colindex(struct table *t);
+void csvio_colindex(struct table *t);
 /*
  * The header's n fields rec (read at line) as t's columns: 0, or -1
  * after reporting a byte-order mark, an empty or a repeated name.
  */
-int table_header(struct table *t, const char *const *rec, size_t n,
+int csvio_header(struct table *t, const char *const *rec, size_t n,
     long line);
 
 /*
@@ -50,7 +50,7 @@ int table_header(struct table *t, const char *const *rec, size_t n,
  * read (rowkeep) stands for the columns before it at most.
  */
 static inline void
-table_touch(struct table *t, size_t row, size_t col)
+csvio_touch(struct table *t, size_t row, size_t col)
 {
 	if (col < t->rowkeep[row])
 		t->rowkeep[row] = col;
@@ -58,15 +58,15 @@ table_touch(struct table *t, size_t row, size_t col)
 
 /*
  * From the next row on, r keeps each clean line as read beside its cells
- * (rowkeep): table_stream does so once a stage gives back the block it
+ * (rowkeep): csvio_stream does so once a stage gives back the block it
  * read as its result.
  */
-void table_reader_keepraw(struct table_reader *r);
+void csvio_reader_keepraw(struct table_reader *r);
 /*
- * table_reader_open on an open stream, named fname in diagnostics and
- * closed by table_reader_close when own.
+ * csvio_reader_open on an open stream, named fname in diagnostics and
+ * closed by csvio_reader_close when own.
  */
-struct table_reader *table_reader_fp(FILE *fp, int own, const char *fname,
+struct table_reader *csvio_reader_fp(FILE *fp, int own, const char *fname,
     size_t block, const char *group);
 
 /*
@@ -75,7 +75,7 @@ struct table_reader *table_reader_fp(FILE *fp, int own, const char *fname,
  * that overlap when n is from 4 to 16, none reading outside s[0..n).
  */
 static inline void
-table_copyshort(char *d, const char *s, size_t n)
+csvio_copyshort(char *d, const char *s, size_t n)
 {
 	if (n >= 8 && n <= 16) {
 		memcpy(d, s, 8);
@@ -94,12 +94,12 @@ table_copyshort(char *d, const char *s, size_t n)
 
 /* n bytes of t's arena. */
 static inline char *
-table_arena(struct table *t, size_t n)
+csvio_arena(struct table *t, size_t n)
 {
 	struct table_chunk *c = t->arena;
 
 	if (c == NULL || c->cap - c->used < n)
-		return table_arena_new(t, n);
+		return csvio_arena_new(t, n);
 	c->used += n;
 	return c->data + c->used - n;
 }
@@ -111,25 +111,25 @@ table_arena(struct table *t, size_t n)
  * cell's text but the fields of a row's own line (rowtext) is made here.
  */
 static inline char *
-table_celltext(struct table *t, size_t len, int plain)
+csvio_celltext(struct table *t, size_t len, int plain)
 {
-	char *p = table_arena(t, len + 2);
+	char *p = csvio_arena(t, len + 2);
 
 	p[0] = (char)(unsigned char)(plain && len < TEXT_SCAN ? len : TEXT_SCAN);
 	p[len + 1] = '\0';
 	return p + 1;
 }
 
-/* A copy of s[0..len) as a cell's text (table_celltext). */
+/* A copy of s[0..len) as a cell's text (csvio_celltext). */
 static inline const char *
-table_arenadup(struct table *t, const char *s, size_t len, int plain)
+csvio_arenadup(struct table *t, const char *s, size_t len, int plain)
 {
 	char *p;
 
 	if (len == 0)
-		return table_empty + 1;
-	p = table_celltext(t, len, plain);
-	table_copyshort(p, s, len);
+		return csvio_empty + 1;
+	p = csvio_celltext(t, len, plain);
+	csvio_copyshort(p, s, len);
 	return p;
 }
 

@@ -1,8 +1,8 @@
 /*
- * Cell texts kept for rows to come (csvio.h, table_keep): a store whose
+ * Cell texts kept for rows to come (csvio.h, csvio_keep): a store whose
  * text is carved from the arena of a table of its own, so that it lives
  * apart from the blocks whose rows take it; and a row's cells given to
- * another row of its table (table_setfrom).
+ * another row of its table (csvio_setfrom).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -12,17 +12,17 @@
 #include "csvio_arena.h"
 #include "xalloc.h"
 
-struct table_keep {
+struct csvio_keep {
 	struct table	t;	/* no columns: its arena only */
 	size_t		bytes;	/* kept since the last clear */
 };
 
-struct table_keep *
-table_keep_new(void)
+struct csvio_keep *
+csvio_keep_new(void)
 {
-	struct table_keep *k = xcalloc(1, sizeof(*k));
+	struct csvio_keep *k = xcalloc(1, sizeof(*k));
 
-	table_init(&k->t, NULL);
+	csvio_init(&k->t, NULL);
 	return k;
 }
 
@@ -35,7 +35,7 @@ inline_field(const struct table *t, size_t row, const char *s)
 }
 
 void
-table_setfrom(struct table *t, size_t row, size_t from, const size_t *col,
+csvio_setfrom(struct table *t, size_t row, size_t from, const size_t *col,
     size_t n)
 {
 	const char **cell = &t->cells[row * t->stride];
@@ -47,14 +47,14 @@ table_setfrom(struct table *t, size_t row, size_t from, const size_t *col,
 		s = src[col[i]];
 		/* a field of from's line is no text of the arena: a copy */
 		if (s != NULL && inline_field(t, from, s))
-			s = table_arenadup(t, s, strlen(s), 1);
-		table_touch(t, row, col[i]);
+			s = csvio_arenadup(t, s, strlen(s), 1);
+		csvio_touch(t, row, col[i]);
 		cell[col[i]] = s;
 	}
 }
 
 size_t
-table_cellkey(const struct table *t, size_t row, const size_t *col,
+csvio_cellkey(const struct table *t, size_t row, const size_t *col,
     size_t n, char *buf, size_t size)
 {
 	const char *const *cell = &t->cells[row * t->stride];
@@ -98,7 +98,7 @@ table_cellkey(const struct table *t, size_t row, const size_t *col,
 }
 
 const char *const *
-table_keep(struct table_keep *k, const struct table *t, size_t row,
+csvio_keep(struct csvio_keep *k, const struct table *t, size_t row,
     const size_t *col, size_t n)
 {
 	const char *const *cell = &t->cells[row * t->stride];
@@ -112,7 +112,7 @@ table_keep(struct table_keep *k, const struct table *t, size_t row,
 		rl = t->rowlen[row];
 	}
 	/* the pointers first, aligned for them */
-	p = table_arena(&k->t, need);
+	p = csvio_arena(&k->t, need);
 	kept = (const char **)(void *)(p + (sizeof(*kept) -
 	    (uintptr_t)p % sizeof(*kept)) % sizeof(*kept));
 	k->bytes += need;
@@ -120,7 +120,7 @@ table_keep(struct table_keep *k, const struct table *t, size_t row,
 		const char *s = cell[col[i]];
 
 		if (s == NULL || *s == '\0') {
-			kept[i] = NULL;	/* empty, as table_get reads it */
+			kept[i] = NULL;	/* empty, as csvio_get reads it */
 			continue;
 		}
 		len = strlen(s);
@@ -128,7 +128,7 @@ table_keep(struct table_keep *k, const struct table *t, size_t row,
 		 * A field of the row's line needs no quotes (csvio_read.c);
 		 * any other cell's length byte says whether it does.
 		 */
-		kept[i] = table_arenadup(&k->t, s, len, (uintptr_t)s - lo < rl ||
+		kept[i] = csvio_arenadup(&k->t, s, len, (uintptr_t)s - lo < rl ||
 		    (unsigned char)s[-1] != TEXT_SCAN);
 		k->bytes += len + 2;
 	}
@@ -136,36 +136,36 @@ table_keep(struct table_keep *k, const struct table *t, size_t row,
 }
 
 void
-table_setkept(struct table *t, size_t row, const size_t *col, size_t n,
+csvio_setkept(struct table *t, size_t row, const size_t *col, size_t n,
     const char *const *kept)
 {
 	const char **cell = &t->cells[row * t->stride];
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		table_touch(t, row, col[i]);
+		csvio_touch(t, row, col[i]);
 		cell[col[i]] = kept[i];
 	}
 }
 
 size_t
-table_keep_bytes(const struct table_keep *k)
+csvio_keep_bytes(const struct csvio_keep *k)
 {
 	return k->bytes;
 }
 
 void
-table_keep_clear(struct table_keep *k)
+csvio_keep_clear(struct csvio_keep *k)
 {
-	table_droprows(&k->t);
+	csvio_droprows(&k->t);
 	k->bytes = 0;
 }
 
 void
-table_keep_free(struct table_keep *k)
+csvio_keep_free(struct csvio_keep *k)
 {
 	if (k == NULL)
 		return;
-	table_free(&k->t);
+	csvio_free(&k->t);
 	free(k);
 }

@@ -44,7 +44,7 @@ udigits(char *end, uint64_t u)
 }
 
 void
-table_setint(struct table *t, size_t row, size_t col, int64_t v)
+csvio_setint(struct table *t, size_t row, size_t col, int64_t v)
 {
 	static const uint64_t p10[] = { 1, 10, 100, 1000, 10000, 100000,
 	    1000000, 10000000, 100000000, 1000000000, 10000000000,
@@ -59,8 +59,8 @@ table_setint(struct table *t, size_t row, size_t col, int64_t v)
 	while (n < 20 && u >= p10[n])
 		n++;
 	n += v < 0;
-	table_touch(t, row, col);
-	p = table_celltext(t, n, 1);
+	csvio_touch(t, row, col);
+	p = csvio_celltext(t, n, 1);
 	t->cells[row * t->stride + col] = p;
 	p = udigits(p + n, u);
 	if (v < 0)
@@ -119,7 +119,7 @@ fixdigits(char *end, double v, int digits)
 }
 
 int
-table_fmtfix(char *buf, size_t size, double v, int digits)
+csvio_fmtfix(char *buf, size_t size, double v, int digits)
 {
 	char tmp[48], *p;
 	size_t n;
@@ -137,13 +137,13 @@ table_fmtfix(char *buf, size_t size, double v, int digits)
 }
 
 int
-table_fmtns(char *buf, size_t size, double v)
+csvio_fmtns(char *buf, size_t size, double v)
 {
-	return table_fmtfix(buf, size, v, 3);
+	return csvio_fmtfix(buf, size, v, 3);
 }
 
 void
-table_setfix(struct table *t, size_t row, size_t col, double v, int digits)
+csvio_setfix(struct table *t, size_t row, size_t col, double v, int digits)
 {
 	char buf[512], *p, *c;
 	size_t len;
@@ -158,22 +158,22 @@ table_setfix(struct table *t, size_t row, size_t col, double v, int digits)
 		p = buf;
 	}
 	if (len > 0) {
-		c = table_celltext(t, len, 1);
-		table_touch(t, row, col);
+		c = csvio_celltext(t, len, 1);
+		csvio_touch(t, row, col);
 		t->cells[row * t->stride + col] = c;
-		table_copyshort(c, p, len);
+		csvio_copyshort(c, p, len);
 	} else
-		table_setn(t, row, col, "", 0);
+		csvio_setn(t, row, col, "", 0);
 }
 
 void
-table_setns(struct table *t, size_t row, size_t col, double v)
+csvio_setns(struct table *t, size_t row, size_t col, double v)
 {
-	table_setfix(t, row, col, v, 3);
+	csvio_setfix(t, row, col, v, 3);
 }
 
 /*
- * parse_int64's fast path: an optional sign and up to 18 digits, which
+ * csvio_parse_int64's fast path: an optional sign and up to 18 digits, which
  * cannot overflow (each byte tested once: unsigned difference from '0';
  * a longer run wraps harmlessly and is refused).  0 with *v, or -1 for
  * the general path.
@@ -196,7 +196,7 @@ int64_fast(const char *s, int64_t *v)
 	return 0;
 }
 
-/* parse_int64 past its fast path: strtoll, without its white space. */
+/* csvio_parse_int64 past its fast path: strtoll, without its white space. */
 static int
 int64_slow(const char *s, int64_t *v)
 {
@@ -214,7 +214,7 @@ int64_slow(const char *s, int64_t *v)
 }
 
 int
-parse_int64(const char *s, int64_t *v)
+csvio_parse_int64(const char *s, int64_t *v)
 {
 	if (s == NULL)
 		return -1;
@@ -222,10 +222,10 @@ parse_int64(const char *s, int64_t *v)
 }
 
 int
-parse_optint(const char *s, int opt, int64_t lo, int64_t hi,
+csvio_parse_optint(const char *s, int opt, int64_t lo, int64_t hi,
     const char *what, int64_t *v)
 {
-	if (parse_int64(s, v) < 0 || *v < lo || *v > hi) {
+	if (csvio_parse_int64(s, v) < 0 || *v < lo || *v > hi) {
 		pf_err(NULL, "-%c: bad %s '%s'", opt, what, s);
 		return -1;
 	}
@@ -312,7 +312,7 @@ double_fast(const char *s, double *v)
 }
 
 int
-parse_double(const char *s, double *v)
+csvio_parse_double(const char *s, double *v)
 {
 	char *end;
 	double x;
@@ -332,27 +332,27 @@ parse_double(const char *s, double *v)
 }
 
 long
-table_line(const struct table *t, size_t row)
+csvio_line(const struct table *t, size_t row)
 {
 	return t->line[row] > 0 ? t->line[row] : (long)row + 2;
 }
 
 /*
- * table_int past its fast path, out of line so that the fast path saves
+ * csvio_int past its fast path, out of line so that the fast path saves
  * no registers.
  */
 static int __attribute__((noinline))
 int_slow(const struct table *t, size_t row, size_t col, int64_t *v)
 {
-	const char *s = table_get(t, row, col);
+	const char *s = csvio_get(t, row, col);
 
 	if (*s == '\0') {
-		pf_errl(t->fname, table_line(t, row), "column '%s': empty field",
+		pf_errl(t->fname, csvio_line(t, row), "column '%s': empty field",
 		    t->cols[col]);
 		return -1;
 	}
 	if (int64_slow(s, v) < 0) {
-		pf_errl(t->fname, table_line(t, row),
+		pf_errl(t->fname, csvio_line(t, row),
 		    "column '%s': not an integer: '%s'", t->cols[col], s);
 		return -1;
 	}
@@ -360,7 +360,7 @@ int_slow(const struct table *t, size_t row, size_t col, int64_t *v)
 }
 
 int
-table_int(const struct table *t, size_t row, size_t col, int64_t *v)
+csvio_int(const struct table *t, size_t row, size_t col, int64_t *v)
 {
 	const char *s = t->cells[row * t->stride + col];
 
@@ -370,17 +370,17 @@ table_int(const struct table *t, size_t row, size_t col, int64_t *v)
 }
 
 int
-table_dbl(const struct table *t, size_t row, size_t col, double *v)
+csvio_dbl(const struct table *t, size_t row, size_t col, double *v)
 {
-	const char *s = table_get(t, row, col);
+	const char *s = csvio_get(t, row, col);
 
 	if (*s == '\0') {
-		pf_errl(t->fname, table_line(t, row), "column '%s': empty field",
+		pf_errl(t->fname, csvio_line(t, row), "column '%s': empty field",
 		    t->cols[col]);
 		return -1;
 	}
-	if (parse_double(s, v) < 0) {
-		pf_errl(t->fname, table_line(t, row),
+	if (csvio_parse_double(s, v) < 0) {
+		pf_errl(t->fname, csvio_line(t, row),
 		    "column '%s': not a number: '%s'", t->cols[col], s);
 		return -1;
 	}
@@ -388,52 +388,52 @@ table_dbl(const struct table *t, size_t row, size_t col, double *v)
 }
 
 int
-table_int_opt(const struct table *t, size_t row, size_t col, int64_t def,
+csvio_int_opt(const struct table *t, size_t row, size_t col, int64_t def,
     int64_t *v)
 {
-	if (*table_get(t, row, col) == '\0') {
+	if (*csvio_get(t, row, col) == '\0') {
 		*v = def;
 		return 0;
 	}
-	return table_int(t, row, col, v);
+	return csvio_int(t, row, col, v);
 }
 
 int
-table_dbl_opt(const struct table *t, size_t row, size_t col, double def,
+csvio_dbl_opt(const struct table *t, size_t row, size_t col, double def,
     double *v)
 {
-	if (*table_get(t, row, col) == '\0') {
+	if (*csvio_get(t, row, col) == '\0') {
 		*v = def;
 		return 0;
 	}
-	return table_dbl(t, row, col, v);
+	return csvio_dbl(t, row, col, v);
 }
 
 int
-table_int_in(const struct table *t, size_t row, size_t col, int64_t lo,
+csvio_int_in(const struct table *t, size_t row, size_t col, int64_t lo,
     int64_t hi, int64_t *v)
 {
-	if (table_int(t, row, col, v) < 0)
+	if (csvio_int(t, row, col, v) < 0)
 		return -1;
 	if (*v < lo || *v > hi) {
-		pf_errl(t->fname, table_line(t, row), "column '%s': must be "
+		pf_errl(t->fname, csvio_line(t, row), "column '%s': must be "
 		    "%lld to %lld, not '%s'", t->cols[col], (long long)lo,
-		    (long long)hi, table_get(t, row, col));
+		    (long long)hi, csvio_get(t, row, col));
 		return -1;
 	}
 	return 0;
 }
 
 int
-table_dbl_in(const struct table *t, size_t row, size_t col, double lo,
+csvio_dbl_in(const struct table *t, size_t row, size_t col, double lo,
     double hi, double *v)
 {
-	if (table_dbl(t, row, col, v) < 0)
+	if (csvio_dbl(t, row, col, v) < 0)
 		return -1;
 	if (*v < lo || *v > hi) {
-		pf_errl(t->fname, table_line(t, row), "column '%s': must be "
+		pf_errl(t->fname, csvio_line(t, row), "column '%s': must be "
 		    "%g to %g, not '%s'", t->cols[col], lo, hi,
-		    table_get(t, row, col));
+		    csvio_get(t, row, col));
 		return -1;
 	}
 	return 0;

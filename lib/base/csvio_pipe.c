@@ -20,7 +20,7 @@
 #define PIPE_BYTES	(1024 * 1024)
 
 void
-table_pipe_grow(FILE *fp)
+csvio_pipe_grow(FILE *fp)
 {
 #ifdef F_SETPIPE_SZ
 	struct stat sb;

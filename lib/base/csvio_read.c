@@ -1,7 +1,7 @@
 /*
  * CSV tables, the reading side, over libcsv: a block of rows at a time
  * (a whole table is one block: csvio_stream.c), the header handed to
- * table_header, a repeated header skipped, every field copied into the
+ * csvio_header, a repeated header skipped, every field copied into the
  * table's arena (csvio_arena.h) or, from a clean buffer, its line in one
  * piece (and, for a stage writing what it reads, that line as read).
  */
@@ -91,7 +91,7 @@ on_field(void *s, size_t len, void *data)
 		pf_errl(st->t->fname, st->line + 1, "NUL byte in a field");
 		st->err = 1;
 	}
-	st->rec[st->nrec++] = table_arenadup(st->t, s, len, 0);
+	st->rec[st->nrec++] = csvio_arenadup(st->t, s, len, 0);
 }
 
 /* A field of a clean buffer: only where it is (RD_SKIM). */
@@ -132,7 +132,7 @@ skimline(struct rdstate *st, const char **rec)
 {
 	const size_t *off = st->off;
 	size_t i, x, n = st->nrec, base = off[0], len = st->pos - base;
-	char *p = table_arena(st->t, len + (st->keepraw ? len - 1 : 0));
+	char *p = csvio_arena(st->t, len + (st->keepraw ? len - 1 : 0));
 
 	st->keep = 0;
 	if (st->keepraw) {
@@ -168,7 +168,7 @@ endbuf(struct rdstate *st)
 	if (st->mode == RD_SKIM) {
 		growrec(st, st->nrec);
 		for (i = 0; i < st->nrec; i++)
-			st->rec[i] = table_arenadup(st->t, st->buf + st->off[i],
+			st->rec[i] = csvio_arenadup(st->t, st->buf + st->off[i],
 			    skimend(st, i) - st->off[i], 1);
 		st->atrow = st->nrec == 0;
 		for (i = st->pos; i < st->n && st->atrow; i++)
@@ -227,7 +227,7 @@ record(struct rdstate *st)
 		return;
 	}
 	if (!st->haveheader) {
-		if (table_header(t, st->rec, st->nrec, st->line) < 0)
+		if (csvio_header(t, st->rec, st->nrec, st->line) < 0)
 			st->err = 1;
 		else {
 			st->nin = st->nrec;
@@ -250,7 +250,7 @@ record(struct rdstate *st)
 		droprec(st);
 		return;
 	}
-	r = table_newrow(t);
+	r = csvio_newrow(t);
 	memcpy(&t->cells[r * t->stride], st->rec, st->nin * sizeof(*st->rec));
 	/* the columns the caller added to the reader's table */
 	for (i = st->nin; i < t->ncols; i++)
@@ -301,7 +301,7 @@ on_record_skim(int c, void *data)
 	} else {
 		st->line++;
 		st->nrecords++;
-		r = table_newrow(t);
+		r = csvio_newrow(t);
 		cell = &t->cells[r * t->stride];
 		t->rowtext[r] = skimline(st, cell);
 		t->rowlen[r] = st->textlen;
@@ -436,7 +436,7 @@ feed(struct table_reader *r)
 }
 
 struct table_reader *
-table_reader_fp(FILE *fp, int own, const char *fname, size_t block,
+csvio_reader_fp(FILE *fp, int own, const char *fname, size_t block,
     const char *group)
 {
 	struct table_reader *r = xcalloc(1, sizeof(*r));
@@ -446,8 +446,8 @@ table_reader_fp(FILE *fp, int own, const char *fname, size_t block,
 	r->block = block;
 	r->group = group;
 	r->gcol = -1;
-	table_pipe_grow(fp);
-	table_init(&r->t, fname);
+	csvio_pipe_grow(fp);
+	csvio_init(&r->t, fname);
 	r->st.t = &r->t;
 	r->st.off = r->off;
 	r->st.atrow = 1;
@@ -458,55 +458,55 @@ table_reader_fp(FILE *fp, int own, const char *fname, size_t block,
 	 */
 	if (csv_init(&r->p, CSV_STRICT | CSV_STRICT_FINI) != 0) {
 		pf_err(r->t.fname, "cannot initialise the CSV parser");
-		table_reader_close(r);
+		csvio_reader_close(r);
 		return NULL;
 	}
 	/* the header (and what rows came with it) */
 	while (!r->st.haveheader)
 		if (feed(r) <= 0 && !r->st.haveheader) {
-			table_reader_close(r);
+			csvio_reader_close(r);
 			return NULL;
 		}
 	if (group != NULL)
-		r->gcol = table_col(&r->t, group);
+		r->gcol = csvio_col(&r->t, group);
 	return r;
 }
 
 struct table_reader *
-table_reader_open(const char *path, size_t block, const char *group)
+csvio_reader_open(const char *path, size_t block, const char *group)
 {
 	FILE *fp;
 
 	if (path == NULL || strcmp(path, "-") == 0)
-		return table_reader_fp(stdin, 0, "<stdin>", block, group);
+		return csvio_reader_fp(stdin, 0, "<stdin>", block, group);
 	if ((fp = fopen(path, "r")) == NULL) {
 		pf_err(path, "%s", strerror(errno));
 		return NULL;
 	}
-	return table_reader_fp(fp, 1, path, block, group);
+	return csvio_reader_fp(fp, 1, path, block, group);
 }
 
 struct table_reader *
-table_reader_stream(FILE *fp, const char *fname, size_t block,
+csvio_reader_stream(FILE *fp, const char *fname, size_t block,
     const char *group)
 {
-	return table_reader_fp(fp, 0, fname, block, group);
+	return csvio_reader_fp(fp, 0, fname, block, group);
 }
 
 struct table *
-table_reader_table(struct table_reader *r)
+csvio_reader_table(struct table_reader *r)
 {
 	return &r->t;
 }
 
 void
-table_reader_keepraw(struct table_reader *r)
+csvio_reader_keepraw(struct table_reader *r)
 {
 	r->st.keepraw = 1;
 }
 
 void
-table_reader_close(struct table_reader *r)
+csvio_reader_close(struct table_reader *r)
 {
 	if (r == NULL)
 		return;
@@ -516,7 +516,7 @@ table_reader_close(struct table_reader *r)
 	free(r->st.rec);
 	free(r->carry);
 	free(r->cline);
-	table_free(&r->t);
+	csvio_free(&r->t);
 	free(r);
 }
 
@@ -534,20 +534,20 @@ renew(struct table_reader *r)
 	t->arena = NULL;
 	t->nrows = 0;
 	for (i = 0; i < r->ncarry; i++) {
-		k = table_addrow(t);
+		k = csvio_addrow(t);
 		for (c = 0; c < nin; c++) {
 			const char *s = r->carry[i * nin + c];
 
-			t->cells[k * t->stride + c] = table_arenadup(t, s, strlen(s),
+			t->cells[k * t->stride + c] = csvio_arenadup(t, s, strlen(s),
 			    0);
 		}
 		t->line[k] = r->cline[i];
 	}
 	r->ncarry = 0;
 	for (i = 0; i < r->st.nrec; i++)
-		r->st.rec[i] = table_arenadup(t, r->st.rec[i], strlen(r->st.rec[i]),
+		r->st.rec[i] = csvio_arenadup(t, r->st.rec[i], strlen(r->st.rec[i]),
 		    0);
-	table_freechunks(t, old);
+	csvio_freechunks(t, old);
 }
 
 /*
@@ -563,9 +563,9 @@ cut(struct table_reader *r)
 
 	if (r->gcol < 0)
 		return 1;
-	last = table_get(t, n - 1, (size_t)r->gcol);
+	last = csvio_get(t, n - 1, (size_t)r->gcol);
 	for (i = n - 1; i > 0 &&
-	    strcmp(table_get(t, i - 1, (size_t)r->gcol), last) == 0; i--)
+	    strcmp(csvio_get(t, i - 1, (size_t)r->gcol), last) == 0; i--)
 		;
 	if (i == 0)
 		return 0;
@@ -580,7 +580,7 @@ cut(struct table_reader *r)
 	for (; i < n; i++) {
 		for (c = 0; c < nin; c++)
 			r->carry[(i - (n - r->ncarry)) * nin + c] =
-			    table_get(t, i, c);
+			    csvio_get(t, i, c);
 		r->cline[i - (n - r->ncarry)] = t->line[i];
 	}
 	t->nrows = n - r->ncarry;
@@ -588,7 +588,7 @@ cut(struct table_reader *r)
 }
 
 int
-table_reader_next(struct table_reader *r)
+csvio_reader_next(struct table_reader *r)
 {
 	struct table *t = &r->t;
 	int k;

@@ -1,5 +1,5 @@
 /*
- * CSV tables, whole files: a table read whole (table_read, table_load),
+ * CSV tables, whole files: a table read whole (csvio_read, csvio_load),
  * and the loop of a row-wise stage (gpu-cycles, pim-cycles, pf-merge):
  * its files read a block at a time (table_reader), each block given to
  * the stage and what it returns written (table_out), the columns of
@@ -34,16 +34,16 @@ samecols(const struct table *t, char *const *cols, size_t n,
 }
 
 int
-table_stream(char *const *files, int nfiles, const char *group,
+csvio_stream(char *const *files, int nfiles, const char *group,
     int (*fn)(void *arg, struct table *in, const struct table **res),
     void *arg, struct table_out *o)
 {
-	return table_stream_block(files, nfiles, group, TABLE_BLOCK, fn, arg,
+	return csvio_stream_block(files, nfiles, group, TABLE_BLOCK, fn, arg,
 	    o);
 }
 
 int
-table_stream_block(char *const *files, int nfiles, const char *group,
+csvio_stream_block(char *const *files, int nfiles, const char *group,
     size_t block,
     int (*fn)(void *arg, struct table *in, const struct table **res),
     void *arg, struct table_out *o)
@@ -55,28 +55,28 @@ table_stream_block(char *const *files, int nfiles, const char *group,
 	int i, k, head, rc = -1;
 
 	for (i = 0; i < (nfiles > 0 ? nfiles : 1); i++) {
-		if ((r = table_reader_open(nfiles > 0 ? files[i] : "-",
+		if ((r = csvio_reader_open(nfiles > 0 ? files[i] : "-",
 		    block, group)) == NULL)
 			goto out;
 		head = 1;
 		do {
-			if ((k = table_reader_next(r)) < 0 ||
+			if ((k = csvio_reader_next(r)) < 0 ||
 			    (k == 0 && !head))
 				break;
-			if (fn(arg, table_reader_table(r), &res) < 0) {
+			if (fn(arg, csvio_reader_table(r), &res) < 0) {
 				k = -1;
 				break;
 			}
 			/* the rows it reads are the rows it writes */
-			if (res == table_reader_table(r))
-				table_reader_keepraw(r);
+			if (res == csvio_reader_table(r))
+				csvio_reader_keepraw(r);
 			if (head && cols == NULL) {
 				ncols = res->ncols;
 				cols = xcalloc(ncols + 1, sizeof(*cols));
 				for (c = 0; c < ncols; c++)
 					cols[c] = xstrdup(res->cols[c]);
-				first = xstrdup(table_reader_table(r)->fname);
-				if (table_out_header(o, res) < 0) {
+				first = xstrdup(csvio_reader_table(r)->fname);
+				if (csvio_out_header(o, res) < 0) {
 					pf_write_error(NULL);
 					k = -1;
 					break;
@@ -86,13 +86,13 @@ table_stream_block(char *const *files, int nfiles, const char *group,
 				break;
 			}
 			head = 0;
-			if (table_out_rows(o, res) < 0) {
+			if (csvio_out_rows(o, res) < 0) {
 				pf_write_error(NULL);
 				k = -1;
 				break;
 			}
 		} while (k > 0);
-		table_reader_close(r);
+		csvio_reader_close(r);
 		if (k < 0)
 			goto out;
 	}
@@ -106,26 +106,26 @@ out:
 }
 
 int
-table_stream_stdout(char *const *files, int nfiles, const char *group,
+csvio_stream_stdout(char *const *files, int nfiles, const char *group,
     int (*fn)(void *arg, struct table *in, const struct table **res),
     int (*done)(void *arg), void *arg)
 {
-	return table_stream_stdout_block(files, nfiles, group, TABLE_BLOCK, fn,
+	return csvio_stream_stdout_block(files, nfiles, group, TABLE_BLOCK, fn,
 	    done, arg);
 }
 
 int
-table_stream_stdout_block(char *const *files, int nfiles, const char *group,
+csvio_stream_stdout_block(char *const *files, int nfiles, const char *group,
     size_t block,
     int (*fn)(void *arg, struct table *in, const struct table **res),
     int (*done)(void *arg), void *arg)
 {
-	struct table_out *o = table_out_open(stdout, TABLE_HOLD);
+	struct table_out *o = csvio_out_open(stdout, TABLE_HOLD);
 	int ok;
 
-	ok = table_stream_block(files, nfiles, group, block, fn, arg, o) == 0 &&
+	ok = csvio_stream_block(files, nfiles, group, block, fn, arg, o) == 0 &&
 	    (done == NULL || done(arg) == 0);
-	if (table_out_close(o, ok) < 0) {
+	if (csvio_out_close(o, ok) < 0) {
 		pf_write_error(NULL);
 		ok = 0;
 	}
@@ -135,39 +135,39 @@ table_stream_stdout_block(char *const *files, int nfiles, const char *group,
 }
 
 int
-table_read(FILE *fp, const char *fname, struct table *t)
+csvio_read(FILE *fp, const char *fname, struct table *t)
 {
 	struct table_reader *r;
 	int k;
 
-	if ((r = table_reader_fp(fp, 0, fname, (size_t)-1, NULL)) == NULL) {
-		table_init(t, fname);
-		table_free(t);
+	if ((r = csvio_reader_fp(fp, 0, fname, (size_t)-1, NULL)) == NULL) {
+		csvio_init(t, fname);
+		csvio_free(t);
 		return -1;
 	}
-	k = table_reader_next(r);
+	k = csvio_reader_next(r);
 	if (k >= 0) {
 		/* the reader's table handed over, an empty one left it */
-		*t = *table_reader_table(r);
-		table_init(table_reader_table(r), NULL);
+		*t = *csvio_reader_table(r);
+		csvio_init(csvio_reader_table(r), NULL);
 	}
-	table_reader_close(r);
+	csvio_reader_close(r);
 	return k < 0 ? -1 : 0;
 }
 
 int
-table_load(const char *path, struct table *t)
+csvio_load(const char *path, struct table *t)
 {
 	FILE *fp;
 	int rc;
 
 	if (path == NULL || strcmp(path, "-") == 0)
-		return table_read(stdin, "<stdin>", t);
+		return csvio_read(stdin, "<stdin>", t);
 	if ((fp = fopen(path, "r")) == NULL) {
 		pf_err(path, "%s", strerror(errno));
 		return -1;
 	}
-	rc = table_read(fp, path, t);
+	rc = csvio_read(fp, path, t);
 	fclose(fp);
 	return rc;
 }

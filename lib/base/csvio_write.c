@@ -70,7 +70,7 @@ static const unsigned char special[256] = {
 static const unsigned char blank[256] = { [' '] = 1, ['\t'] = 1 };
 
 void
-table_setscan(struct table *t, size_t row, size_t col, const char *s,
+csvio_setscan(struct table *t, size_t row, size_t col, const char *s,
     size_t len)
 {
 	size_t i;
@@ -79,8 +79,8 @@ table_setscan(struct table *t, size_t row, size_t col, const char *s,
 
 	for (i = 0; plain && i < len; i++)
 		plain = !special[(unsigned char)s[i]];
-	table_touch(t, row, col);
-	t->cells[row * t->stride + col] = table_arenadup(t, s, len, plain);
+	csvio_touch(t, row, col);
+	t->cells[row * t->stride + col] = csvio_arenadup(t, s, len, plain);
 }
 
 /*
@@ -207,7 +207,7 @@ putrow(struct table_out *w, const struct table *t, size_t r)
 			c = putrun(w, cell, c, t->ncols, lo, len) - 1;
 			continue;
 		}
-		/* NULL: an empty cell (table_get) */
+		/* NULL: an empty cell (csvio_get) */
 		if ((s = cell[c]) == NULL) {
 			room(w, 1);
 			if (c > 0)
@@ -220,7 +220,7 @@ putrow(struct table_out *w, const struct table *t, size_t r)
 			d = w->b + w->n;
 			if (c > 0)
 				*d++ = ',';
-			table_copyshort(d, s, k);
+			csvio_copyshort(d, s, k);
 			w->n += (c > 0) + k;
 			continue;
 		}
@@ -244,11 +244,11 @@ putrow(struct table_out *w, const struct table *t, size_t r)
 }
 
 struct table_out *
-table_out_open(FILE *fp, size_t hold)
+csvio_out_open(FILE *fp, size_t hold)
 {
 	struct table_out *w = xcalloc(1, sizeof(*w));
 
-	table_pipe_grow(fp);
+	csvio_pipe_grow(fp);
 	w->fp = fp;
 	w->hold = hold;
 	w->streaming = hold == 0;
@@ -256,7 +256,7 @@ table_out_open(FILE *fp, size_t hold)
 }
 
 int
-table_out_header(struct table_out *w, const struct table *t)
+csvio_out_header(struct table_out *w, const struct table *t)
 {
 	size_t c;
 
@@ -267,7 +267,7 @@ table_out_header(struct table_out *w, const struct table *t)
 }
 
 int
-table_out_rows(struct table_out *w, const struct table *t)
+csvio_out_rows(struct table_out *w, const struct table *t)
 {
 	size_t r;
 
@@ -278,7 +278,7 @@ table_out_rows(struct table_out *w, const struct table *t)
 }
 
 int
-table_out_close(struct table_out *w, int ok)
+csvio_out_close(struct table_out *w, int ok)
 {
 	int rc = 0;
 
@@ -295,11 +295,11 @@ table_out_close(struct table_out *w, int ok)
 }
 
 int
-table_write(FILE *fp, const struct table *t)
+csvio_write(FILE *fp, const struct table *t)
 {
-	struct table_out *w = table_out_open(fp, 0);
+	struct table_out *w = csvio_out_open(fp, 0);
 
-	(void)table_out_header(w, t);
-	(void)table_out_rows(w, t);
-	return table_out_close(w, 1);
+	(void)csvio_out_header(w, t);
+	(void)csvio_out_rows(w, t);
+	return csvio_out_close(w, 1);
 }

@@ -50,7 +50,7 @@ const struct conf_key gpu_build_keys[] = {
 };
 
 int
-gpu_launch_parse(const char *s, enum gpu_launch *l)
+gpu_build_launch_parse(const char *s, enum gpu_launch *l)
 {
 	if (strcmp(s, "serial") == 0)
 		*l = GPU_LAUNCH_SERIAL;
@@ -64,14 +64,14 @@ gpu_launch_parse(const char *s, enum gpu_launch *l)
 }
 
 const char *
-gpu_launch_name(enum gpu_launch l)
+gpu_build_launch_name(enum gpu_launch l)
 {
 	return l == GPU_LAUNCH_SERIAL ? "serial" :
 	    l == GPU_LAUNCH_OVERLAP ? "overlap" : "graph";
 }
 
 double
-gpu_compose(enum gpu_launch l, double device, double launch)
+gpu_build_compose(enum gpu_launch l, double device, double launch)
 {
 	switch (l) {
 	case GPU_LAUNCH_SERIAL:
@@ -96,7 +96,7 @@ gpu_build_load(const char *path, struct gpu_build *b)
 		return -1;
 	if ((s = conf_str_req(&c, "launch")) == NULL)
 		rc = -1;
-	else if (gpu_launch_parse(s, &b->launch) < 0) {
+	else if (gpu_build_launch_parse(s, &b->launch) < 0) {
 		pf_errl(path, conf_line(&c, "launch"), "key 'launch': "
 		    "expected serial, overlap or graph, not '%s'", s);
 		rc = -1;

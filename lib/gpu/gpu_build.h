@@ -49,8 +49,8 @@ extern const struct conf_key gpu_build_keys[];
 int gpu_build_load(const char *path, struct gpu_build *b);
 
 /* "serial", "overlap" or "graph"; -1 for anything else. */
-int gpu_launch_parse(const char *s, enum gpu_launch *l);
-const char *gpu_launch_name(enum gpu_launch l);
+int gpu_build_launch_parse(const char *s, enum gpu_launch *l);
+const char *gpu_build_launch_name(enum gpu_launch l);
 
 /*
  * The time a layer costs in the flow from its device time and the launch
@@ -58,6 +58,6 @@ const char *gpu_launch_name(enum gpu_launch l);
  * host issues the next kernel while the GPU works), graph pays no launch
  * per layer.
  */
-double gpu_compose(enum gpu_launch l, double device, double launch);
+double gpu_build_compose(enum gpu_launch l, double device, double launch);
 
 #endif

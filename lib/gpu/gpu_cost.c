@@ -55,7 +55,7 @@ struct gpu_memokey {
 
 /*
  * What the memo keeps of an estimate: the estimate, and the texts of the
- * output cells of a row costed by the model with it (table_keep), which
+ * output cells of a row costed by the model with it (csvio_keep), which
  * are the same for every such row of its key, in generation gen of the
  * run's store (NULL: none yet).
  */
@@ -107,7 +107,7 @@ cost_row(struct table *t, size_t r, const struct layer_cols *lc,
 	const struct gpu_meas *meas = NULL;
 	double cyc, ns, dev, ghz = m->clock_mhz / 1e3;
 	int64_t ch;
-	long line = table_line(t, r);
+	long line = csvio_line(t, r);
 	/* the cells written, the last two with energy only */
 	size_t nset = o->en != NULL ? C_N : C_ENERGY;
 	int rc, keep = o->keep != NULL && ms == NULL;
@@ -125,7 +125,7 @@ cost_row(struct table *t, size_t r, const struct layer_cols *lc,
 	if ((hit = memo_ref(memo, &key)) != NULL) {
 		/* the model's estimate, as a row of its key wrote it */
 		if (keep && hit->kept != NULL && hit->gen == o->keepgen) {
-			table_setkept(t, r, col, nset, hit->kept);
+			csvio_setkept(t, r, col, nset, hit->kept);
 			return 0;
 		}
 		c = hit->c;
@@ -138,7 +138,7 @@ cost_row(struct table *t, size_t r, const struct layer_cols *lc,
 
 		pf_errl(t->fname, line, "column '%s': must be positive for op "
 		    "'%s', not '%s'", t->cols[gc], layer_opname(l.op),
-		    table_get(t, r, (size_t)gc));
+		    csvio_get(t, r, (size_t)gc));
 		return -1;
 	}
 	if (hit == NULL) {
@@ -147,7 +147,7 @@ cost_row(struct table *t, size_t r, const struct layer_cols *lc,
 		memo_put(memo, &key, &val);
 	}
 	if (ms != NULL && name >= 0) {
-		const char *nm = table_get(t, r, (size_t)name);
+		const char *nm = csvio_get(t, r, (size_t)name);
 
 		if ((meas = gpu_measured_find(ms, nm, &l)) != NULL)
 			gpu_measured_hit(ms, meas);
@@ -172,50 +172,50 @@ cost_row(struct table *t, size_t r, const struct layer_cols *lc,
 	    !fits(c.dram_bytes) || !fits(c.l2_bytes) || !fits(c.ctas) ||
 	    !fits(c.waves)) {
 		pf_errl(t->fname, line, "layer '%s': GPU time %g ns does not "
-		    "fit (the limit is 9e12 ns)", table_get(t, r,
+		    "fit (the limit is 9e12 ns)", csvio_get(t, r,
 		    (size_t)(name >= 0 ? name : lc->op)), ns);
 		return -1;
 	}
-	table_setint(t, r, (size_t)col[C_CYCLES], (int64_t)llround(cyc));
-	table_setns(t, r, (size_t)col[C_NS], ns);
-	table_set(t, r, (size_t)col[C_BOUND], gpu_bound_name(c.bound));
-	table_setint(t, r, (size_t)col[C_KERNELS], c.kernels);
-	table_setns(t, r, (size_t)col[C_DEVICE], dev);
-	table_setns(t, r, (size_t)col[C_LAUNCH],
+	csvio_setint(t, r, (size_t)col[C_CYCLES], (int64_t)llround(cyc));
+	csvio_setns(t, r, (size_t)col[C_NS], ns);
+	csvio_set(t, r, (size_t)col[C_BOUND], gpu_bound_name(c.bound));
+	csvio_setint(t, r, (size_t)col[C_KERNELS], c.kernels);
+	csvio_setns(t, r, (size_t)col[C_DEVICE], dev);
+	csvio_setns(t, r, (size_t)col[C_LAUNCH],
 	    meas != NULL ? 0 : c.launch_cycles / ghz);
-	table_setint(t, r, (size_t)col[C_CHAN], ch);
-	table_setint(t, r, (size_t)col[C_TENSOR], c.path == GPU_TENSOR);
+	csvio_setint(t, r, (size_t)col[C_CHAN], ch);
+	csvio_setint(t, r, (size_t)col[C_TENSOR], c.path == GPU_TENSOR);
 	if (c.tile.tm > 0) {
 		char tile[48];
 
-		table_fmtfix(tile, 24, c.tile.tm, 0);
+		csvio_fmtfix(tile, 24, c.tile.tm, 0);
 		strcat(tile, "x");
-		table_fmtfix(tile + strlen(tile), 24, c.tile.tn, 0);
-		table_set(t, r, (size_t)col[C_TILE], tile);
+		csvio_fmtfix(tile + strlen(tile), 24, c.tile.tn, 0);
+		csvio_set(t, r, (size_t)col[C_TILE], tile);
 	} else
-		table_set(t, r, (size_t)col[C_TILE], "");
-	table_setint(t, r, (size_t)col[C_SPLITK], c.splitk);
-	table_setint(t, r, (size_t)col[C_OCC], c.occupancy);
-	table_setint(t, r, (size_t)col[C_CTAS], (int64_t)c.ctas);
-	table_setint(t, r, (size_t)col[C_WAVES], (int64_t)c.waves);
-	table_setint(t, r, (size_t)col[C_INL2], c.input_l2);
-	table_setns(t, r, (size_t)col[C_MAIN], c.main_cycles / ghz);
-	table_setns(t, r, (size_t)col[C_AUX], c.aux_cycles / ghz);
-	table_setint(t, r, (size_t)col[C_DRAM], (int64_t)llround(c.dram_bytes));
-	table_setint(t, r, (size_t)col[C_L2], (int64_t)llround(c.l2_bytes));
-	table_set(t, r, (size_t)col[C_SOURCE], meas != NULL ? "measured" :
+		csvio_set(t, r, (size_t)col[C_TILE], "");
+	csvio_setint(t, r, (size_t)col[C_SPLITK], c.splitk);
+	csvio_setint(t, r, (size_t)col[C_OCC], c.occupancy);
+	csvio_setint(t, r, (size_t)col[C_CTAS], (int64_t)c.ctas);
+	csvio_setint(t, r, (size_t)col[C_WAVES], (int64_t)c.waves);
+	csvio_setint(t, r, (size_t)col[C_INL2], c.input_l2);
+	csvio_setns(t, r, (size_t)col[C_MAIN], c.main_cycles / ghz);
+	csvio_setns(t, r, (size_t)col[C_AUX], c.aux_cycles / ghz);
+	csvio_setint(t, r, (size_t)col[C_DRAM], (int64_t)llround(c.dram_bytes));
+	csvio_setint(t, r, (size_t)col[C_L2], (int64_t)llround(c.l2_bytes));
+	csvio_set(t, r, (size_t)col[C_SOURCE], meas != NULL ? "measured" :
 	    "model");
-	table_set(t, r, (size_t)col[C_BUILD], m->build.name);
+	csvio_set(t, r, (size_t)col[C_BUILD], m->build.name);
 	/* the clock of the cycles, for the summary (pf-merge, pf-solve) */
-	table_set(t, r, (size_t)col[C_CLOCK], tx->clock);
+	csvio_set(t, r, (size_t)col[C_CLOCK], tx->clock);
 	/* energy counts the model's work even when the time is measured */
 	if (o->en != NULL) {
-		table_setfix(t, r, (size_t)col[C_ENERGY],
+		csvio_setfix(t, r, (size_t)col[C_ENERGY],
 		    gpu_energy_nj(o->en, &c, l.dtype), 3);
-		table_set(t, r, (size_t)col[C_STATIC], tx->static_w);
+		csvio_set(t, r, (size_t)col[C_STATIC], tx->static_w);
 	}
 	if (keep && (hit = memo_ref(memo, &key)) != NULL) {
-		hit->kept = table_keep(o->keep, t, r, col, nset);
+		hit->kept = csvio_keep(o->keep, t, r, col, nset);
 		hit->gen = o->keepgen;
 	}
 	return 0;
@@ -239,27 +239,27 @@ gpu_cost_table(struct table *t, const struct gpu_cost_opts *o)
 	ngpu = ndev[TASK_GPU];
 	if (ngpu > 0 && layer_cols_find(t, &lc) < 0)
 		return -1;
-	kind = table_col(t, task_head_cols[TT_KIND]);
-	pimch = table_col(t, task_pim_cols[TT_PIM_CHANNELS]);
+	kind = csvio_col(t, task_head_cols[TT_KIND]);
+	pimch = csvio_col(t, task_pim_cols[TT_PIM_CHANNELS]);
 	/* the machine is known here: the share pf-split left open is set */
 	task_pim_resolve(t, pimch, o->total);
-	name = table_col(t, "name");
+	name = csvio_col(t, "name");
 	if (ms != NULL && ngpu > 0 && name < 0) {
 		pf_errl(t->fname, 1, "missing column 'name' (needed by -m)");
 		return -1;
 	}
 	for (i = 0; i < C_N; i++)
-		col[i] = table_addcol(t, gpu_cost_cols[i]);
+		col[i] = csvio_addcol(t, gpu_cost_cols[i]);
 	snprintf(tx.clock, sizeof(tx.clock), "%.15g", o->m->clock_mhz);
 	if (o->en != NULL)
-		table_fmtfix(tx.static_w, sizeof(tx.static_w),
+		csvio_fmtfix(tx.static_w, sizeof(tx.static_w),
 		    o->en->static_w, 6);
 	memo = o->memo != NULL ? o->memo : memo_new(sizeof(struct gpu_memokey),
 	    sizeof(struct gpu_memoval));
 	/* a gpu row's geometry is mostly the last one's (layer_get_seen) */
 	seen.have = 0;
 	for (r = 0; r < t->nrows && rc == 0; r++)
-		if (strcmp(table_get(t, r, (size_t)dev),
+		if (strcmp(csvio_get(t, r, (size_t)dev),
 		    task_dev_name(TASK_GPU)) == 0 &&
 		    cost_row(t, r, &lc, col, kind, pimch, name, o, memo,
 		    &tx, &seen) < 0)
@@ -307,7 +307,7 @@ gpu_cost_close(struct gpu_cost_run *r)
 	r->o.ms = NULL;
 	memo_free(r->o.memo);
 	r->o.memo = NULL;
-	table_keep_free(r->o.keep);
+	csvio_keep_free(r->o.keep);
 	r->o.keep = NULL;
 	layer_cache_free(r->o.lcache);
 	r->o.lcache = NULL;
@@ -330,9 +330,9 @@ gpu_cost_block(void *arg, struct table *in, const struct table **res)
 	if (r->o.lcache == NULL)
 		r->o.lcache = layer_cache_new();
 	if (r->o.keep == NULL)
-		r->o.keep = table_keep_new();
-	else if (table_keep_bytes(r->o.keep) > GPU_KEEP_MAX) {
-		table_keep_clear(r->o.keep);
+		r->o.keep = csvio_keep_new();
+	else if (csvio_keep_bytes(r->o.keep) > GPU_KEEP_MAX) {
+		csvio_keep_clear(r->o.keep);
 		r->o.keepgen++;
 	}
 	return gpu_cost_table(in, &r->o);

@@ -30,10 +30,10 @@ struct gpu_cost_opts {
 	/*
 	 * The output cells of each estimate, kept with it (gpu_cost_block)
 	 * so that a row of a geometry costed before takes their texts
-	 * (table_keep); NULL: every row's cells formatted.  Kept texts are
+	 * (csvio_keep); NULL: every row's cells formatted.  Kept texts are
 	 * the memo's while their generation is keepgen.
 	 */
-	struct table_keep	*keep;
+	struct csvio_keep	*keep;
 	unsigned long		 keepgen;
 	/* the geometries read before (a run's), NULL: layer_get_seen */
 	struct layer_cache	*lcache;
@@ -78,7 +78,7 @@ int gpu_cost_measure(struct gpu_cost_run *r, const char *measured, int warn);
 void gpu_cost_close(struct gpu_cost_run *r);
 
 /*
- * gpu_cost_table as a block function of table_stream (csvio.h): arg is
+ * gpu_cost_table as a block function of csvio_stream (csvio.h): arg is
  * the struct gpu_cost_run, *res the block; the run's memo of the model's
  * estimates spans the blocks (gpu_cost_close frees it).  gpu_cost_done(arg), after the
  * last block, is gpu_cost_unused with the run's warn.

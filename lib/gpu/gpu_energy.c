@@ -64,7 +64,7 @@ gpu_energy_for(const char *gpu, const char *energy, struct gpu_energy *e)
 		if ((path = conf_resolve("energy", energy)) == NULL)
 			return -1;
 	} else if (energy == NULL && strchr(gpu, '/') == NULL &&
-	    (p = pf_sharedir()) != NULL) {
+	    (p = conf_sharedir()) != NULL) {
 		path = xmalloc(strlen(p) + strlen(gpu) + 16);
 		sprintf(path, "%s/energy/%s.conf", p, gpu);
 		free(p);

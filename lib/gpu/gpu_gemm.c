@@ -8,7 +8,7 @@
 #include "gpu_gemm.h"
 
 int
-gpu_occupancy(const struct gpu_model *m, const struct gpu_tile *t, int esz)
+gpu_gemm_occupancy(const struct gpu_model *m, const struct gpu_tile *t, int esz)
 {
 	double regs, smem, o, v;
 
@@ -29,7 +29,7 @@ gpu_occupancy(const struct gpu_model *m, const struct gpu_tile *t, int esz)
 }
 
 double
-gpu_waves(double ctas, double slots)
+gpu_gemm_waves(double ctas, double slots)
 {
 	return ceil(ctas / slots);
 }
@@ -102,13 +102,13 @@ gpu_gemm_option(const struct gpu_mach *g, const struct gpu_gemm *p,
 	struct gpu_kern rk;
 
 	memset(k, 0, sizeof(*k));
-	if ((occ = gpu_occupancy(m, t, p->esz)) <= 0)
+	if ((occ = gpu_gemm_occupancy(m, t, p->esz)) <= 0)
 		return -1;
 	mt = ceil(p->m / t->tm);
 	nt = ceil(p->n / t->tn);
 	total = p->g * s * mt * nt;
 	slots = m->sms * occ;
-	waves = gpu_waves(total, slots);
+	waves = gpu_gemm_waves(total, slots);
 	/* K per split, whole k-steps of tile_k (per tap for a conv). */
 	if (p->taps > 1)
 		ks = ceil(p->taps * ceil(p->k / p->taps / m->tile_k) / s) *
@@ -141,7 +141,7 @@ gpu_gemm_option(const struct gpu_mach *g, const struct gpu_gemm *p,
 		/* Reduction: read the partials, write the output. */
 		double part = p->g * s * p->m * p->n * 4.0;
 
-		gpu_copy_stream(p->c_bytes, p->esz,
+		gpu_ops_copy_stream(p->c_bytes, p->esz,
 		    part <= m->l2_input_fraction * g->l2_bytes, &red);
 		red.dram_rd = red.dram_rd > 0 ? part : 0;
 		red.l2_rd = red.l2_rd > 0 ? part : 0;
@@ -149,7 +149,7 @@ gpu_gemm_option(const struct gpu_mach *g, const struct gpu_gemm *p,
 		red.elems = p->g * p->m * p->n;
 		red.flops = s * red.elems;
 		red.rate = m->cuda_fp32;
-		gpu_stream_cost(g, &red, &rk);
+		gpu_ops_stream_cost(g, &red, &rk);
 		k->aux_cycles = rk.cycles;
 		k->dram_bytes += rk.dram_bytes;
 		k->l2_bytes += rk.l2_bytes;
@@ -158,7 +158,7 @@ gpu_gemm_option(const struct gpu_mach *g, const struct gpu_gemm *p,
 	cyc += g->fixed;
 	k->cycles = cyc + k->aux_cycles;
 	/* What the layer pays for it, launches composed as the build says. */
-	return gpu_compose(m->build.launch, k->cycles,
+	return gpu_build_compose(m->build.launch, k->cycles,
 	    k->kernels * g->launch);
 }
 

@@ -43,11 +43,11 @@ struct gpu_gemm {
  * registers per thread = tm x tn / threads (fp32 accumulators) +
  * tile_regs_overhead, at most 255.
  */
-int gpu_occupancy(const struct gpu_model *m, const struct gpu_tile *t,
+int gpu_gemm_occupancy(const struct gpu_model *m, const struct gpu_tile *t,
     int esz);
 
 /* Waves of ctas CTAs over slots concurrent CTAs: ceil(ctas / slots). */
-double gpu_waves(double ctas, double slots);
+double gpu_gemm_waves(double ctas, double slots);
 
 /*
  * Cost of the problem with tile t and split-K factor s (s > 1 adds a

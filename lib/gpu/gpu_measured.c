@@ -59,54 +59,54 @@ gpu_measured_from_table(const struct table *t, struct gpu_measured *ms)
 	struct gpu_meas *m;
 
 	memset(ms, 0, sizeof(*ms));
-	if (table_need(t, need, idx) < 0 ||
-	    table_need(t, gpu_measured_keys, key) < 0)
+	if (csvio_need(t, need, idx) < 0 ||
+	    csvio_need(t, gpu_measured_keys, key) < 0)
 		return -1;
 	name = idx[0];
 	op = idx[1];
 	ns = idx[2];
-	dt = table_col(t, "dtype");
+	dt = csvio_col(t, "dtype");
 	ms->v = xcalloc(t->nrows ? t->nrows : 1, sizeof(*ms->v));
 	for (r = 0; r < t->nrows; r++) {
-		long line = table_line(t, r);
+		long line = csvio_line(t, r);
 		const char *s;
 
 		m = &ms->v[ms->n++];
 		m->line = line;
-		m->name = xstrdup(table_get(t, r, (size_t)name));
+		m->name = xstrdup(csvio_get(t, r, (size_t)name));
 		if (*m->name == '\0') {
 			pf_errl(t->fname, line, "column 'name': empty field");
 			goto bad;
 		}
-		s = table_get(t, r, (size_t)op);
+		s = csvio_get(t, r, (size_t)op);
 		if (layer_opparse(s, &m->op) < 0) {
 			pf_errl(t->fname, line, "column 'op': unknown op '%s'", s);
 			goto bad;
 		}
 		for (i = 0; i < GPU_NMKEYS; i++) {
-			if (table_int(t, r, (size_t)key[i], &m->key[i]) < 0)
+			if (csvio_int(t, r, (size_t)key[i], &m->key[i]) < 0)
 				goto bad;
 			if (m->key[i] < 1) {
 				pf_errl(t->fname, line, "column '%s': must be "
 				    "positive, not '%s'", gpu_measured_keys[i],
-				    table_get(t, r, (size_t)key[i]));
+				    csvio_get(t, r, (size_t)key[i]));
 				goto bad;
 			}
 		}
 		if (dt >= 0) {
-			s = table_get(t, r, (size_t)dt);
-			if (*s != '\0' && dtype_bytes(s) == 0) {
+			s = csvio_get(t, r, (size_t)dt);
+			if (*s != '\0' && layer_dtype_bytes(s) == 0) {
 				pf_errl(t->fname, line, "column 'dtype': unknown "
 				    "type '%s'", s);
 				goto bad;
 			}
 			snprintf(m->dtype, sizeof(m->dtype), "%s", s);
 		}
-		if (table_dbl(t, r, (size_t)ns, &m->ns) < 0)
+		if (csvio_dbl(t, r, (size_t)ns, &m->ns) < 0)
 			goto bad;
 		if (!(m->ns >= 0) || !isfinite(m->ns)) {
 			pf_errl(t->fname, line, "column 'ns': must be "
-			    "non-negative, not '%s'", table_get(t, r,
+			    "non-negative, not '%s'", csvio_get(t, r,
 			    (size_t)ns));
 			goto bad;
 		}
@@ -134,10 +134,10 @@ gpu_measured_load(const char *path, struct gpu_measured *ms)
 	int rc;
 
 	memset(ms, 0, sizeof(*ms));
-	if (table_load(path, &t) < 0)
+	if (csvio_load(path, &t) < 0)
 		return -1;
 	rc = gpu_measured_from_table(&t, ms);
-	table_free(&t);
+	csvio_free(&t);
 	return rc;
 }
 

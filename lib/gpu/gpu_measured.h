@@ -41,7 +41,7 @@ struct gpu_measured {
  * duplicate (same name and geometry) and returns -1.
  */
 int gpu_measured_from_table(const struct table *t, struct gpu_measured *ms);
-/* table_load + gpu_measured_from_table. */
+/* csvio_load + gpu_measured_from_table. */
 int gpu_measured_load(const char *path, struct gpu_measured *ms);
 void gpu_measured_free(struct gpu_measured *ms);
 

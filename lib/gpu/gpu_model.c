@@ -174,7 +174,7 @@ load_strings(struct conf *c, const char *path, struct gpu_model *m)
 		return -1;
 	}
 	for (i = 0; i < m->ntiles32; i++)
-		if (gpu_occupancy(m, &m->tiles32[i], 4) < 1) {
+		if (gpu_gemm_occupancy(m, &m->tiles32[i], 4) < 1) {
 			pf_errl(path, conf_line(c, "tile_menu_fp32"), "key "
 			    "'tile_menu_fp32': tile %dx%d/%d cannot be resident "
 			    "on an SM with 4-byte elements", m->tiles32[i].tm,
@@ -191,14 +191,14 @@ load_strings(struct conf *c, const char *path, struct gpu_model *m)
 	}
 	strcpy(m->default_build, menu);
 	for (i = 0; i < m->ntiles; i++) {
-		if (gpu_occupancy(m, &m->tiles[i], 2) < 1) {
+		if (gpu_gemm_occupancy(m, &m->tiles[i], 2) < 1) {
 			pf_errl(path, conf_line(c, "tile_menu"), "key "
 			    "'tile_menu': tile %dx%d/%d cannot be resident on "
 			    "an SM", m->tiles[i].tm, m->tiles[i].tn,
 			    m->tiles[i].threads);
 			return -1;
 		}
-		if (gpu_occupancy(m, &m->tiles[i], 4) >= 1)
+		if (gpu_gemm_occupancy(m, &m->tiles[i], 4) >= 1)
 			any = 1;
 	}
 	if (!any) {
@@ -316,7 +316,7 @@ gpu_dtype_keys(const char *dtype)
 double
 gpu_peak_rate(const struct gpu_model *m, const char *dtype)
 {
-	return fmax(tc_rate(m, dtype), gpu_cuda_rate(m, dtype));
+	return fmax(tc_rate(m, dtype), gpu_ops_cuda_rate(m, dtype));
 }
 
 const char *
@@ -349,8 +349,8 @@ copies(const struct gpu_mach *g, double n, double b, int esz, int *in_l2,
 	int i;
 
 	for (i = 0; i < (int)n; i++) {
-		gpu_copy_stream(b, esz, *in_l2, &s);
-		gpu_stream_cost(g, &s, &k);
+		gpu_ops_copy_stream(b, esz, *in_l2, &s);
+		gpu_ops_stream_cost(g, &s, &k);
 		cyc += k.cycles;
 		c->dram_bytes += k.dram_bytes;
 		c->l2_bytes += k.l2_bytes;
@@ -399,7 +399,7 @@ gemm_layer(const struct gpu_mach *g, const struct layer *l, int esz,
 	p.k = (double)l->gemm_k;
 	p.esz = esz;
 	/* A strided conv reads only the input pixels it touches. */
-	p.a_bytes = gpu_conv_input_touched(l);
+	p.a_bytes = gpu_ops_conv_input_touched(l);
 	p.a_in_l2 = in_l2;
 	p.b_bytes = (double)l->weight_bytes;
 	p.c_bytes = (double)l->out_bytes;
@@ -428,7 +428,7 @@ gemm_layer(const struct gpu_mach *g, const struct layer *l, int esz,
 	} else {
 		/* int8 dot products on CUDA cores are DP4A where there is one. */
 		p.rate = is_int8(l->dtype) && m->cuda_int8 > 0 ? m->cuda_int8 :
-		    gpu_cuda_rate(m, l->dtype);
+		    gpu_ops_cuda_rate(m, l->dtype);
 		p.eff = m->eff_math_cuda;
 		c->path = GPU_CUDA;
 		/* An SGEMM chooses from the fp32 menu (narrow-N tiles). */
@@ -475,16 +475,16 @@ winograd(const struct gpu_mach *g, const struct layer *l, int in_l2,
 	double best;
 	size_t i;
 
-	best = gpu_compose(m->build.launch, c->main_cycles + c->aux_cycles -
+	best = gpu_build_compose(m->build.launch, c->main_cycles + c->aux_cycles -
 	    before->aux_cycles, (c->kernels - before->kernels) * g->launch);
 	for (i = 0; i < sizeof(algs) / sizeof(algs[0]); i++) {
 		if (!gpu_wino_ok(m, l, algs[i]))
 			continue;
 		gpu_wino_cost(g, l, algs[i], in_l2, &k);
-		if (gpu_compose(m->build.launch, k.cycles, k.kernels *
+		if (gpu_build_compose(m->build.launch, k.cycles, k.kernels *
 		    g->launch) >= best)
 			continue;
-		best = gpu_compose(m->build.launch, k.cycles, k.kernels *
+		best = gpu_build_compose(m->build.launch, k.cycles, k.kernels *
 		    g->launch);
 		*c = *before;
 		c->winograd = (int)algs[i];
@@ -500,7 +500,7 @@ stream_layer(const struct gpu_mach *g, const struct gpu_stream *s,
 {
 	struct gpu_kern k;
 
-	gpu_stream_cost(g, s, &k);
+	gpu_ops_stream_cost(g, s, &k);
 	return stream_main(&k, c);
 }
 
@@ -512,7 +512,7 @@ gpu_layer_cost(const struct gpu_model *m, const struct layer *l,
 	struct gpu_stream s;
 	double pre = 0, post = 0, in = (double)l->in_bytes;
 	double out = (double)l->out_bytes;
-	int esz = dtype_bytes(l->dtype), in_l2, out_l2, direct = 0;
+	int esz = layer_dtype_bytes(l->dtype), in_l2, out_l2, direct = 0;
 
 	memset(c, 0, sizeof(*c));
 	if (!gpu_dtype_ok(m, l->dtype))
@@ -548,7 +548,7 @@ gpu_layer_cost(const struct gpu_model *m, const struct layer *l,
 	if (direct) {
 		struct gpu_kern k;
 
-		gpu_direct_conv_cost(&g, l, in_l2, &k);
+		gpu_ops_direct_conv_cost(&g, l, in_l2, &k);
 		c->main_cycles = stream_main(&k, c);
 	} else if (l->op == OP_CONV || l->op == OP_GEMM ||
 	    l->op == OP_MATMUL) {
@@ -558,7 +558,7 @@ gpu_layer_cost(const struct gpu_model *m, const struct layer *l,
 		if (l->op == OP_CONV && m->build.winograd != 0)
 			winograd(&g, l, in_l2, &before, c);
 	} else {
-		gpu_memop_stream(m, l, in_l2, &s);
+		gpu_ops_memop_stream(m, l, in_l2, &s);
 		c->main_cycles = stream_layer(&g, &s, c);
 	}
 	out_l2 = out <= m->l2_input_fraction * g.l2_bytes;
@@ -572,7 +572,7 @@ gpu_layer_cost(const struct gpu_model *m, const struct layer *l,
 	c->mem_cycles *= g.scale;
 	c->launch_cycles = c->kernels * m->launch_cycles;
 	c->device_cycles = c->main_cycles + c->aux_cycles;
-	c->cycles = gpu_compose(m->build.launch, c->device_cycles,
+	c->cycles = gpu_build_compose(m->build.launch, c->device_cycles,
 	    c->launch_cycles);
 	if (c->cycles > c->device_cycles &&
 	    c->launch_cycles >= c->device_cycles)

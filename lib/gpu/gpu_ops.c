@@ -9,7 +9,7 @@
 #include "gpu_ops.h"
 
 int
-gpu_stream_occupancy(const struct gpu_model *m)
+gpu_ops_stream_occupancy(const struct gpu_model *m)
 {
 	double o = floor(m->max_threads_per_sm / m->stream_threads);
 
@@ -19,7 +19,7 @@ gpu_stream_occupancy(const struct gpu_model *m)
 }
 
 double
-gpu_cuda_rate(const struct gpu_model *m, const char *dtype)
+gpu_ops_cuda_rate(const struct gpu_model *m, const char *dtype)
 {
 	if (strcmp(dtype, "fp16") == 0 || strcmp(dtype, "bf16") == 0)
 		return m->cuda_fp16;
@@ -27,7 +27,7 @@ gpu_cuda_rate(const struct gpu_model *m, const char *dtype)
 }
 
 void
-gpu_stream_cost(const struct gpu_mach *g, const struct gpu_stream *s,
+gpu_ops_stream_cost(const struct gpu_mach *g, const struct gpu_stream *s,
     struct gpu_kern *k)
 {
 	const struct gpu_model *m = g->m;
@@ -37,7 +37,7 @@ gpu_stream_cost(const struct gpu_mach *g, const struct gpu_stream *s,
 	double busy, bytes, var, dram, l2, sm;
 
 	memset(k, 0, sizeof(*k));
-	k->occ = gpu_stream_occupancy(m);
+	k->occ = gpu_ops_stream_occupancy(m);
 	k->ctas = ctas;
 	k->waves = ceil(ctas / (m->sms * k->occ));
 	k->splitk = 1;
@@ -61,10 +61,10 @@ gpu_stream_cost(const struct gpu_mach *g, const struct gpu_stream *s,
 }
 
 void
-gpu_memop_stream(const struct gpu_model *m, const struct layer *l, int in_l2,
+gpu_ops_memop_stream(const struct gpu_model *m, const struct layer *l, int in_l2,
     struct gpu_stream *s)
 {
-	double esz = dtype_bytes(l->dtype);
+	double esz = layer_dtype_bytes(l->dtype);
 	double in = (double)l->in_bytes, out = (double)l->out_bytes;
 	double wgt = (double)l->weight_bytes;
 
@@ -90,7 +90,7 @@ gpu_memop_stream(const struct gpu_model *m, const struct layer *l, int in_l2,
 		    (double)l->kernel_w;
 	else
 		s->flops = in / esz;
-	s->rate = gpu_cuda_rate(m, l->dtype);
+	s->rate = gpu_ops_cuda_rate(m, l->dtype);
 }
 
 /* Input positions of one axis that out outputs touch (gpu_ops.h). */
@@ -110,7 +110,7 @@ touched(int64_t in, int64_t out, int64_t k, int64_t s, int64_t d)
 }
 
 double
-gpu_conv_input_touched(const struct layer *l)
+gpu_ops_conv_input_touched(const struct layer *l)
 {
 	double b = (double)l->in_bytes;
 
@@ -133,11 +133,11 @@ gpu_conv_input_touched(const struct layer *l)
 #define DW_CH	32
 
 void
-gpu_direct_conv_cost(const struct gpu_mach *g, const struct layer *l,
+gpu_ops_direct_conv_cost(const struct gpu_mach *g, const struct layer *l,
     int in_l2, struct gpu_kern *k)
 {
 	const struct gpu_model *m = g->m;
-	double esz = dtype_bytes(l->dtype), cpg_in, cpg_out, ch, cin, th, tw;
+	double esz = layer_dtype_bytes(l->dtype), cpg_in, cpg_out, ch, cin, th, tw;
 	double ctas, busy, flops, stage, in, out, w, dram, l2, sm, math;
 
 	if (esz <= 0)
@@ -155,18 +155,18 @@ gpu_direct_conv_cost(const struct gpu_mach *g, const struct layer *l,
 	    (double)l->stride_w + (double)((l->kernel_w - 1) * l->dil_w + 1));
 	ctas = (double)l->batch * ceil((double)l->out_h / DW_TILE) *
 	    ceil((double)l->out_w / DW_TILE) * ceil((double)l->out_c / ch);
-	k->occ = gpu_stream_occupancy(m);
+	k->occ = gpu_ops_stream_occupancy(m);
 	k->ctas = ctas;
 	k->waves = ceil(ctas / (m->sms * k->occ));
 	k->splitk = 1;
 	k->kernels = 1;
 	busy = ceil(ctas / m->sms);
 	flops = 2.0 * (double)l->macs / ctas;
-	math = busy * flops / (gpu_cuda_rate(m, l->dtype) * m->eff_math_cuda);
+	math = busy * flops / (gpu_ops_cuda_rate(m, l->dtype) * m->eff_math_cuda);
 	/* Staged per CTA: input block with halo, filters, output block. */
 	stage = (th * tw * cin + ch * cpg_in * (double)(l->kernel_h *
 	    l->kernel_w) + DW_TILE * DW_TILE * ch) * esz;
-	in = gpu_conv_input_touched(l);
+	in = gpu_ops_conv_input_touched(l);
 	w = (double)l->weight_bytes;
 	out = (double)l->out_bytes;
 	dram = ((in_l2 ? 0 : in) + w + out) / (g->dram_bpc * m->eff_dram);
@@ -180,7 +180,7 @@ gpu_direct_conv_cost(const struct gpu_mach *g, const struct layer *l,
 }
 
 void
-gpu_copy_stream(double bytes, int esz, int in_l2, struct gpu_stream *s)
+gpu_ops_copy_stream(double bytes, int esz, int in_l2, struct gpu_stream *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->dram_rd = in_l2 ? 0 : bytes;

@@ -44,10 +44,10 @@ struct gpu_stream {
 };
 
 /* CTAs per SM of a streaming kernel (thread and CTA limits). */
-int gpu_stream_occupancy(const struct gpu_model *m);
+int gpu_ops_stream_occupancy(const struct gpu_model *m);
 
 /* Cost of a streaming kernel on machine g. */
-void gpu_stream_cost(const struct gpu_mach *g, const struct gpu_stream *s,
+void gpu_ops_stream_cost(const struct gpu_mach *g, const struct gpu_stream *s,
     struct gpu_kern *k);
 
 /*
@@ -55,7 +55,7 @@ void gpu_stream_cost(const struct gpu_mach *g, const struct gpu_stream *s,
  * else DRAM; constant inputs from DRAM (an embed reads only the gathered
  * rows, i.e. out_bytes of its table); output written.
  */
-void gpu_memop_stream(const struct gpu_model *m, const struct layer *l,
+void gpu_ops_memop_stream(const struct gpu_model *m, const struct layer *l,
     int in_l2, struct gpu_stream *s);
 
 /*
@@ -67,7 +67,7 @@ void gpu_memop_stream(const struct gpu_model *m, const struct layer *l,
  * weights and output once), L2 and the busiest SM's staged bytes) + one
  * fill + kernel_fixed_ns.
  */
-void gpu_direct_conv_cost(const struct gpu_mach *g, const struct layer *l,
+void gpu_ops_direct_conv_cost(const struct gpu_mach *g, const struct layer *l,
     int in_l2, struct gpu_kern *k);
 
 /*
@@ -80,15 +80,15 @@ void gpu_direct_conv_cost(const struct gpu_mach *g, const struct layer *l,
  * bound); never more than the axis.  A transposed conv reads all of its
  * input.  Returns in_bytes scaled by the touched share.
  */
-double gpu_conv_input_touched(const struct layer *l);
+double gpu_ops_conv_input_touched(const struct layer *l);
 
 /*
  * A layout-transform or epilogue kernel moving a tensor of the given bytes
  * and element size once: read (from L2 when in_l2) and write.
  */
-void gpu_copy_stream(double bytes, int esz, int in_l2, struct gpu_stream *s);
+void gpu_ops_copy_stream(double bytes, int esz, int in_l2, struct gpu_stream *s);
 
 /* CUDA-core FLOP/cycle/SM for a dtype (fp32 rate for non-16-bit types). */
-double gpu_cuda_rate(const struct gpu_model *m, const char *dtype);
+double gpu_ops_cuda_rate(const struct gpu_model *m, const char *dtype);
 
 #endif

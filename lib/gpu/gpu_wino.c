@@ -55,7 +55,7 @@ stream(const struct gpu_mach *g, const struct gpu_stream *s,
 {
 	struct gpu_kern sk;
 
-	gpu_stream_cost(g, s, &sk);
+	gpu_ops_stream_cost(g, s, &sk);
 	k->dram_bytes += sk.dram_bytes;
 	k->l2_bytes += sk.l2_bytes;
 	k->kernels++;
@@ -93,7 +93,7 @@ gpu_wino_cost(const struct gpu_mach *g, const struct layer *l,
 	p.tiles = m->tiles32;
 	p.ntiles = m->ntiles32;
 	if (w == GPU_WINO_FUSED) {
-		p.a_bytes = gpu_conv_input_touched(l);
+		p.a_bytes = gpu_ops_conv_input_touched(l);
 		p.a_in_l2 = in_l2;
 		p.b_bytes = (double)l->weight_bytes;
 		p.c_bytes = (double)l->out_bytes;

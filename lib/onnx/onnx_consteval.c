@@ -446,7 +446,7 @@ slice(struct model *m, const struct node *n, struct tensor *o)
 	int64_t st[R], sp[R], len[R], c[R], i;
 	int j;
 
-	if (shape_slice(m, n, st, sp, len) < 0)
+	if (shape_tensor_slice_range(m, n, st, sp, len) < 0)
 		return -1;
 	for (i = 0; i < o->nval; i++) {
 		unflat(o->dims, o->rank, i, c);
@@ -522,7 +522,7 @@ reduce(struct model *m, const struct node *n, struct tensor *o)
 		tensor_dropval(o);
 		return 0;
 	}
-	if (node_ints(m, n, "axes", 1, ax, R, &na, &p) < 0)
+	if (shape_node_ints(m, n, "axes", 1, ax, R, &na, &p) < 0)
 		return -1;
 	if (na == 0 && attr_int(n, "noop_with_empty_axes", 0))
 		return copy(m, n, o);
@@ -580,7 +580,7 @@ reduce(struct model *m, const struct node *n, struct tensor *o)
 }
 
 int
-ceval_node(struct model *m, const struct node *n)
+consteval_node(struct model *m, const struct node *n)
 {
 	struct tensor *o = node_out(m, n, 0);
 	const char *op = n->op;

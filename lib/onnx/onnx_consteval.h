@@ -19,6 +19,6 @@
  * that need the values report it.  Returns 0, or -1 reported (an index
  * out of range, a division by zero, integer overflow).
  */
-int ceval_node(struct model *m, const struct node *n);
+int consteval_node(struct model *m, const struct node *n);
 
 #endif

@@ -60,7 +60,7 @@ view(struct model *m, const struct node *n)
 
 	for (i = 0; i < n->nout; i++)
 		if (n->out[i] >= 0)
-			row_srcunion(m, n->in, n->nin, &m->t[n->out[i]]);
+			rows_srcunion(m, n->in, n->nin, &m->t[n->out[i]]);
 }
 
 /* Fusable producer row of tensor ti for a following act/bias, or NULL. */
@@ -141,7 +141,7 @@ spatialmean(const struct model *m, const struct node *n)
 
 	if (strcmp(n->op, "ReduceMean") != 0 || x->rank < 4 ||
 	    (n->nin > 1 && n->in[1] >= 0 && !m->t[n->in[1]].hasval) ||
-	    node_ints(m, n, "axes", 1, ax, ONNX_MAXRANK, &na, &pr) < 0 ||
+	    shape_node_ints(m, n, "axes", 1, ax, ONNX_MAXRANK, &na, &pr) < 0 ||
 	    na != x->rank - 2)
 		return 0;
 	for (i = 0; i < na; i++) {
@@ -173,29 +173,29 @@ node1(struct em *e, int ni)
 			view(m, n);
 			return 0;
 		}
-		r = row_new(e, n, OP_TRANSPOSE);
-		return row_generic(e, n, r, n->in, 1, 0);
+		r = rows_new(e, n, OP_TRANSPOSE);
+		return rows_generic(e, n, r, n->in, 1, 0);
 	case K_BN:
 		if ((r = producer(e, n->in[0])) != NULL && r->l.op == OP_CONV) {
 			setsrc(m, n, (int)r->l.id);
 			return 0;
 		}
-		r = row_new(e, n, OP_NORM);
-		return row_generic(e, n, r, n->in, n->nin, 0);
+		r = rows_new(e, n, OP_NORM);
+		return rows_generic(e, n, r, n->in, n->nin, 0);
 	case K_ACT:
 		x = n->pat ? n->patin : n->in[0];
 		if (strcmp(n->op, "Clip") == 0 && !n->pat)
 			act = clipname(m, n);
 		if ((r = producer(e, x)) != NULL) {
-			row_strcpy(r->l.act, sizeof(r->l.act), act);
+			rows_strcpy(r->l.act, sizeof(r->l.act), act);
 			setsrc(m, n, (int)r->l.id);
 			return 0;
 		}
-		r = row_new(e, n, OP_ACT);
-		row_strcpy(r->l.act, sizeof(r->l.act), act);
+		r = rows_new(e, n, OP_ACT);
+		rows_strcpy(r->l.act, sizeof(r->l.act), act);
 		if (n->pat)
-			return row_generic(e, n, r, &x, 1, 0);
-		return row_generic(e, n, r, n->in, n->nin, 0);
+			return rows_generic(e, n, r, &x, 1, 0);
+		return rows_generic(e, n, r, n->in, n->nin, 0);
 	case K_ELT:
 		if (strcmp(n->op, "Add") == 0 && n->nin == 2)
 			for (x = 0; x < 2; x++) {
@@ -213,33 +213,33 @@ node1(struct em *e, int ni)
 					return 0;
 				}
 			}
-		r = row_new(e, n, OP_ELTWISE);
-		return row_generic(e, n, r, n->in, n->nin, 0);
+		r = rows_new(e, n, OP_ELTWISE);
+		return rows_generic(e, n, r, n->in, n->nin, 0);
 	case K_GATHER:
 		if (m->t[n->in[0]].isconst)
-			return row_embed(e, n);
-		r = row_new(e, n, OP_OTHER);
-		return row_generic(e, n, r, n->in, n->nin, 0);
+			return rows_embed(e, n);
+		r = rows_new(e, n, OP_OTHER);
+		return rows_generic(e, n, r, n->in, n->nin, 0);
 	case K_GEMM:
 		if (m->t[n->in[1]].isconst && m->t[n->in[1]].rank == 2 &&
 		    !m->t[n->in[0]].isconst)
-			return row_gemm(e, n);
-		return row_matmul(e, n);
+			return rows_gemm(e, n);
+		return rows_matmul(e, n);
 	case K_EINSUM:
-		return row_einsum(e, n);
+		return rows_einsum(e, n);
 	case K_RNN:
-		return row_rnn(e, n);
+		return rows_rnn(e, n);
 	case K_CONV:
-		return row_conv(e, n);
+		return rows_conv(e, n);
 	case K_POOL:
-		return row_pool(e, n, 0);
+		return rows_pool(e, n, 0);
 	case K_GPOOL:
-		return row_pool(e, n, 1);
+		return rows_pool(e, n, 1);
 	case K_REDUCE:
 		if (spatialmean(m, n))
-			return row_pool(e, n, 1);
-		r = row_new(e, n, OP_REDUCE);
-		return row_generic(e, n, r, n->in, n->nin, 0);
+			return rows_pool(e, n, 1);
+		r = rows_new(e, n, OP_REDUCE);
+		return rows_generic(e, n, r, n->in, n->nin, 0);
 	case K_NORM:
 		nts = 0;
 		ts[nts++] = n->pat ? n->patin : n->in[0];
@@ -249,22 +249,22 @@ node1(struct em *e, int ni)
 			if (n->patw[1] >= 0)
 				ts[nts++] = n->patw[1];
 		}
-		r = row_new(e, n, OP_NORM);
+		r = rows_new(e, n, OP_NORM);
 		if (n->pat)
-			return row_generic(e, n, r, ts, (size_t)nts, 0);
-		return row_generic(e, n, r, n->in, n->nin, 0);
+			return rows_generic(e, n, r, ts, (size_t)nts, 0);
+		return rows_generic(e, n, r, n->in, n->nin, 0);
 	case K_SOFTMAX:
-		r = row_new(e, n, OP_SOFTMAX);
-		return row_generic(e, n, r, n->in, n->nin, 0);
+		r = rows_new(e, n, OP_SOFTMAX);
+		return rows_generic(e, n, r, n->in, n->nin, 0);
 	case K_CONCAT:
-		r = row_new(e, n, OP_CONCAT);
-		return row_generic(e, n, r, n->in, n->nin, 0);
+		r = rows_new(e, n, OP_CONCAT);
+		return rows_generic(e, n, r, n->in, n->nin, 0);
 	case K_RESIZE:
-		r = row_new(e, n, OP_RESIZE);
-		return row_generic(e, n, r, n->in, n->nin, 0);
+		r = rows_new(e, n, OP_RESIZE);
+		return rows_generic(e, n, r, n->in, n->nin, 0);
 	default:
-		r = row_new(e, n, OP_OTHER);
-		return row_generic(e, n, r, n->in, n->nin, 0);
+		r = rows_new(e, n, OP_OTHER);
+		return rows_generic(e, n, r, n->in, n->nin, 0);
 	}
 }
 
@@ -279,7 +279,7 @@ emit_layers(struct model *m, const char *dtype, struct table *t)
 	memset(&e, 0, sizeof(e));
 	e.m = m;
 	e.dtype = dtype;
-	e.esz = dtype_bytes(dtype);
+	e.esz = layer_dtype_bytes(dtype);
 	fuse_init(&e.f, m);
 	for (i = 0; i < m->nn && rc == 0; i++) {
 		int ni = m->order[i];
@@ -307,7 +307,7 @@ emit_layers(struct model *m, const char *dtype, struct table *t)
 			if (e.rows[i].l.transposed)
 				break;
 		if (i < e.nrows)
-			lc.transposed = (long)table_addcol(t, "transposed");
+			lc.transposed = (long)csvio_addcol(t, "transposed");
 		for (i = 0; i < e.nrows; i++)
 			if (e.rows[i].l.in_d > 1 || e.rows[i].l.out_d > 1 ||
 			    e.rows[i].l.kernel_d > 1)
@@ -322,19 +322,19 @@ emit_layers(struct model *m, const char *dtype, struct table *t)
 			if (e.rows[i].l.op == OP_OTHER)
 				break;
 		if (i < e.nrows)
-			cc = (long)table_addcol(t, "costed");
-		cn = table_col(t, "name");
-		co = table_col(t, "onnx_op");
-		cp = table_col(t, "preds");
+			cc = (long)csvio_addcol(t, "costed");
+		cn = csvio_col(t, "name");
+		co = csvio_col(t, "onnx_op");
+		cp = csvio_col(t, "preds");
 		for (i = 0; i < e.nrows; i++) {
-			size_t row = table_addrow(t);
+			size_t row = csvio_addrow(t);
 
 			layer_put(t, &lc, row, &e.rows[i].l);
-			table_set(t, row, (size_t)cn, e.rows[i].name);
-			table_set(t, row, (size_t)co, e.rows[i].onnx_op);
-			table_set(t, row, (size_t)cp, e.rows[i].preds);
+			csvio_set(t, row, (size_t)cn, e.rows[i].name);
+			csvio_set(t, row, (size_t)co, e.rows[i].onnx_op);
+			csvio_set(t, row, (size_t)cp, e.rows[i].preds);
 			if (cc >= 0)
-				table_set(t, row, (size_t)cc, e.rows[i].l.op ==
+				csvio_set(t, row, (size_t)cc, e.rows[i].l.op ==
 				    OP_OTHER ? "bytes" : "model");
 		}
 	}

@@ -306,7 +306,7 @@ pat_norm(struct fuse *e, int r1)
 
 	if (R1->nin > 1 && R1->in[1] >= 0 && !m->t[R1->in[1]].hasval)
 		return;
-	if (x < 0 || node_ints(m, R1, "axes", 1, ax, ONNX_MAXRANK, &na,
+	if (x < 0 || shape_node_ints(m, R1, "axes", 1, ax, ONNX_MAXRANK, &na,
 	    &pr) < 0 || na != 1 ||
 	    (ax[0] != -1 && ax[0] != m->t[x].rank - 1))
 		return;
@@ -375,7 +375,7 @@ pat_pad(struct fuse *e, int pi)
 		return;
 	if (P->nin > 1 && P->in[1] >= 0 && !m->t[P->in[1]].hasval)
 		return;
-	if (node_ints(m, P, "pads", 1, p, 2 * ONNX_MAXRANK, &np, &pr) < 0 ||
+	if (shape_node_ints(m, P, "pads", 1, p, 2 * ONNX_MAXRANK, &np, &pr) < 0 ||
 	    np != 2 * x->rank || x->rank < 3)
 		return;
 	for (i = 0; i < x->rank; i++)

@@ -441,7 +441,7 @@ keepout(struct model *m, const struct node *n, size_t i,
 			    "taken as %s like input '%s', whose element count "
 			    "Reshape '%s' fixes; the model declares no output "
 			    "shape", n->name, n->op, t->name,
-			    shape_str(x, buf, sizeof(buf)), x->name,
+			    tensor_shape_str(x, buf, sizeof(buf)), x->name,
 			    f.by->name);
 			return 0;
 		}
@@ -450,7 +450,7 @@ keepout(struct model *m, const struct node *n, size_t i,
 		pf_warn(m->file, "node %s: unknown op '%s': output '%s' taken "
 		    "as %s, the element count Reshape '%s' fixes; the model "
 		    "declares no output shape", n->name, n->op, t->name,
-		    shape_str(&tmp, buf, sizeof(buf)), f.by->name);
+		    tensor_shape_str(&tmp, buf, sizeof(buf)), f.by->name);
 		return 0;
 	}
 	if (f.by != NULL) {
@@ -491,7 +491,7 @@ keepout(struct model *m, const struct node *n, size_t i,
 		pf_warn(m->file, "node %s: unknown op '%s': output '%s' taken "
 		    "as %s (dim %d from %s '%s', the others like input '%s'); "
 		    "the model declares no output shape", n->name, n->op,
-		    t->name, shape_str(node_out(m, n, i), buf, sizeof(buf)),
+		    t->name, tensor_shape_str(node_out(m, n, i), buf, sizeof(buf)),
 		    j, f.by->op, f.by->name, x->name);
 		return 0;
 	}
@@ -500,7 +500,7 @@ keepout(struct model *m, const struct node *n, size_t i,
 		pf_warn(m->file, "node %s: unknown op '%s' taken as "
 		    "shape-preserving (output %s like input '%s'); the model "
 		    "declares no output shape", n->name, n->op,
-		    shape_str(x, buf, sizeof(buf)), x->name);
+		    tensor_shape_str(x, buf, sizeof(buf)), x->name);
 		return 0;
 	}
 	if (x == NULL)
@@ -635,7 +635,7 @@ infer1(struct model *m, int ni, int keep)
 		if (tensor_numel(t) < 0) {
 			pf_err(m->file, "node %s: output '%s' of shape %s has "
 			    "more elements than 64 bits count", n->name,
-			    t->name, shape_str(t, buf, sizeof(buf)));
+			    t->name, tensor_shape_str(t, buf, sizeof(buf)));
 			return -1;
 		}
 		/*
@@ -651,15 +651,15 @@ infer1(struct model *m, int ni, int keep)
 			memcpy(d.dims, t->decl, sizeof(d.dims));
 			pf_err(m->file, "node %s: output '%s' has shape %s, the "
 			    "model declares %s", n->name, t->name,
-			    shape_str(t, buf, sizeof(buf)),
-			    shape_str(&d, dbuf, sizeof(dbuf)));
+			    tensor_shape_str(t, buf, sizeof(buf)),
+			    tensor_shape_str(&d, dbuf, sizeof(dbuf)));
 			return -1;
 		}
 		for (j = 0; j < t->rank; j++)
 			if (t->dims[j] < 0) {
 				pf_err(m->file, "node %s: output '%s' has a "
 				    "negative dim (shape %s)", n->name,
-				    t->name, shape_str(t, buf, sizeof(buf)));
+				    t->name, tensor_shape_str(t, buf, sizeof(buf)));
 				return -1;
 			}
 		t->isconst = allconst || strcmp(n->op, "Shape") == 0 ||
@@ -668,7 +668,7 @@ infer1(struct model *m, int ni, int keep)
 			if (t->dims[j] < 1) {
 				pf_err(m->file, "node %s: output '%s' has a "
 				    "zero dim (shape %s)", n->name, t->name,
-				    shape_str(t, buf, sizeof(buf)));
+				    tensor_shape_str(t, buf, sizeof(buf)));
 				return -1;
 			}
 	}
@@ -695,7 +695,7 @@ graph_infer(struct model *m, int keep)
 			    strcmp(n->op, "Constant") == 0) != !pass)
 				continue;
 			if (infer1(m, ni, keep) < 0 ||
-			    ceval_node(m, &m->n[ni]) < 0)
+			    consteval_node(m, &m->n[ni]) < 0)
 				return -1;
 		}
 	return 0;

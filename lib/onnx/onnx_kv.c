@@ -235,9 +235,9 @@ onnx_kv_mark(struct model *m, struct table *t)
 			l.gemm_batch = inst;
 		}
 		if (rcol < 0) {
-			rcol = (long)table_addcol(t, "resident");
+			rcol = (long)csvio_addcol(t, "resident");
 			lc.resident = rcol;
-			scol = (long)table_addcol(t, "kv_seq");
+			scol = (long)csvio_addcol(t, "kv_seq");
 			lc.kv_seq = scol;
 		}
 		strcpy(l.resident, "kv");
@@ -261,7 +261,7 @@ onnx_kv_mark(struct model *m, struct table *t)
 			continue;
 		if (layer_get(t, &lc, (size_t)row, &l) < 0)
 			goto out;
-		e = dtype_bytes(l.dtype);
+		e = layer_dtype_bytes(l.dtype);
 		for (j = 0; j < n->nin; j++) {
 			if (n->in[j] < 0 || is_cache_input(m, n->in[j]))
 				continue;
@@ -295,12 +295,12 @@ onnx_kv_mark(struct model *m, struct table *t)
 	}
 	/* every other row with weights holds them resident */
 	for (i = 0; i < t->nrows; i++) {
-		if (*table_get(t, i, (size_t)rcol) != '\0')
+		if (*csvio_get(t, i, (size_t)rcol) != '\0')
 			continue;
 		if (layer_get(t, &lc, i, &l) < 0)
 			goto out;
 		if (l.weight_bytes > 0 && (l.op == OP_CONV || l.op == OP_GEMM))
-			table_set(t, i, (size_t)rcol, "weights");
+			csvio_set(t, i, (size_t)rcol, "weights");
 	}
 	rc = 0;
 	goto out;

@@ -12,7 +12,7 @@
 /*
  * Read the model at path ("-" = stdin), apply the nis input shapes of is,
  * and emit its layers into t, which this initialises (valid for
- * table_free either way).  keep: unknown ops become "other" rows (-k);
+ * csvio_free either way).  keep: unknown ops become "other" rows (-k);
  * dtype: element type of activations and float weights.  Reports and
  * returns -1 on the first fault.
  */

@@ -700,7 +700,7 @@ node_out(const struct model *m, const struct node *n, size_t i)
 }
 
 const char *
-shape_str(const struct tensor *t, char *buf, size_t size)
+tensor_shape_str(const struct tensor *t, char *buf, size_t size)
 {
 	size_t off = 0;
 	int i;

@@ -195,6 +195,6 @@ struct tensor *node_in(const struct model *m, const struct node *n, size_t i);
 struct tensor *node_out(const struct model *m, const struct node *n, size_t i);
 
 /* "3x224x224"-style rendering of a shape into buf. */
-const char *shape_str(const struct tensor *t, char *buf, size_t size);
+const char *tensor_shape_str(const struct tensor *t, char *buf, size_t size);
 
 #endif

@@ -40,8 +40,8 @@ rnn_geom(const struct model *m, const struct node *n, struct rnn *r)
 	if (x->rank != 3 || w->rank != 3 || rr->rank != 3 ||
 	    (r->layout != 0 && r->layout != 1)) {
 		pf_err(m->file, "node %s: %s wants X, W and R of rank 3 (X %s, "
-		    "W %s)", n->name, n->op, shape_str(x, sa, sizeof(sa)),
-		    shape_str(w, sb, sizeof(sb)));
+		    "W %s)", n->name, n->op, tensor_shape_str(x, sa, sizeof(sa)),
+		    tensor_shape_str(w, sb, sizeof(sb)));
 		return -1;
 	}
 	r->seq = x->dims[r->layout ? 1 : 0];
@@ -54,8 +54,8 @@ rnn_geom(const struct model *m, const struct node *n, struct rnn *r)
 	    rr->dims[2] != r->hidden) {
 		pf_err(m->file, "node %s: %s weights W %s and R %s do not fit "
 		    "%d direction(s), hidden size %lld, input size %lld",
-		    n->name, n->op, shape_str(w, sa, sizeof(sa)),
-		    shape_str(rr, sb, sizeof(sb)), r->dirs,
+		    n->name, n->op, tensor_shape_str(w, sa, sizeof(sa)),
+		    tensor_shape_str(rr, sb, sizeof(sb)), r->dirs,
 		    (long long)r->hidden, (long long)r->in);
 		return -1;
 	}
@@ -69,7 +69,7 @@ rnn_geom(const struct model *m, const struct node *n, struct rnn *r)
 		    t->dims[b] != r->batch || t->dims[2] != r->hidden) {
 			pf_err(m->file, "node %s: %s initial state '%s' is %s, "
 			    "want %d directions, batch %lld, hidden %lld",
-			    n->name, n->op, t->name, shape_str(t, sa,
+			    n->name, n->op, t->name, tensor_shape_str(t, sa,
 			    sizeof(sa)), r->dirs, (long long)r->batch,
 			    (long long)r->hidden);
 			return -1;

@@ -86,7 +86,7 @@ static int intcmp(const void *, const void *);
  * 200k operands) costs n log n, not n squared.
  */
 void
-row_srcunion(struct model *m, const int *ts, size_t n, struct tensor *dst)
+rows_srcunion(struct model *m, const int *ts, size_t n, struct tensor *dst)
 {
 	int *buf, nb = 0, i;
 	size_t k, cap = 0;
@@ -125,7 +125,7 @@ intcmp(const void *a, const void *b)
 }
 
 struct row *
-row_new(struct em *e, const struct node *n, enum layer_op op)
+rows_new(struct em *e, const struct node *n, enum layer_op op)
 {
 	struct row *r;
 
@@ -138,7 +138,7 @@ row_new(struct em *e, const struct node *n, enum layer_op op)
 	layer_init(&r->l);
 	r->l.id = (int64_t)e->nrows;
 	r->l.op = op;
-	row_strcpy(r->l.dtype, sizeof(r->l.dtype), e->dtype);
+	rows_strcpy(r->l.dtype, sizeof(r->l.dtype), e->dtype);
 	r->name = n->patname != NULL ? n->patname : n->name;
 	r->onnx_op = n->op;
 	if (n->patname != NULL) {
@@ -188,7 +188,7 @@ preds(struct em *e, struct row *r, const int *ts, size_t n)
 	size_t cap;
 
 	memset(&tmp, 0, sizeof(tmp));
-	row_srcunion(e->m, ts, n, &tmp);
+	rows_srcunion(e->m, ts, n, &tmp);
 	qsort(tmp.src, (size_t)tmp.nsrc, sizeof(int), intcmp);
 	cap = (size_t)tmp.nsrc * 12 + 1;
 	r->preds = xmalloc(cap);
@@ -210,7 +210,7 @@ overflow(const struct em *e, const struct node *n)
  * in_bytes, constants into weight_bytes) and the output, preds.
  */
 int
-row_generic(struct em *e, const struct node *n, struct row *r, const int *ts,
+rows_generic(struct em *e, const struct node *n, struct row *r, const int *ts,
     size_t nts, int chan)
 {
 	struct model *m = e->m;
@@ -266,7 +266,7 @@ windowrow(struct em *e, const struct node *n, struct row *r)
 	if (window_geom(m, n, x, strncmp(n->op, "Conv", 4) == 0 ?
 	    w->dims + 2 : NULL, &win) < 0)
 		return -1;
-	if (n->padfrom >= 0 && node_ints(m, &m->n[n->padfrom], "pads", 1, pp,
+	if (n->padfrom >= 0 && shape_node_ints(m, &m->n[n->padfrom], "pads", 1, pp,
 	    2 * ONNX_MAXRANK, &np, &pr) < 0)
 		return -1;
 	/* A 1-D window lies along w; a 3-D one has depth first. */
@@ -295,14 +295,14 @@ windowrow(struct em *e, const struct node *n, struct row *r)
 }
 
 int
-row_conv(struct em *e, const struct node *n)
+rows_conv(struct em *e, const struct node *n)
 {
 	struct model *m = e->m;
-	struct row *r = row_new(e, n, OP_CONV);
+	struct row *r = rows_new(e, n, OP_CONV);
 	int ts[1];
 
 	ts[0] = n->padfrom >= 0 ? m->n[n->padfrom].in[0] : n->in[0];
-	if (row_generic(e, n, r, ts, 1, 1) < 0 || windowrow(e, n, r) < 0)
+	if (rows_generic(e, n, r, ts, 1, 1) < 0 || windowrow(e, n, r) < 0)
 		return -1;
 	r->l.groups = attr_int(n, "group", 1);
 	/* The col2im view (layer_derive), in the optional column. */
@@ -313,11 +313,11 @@ row_conv(struct em *e, const struct node *n)
 }
 
 int
-row_pool(struct em *e, const struct node *n, int global)
+rows_pool(struct em *e, const struct node *n, int global)
 {
-	struct row *r = row_new(e, n, OP_POOL);
+	struct row *r = rows_new(e, n, OP_POOL);
 
-	if (row_generic(e, n, r, n->in, n->nin, 1) < 0)
+	if (rows_generic(e, n, r, n->in, n->nin, 1) < 0)
 		return -1;
 	if (global) {
 		r->l.kernel_h = r->l.in_h;
@@ -330,15 +330,15 @@ row_pool(struct em *e, const struct node *n, int global)
 
 /* A weight product: activation [.., K] times constant [K, N]. */
 int
-row_gemm(struct em *e, const struct node *n)
+rows_gemm(struct em *e, const struct node *n)
 {
 	struct model *m = e->m;
 	const struct tensor *a = node_in(m, n, 0), *o = node_out(m, n, 0);
-	struct row *r = row_new(e, n, OP_GEMM);
+	struct row *r = rows_new(e, n, OP_GEMM);
 	struct layer *l = &r->l;
 	int64_t k;
 
-	if (row_generic(e, n, r, n->in, 1, 0) < 0)
+	if (rows_generic(e, n, r, n->in, 1, 0) < 0)
 		return -1;
 	k = a->dims[a->rank - 1];
 	if (strcmp(n->op, "Gemm") == 0 && attr_int(n, "transA", 0)) {
@@ -362,19 +362,19 @@ row_gemm(struct em *e, const struct node *n)
 
 /* A product of two activations (attention Q*K^T, scores*V). */
 int
-row_matmul(struct em *e, const struct node *n)
+rows_matmul(struct em *e, const struct node *n)
 {
 	struct model *m = e->m;
 	const struct tensor *a = node_in(m, n, 0), *b = node_in(m, n, 1);
 	const struct tensor *o = node_out(m, n, 0);
-	struct row *r = row_new(e, n, OP_MATMUL);
+	struct row *r = rows_new(e, n, OP_MATMUL);
 	struct layer *l = &r->l;
 	int64_t v[4];
 	int ts[2];
 
 	ts[0] = n->in[0];
 	ts[1] = n->in[1];
-	if (row_generic(e, n, r, ts, 2, 0) < 0)
+	if (rows_generic(e, n, r, ts, 2, 0) < 0)
 		return -1;
 	if (strcmp(n->op, "Gemm") == 0) {
 		int ta = (int)attr_int(n, "transA", 0);
@@ -414,7 +414,7 @@ row_matmul(struct em *e, const struct node *n)
  * the equation's exact GEMM view.
  */
 int
-row_einsum(struct em *e, const struct node *n)
+rows_einsum(struct em *e, const struct node *n)
 {
 	struct model *m = e->m;
 	const struct tensor *a = node_in(m, n, 0), *b = node_in(m, n, 1);
@@ -427,13 +427,13 @@ row_einsum(struct em *e, const struct node *n)
 
 	if (einsum_view(attr_str(n, "equation", eq, sizeof(eq), ""), a, b, &v,
 	    why, sizeof(why)) < 0)
-		return -1;	/* rule_einsum reported it already */
+		return -1;	/* shape_ops_einsum reported it already */
 	ts[0] = n->in[0];
 	ts[1] = n->in[1];
 	if (v.batch == 1 && a->isconst != b->isconst) {
-		r = row_new(e, n, OP_GEMM);
+		r = rows_new(e, n, OP_GEMM);
 		l = &r->l;
-		if (row_generic(e, n, r, ts, 2, 0) < 0)
+		if (rows_generic(e, n, r, ts, 2, 0) < 0)
 			return -1;
 		l->batch = 1;
 		l->in_h = l->out_h = a->isconst ? v.n : v.m;
@@ -442,9 +442,9 @@ row_einsum(struct em *e, const struct node *n)
 		l->out_c = a->isconst ? v.m : v.n;
 		return layer_derive(l) < 0 ? overflow(e, n) : 0;
 	}
-	r = row_new(e, n, OP_MATMUL);
+	r = rows_new(e, n, OP_MATMUL);
 	l = &r->l;
-	if (row_generic(e, n, r, ts, 2, 0) < 0)
+	if (rows_generic(e, n, r, ts, 2, 0) < 0)
 		return -1;
 	l->gemm_batch = v.batch;
 	l->gemm_m = v.m;
@@ -480,7 +480,7 @@ statepreds(struct em *e, struct row *r, int64_t proj, const int *st,
 	int i;
 
 	memset(&tmp, 0, sizeof(tmp));
-	row_srcunion(e->m, st, ns, &tmp);
+	rows_srcunion(e->m, st, ns, &tmp);
 	ids = xcalloc((size_t)tmp.nsrc + 1, sizeof(int));
 	ids[n++] = (int)proj;
 	for (i = 0; i < tmp.nsrc; i++)
@@ -521,7 +521,7 @@ rnnname(struct row *r, const struct node *n, int dirs, int d,
  * (and c).  The outputs come from the last step of every direction.
  */
 int
-row_rnn(struct em *e, const struct node *n)
+rows_rnn(struct em *e, const struct node *n)
 {
 	struct model *m = e->m;
 	struct rnn g;
@@ -535,13 +535,13 @@ row_rnn(struct em *e, const struct node *n)
 	act = g.gates == 4 ? "lstm" : g.gates == 3 ? "gru" : "rnn";
 	gh = g.hidden * g.gates;
 	for (d = 0; d < g.dirs; d++) {
-		struct row *r = row_new(e, n, OP_GEMM);
+		struct row *r = rows_new(e, n, OP_GEMM);
 		struct layer *l = &r->l;
 		int64_t proj = (int64_t)r->l.id;
 
 		rnnname(r, n, g.dirs, d, "W", -1);
 		ts[0] = n->in[0];
-		if (row_generic(e, n, r, ts, 1, 0) < 0)
+		if (rows_generic(e, n, r, ts, 1, 0) < 0)
 			return -1;
 		l->batch = g.batch;
 		l->in_h = l->out_h = g.seq;
@@ -554,14 +554,14 @@ row_rnn(struct em *e, const struct node *n)
 		for (t = 0; t < g.seq; t++) {
 			int64_t step = g.reverse || d == 1 ? g.seq - 1 - t : t;
 
-			r = row_new(e, n, OP_GEMM);
+			r = rows_new(e, n, OP_GEMM);
 			l = &r->l;
 			rnnname(r, n, g.dirs, d, "t", step);
 			l->batch = g.batch;
 			l->in_h = l->out_h = l->in_w = l->out_w = 1;
 			l->in_c = g.hidden;
 			l->out_c = gh;
-			row_strcpy(l->act, sizeof(l->act), act);
+			rows_strcpy(l->act, sizeof(l->act), act);
 			if (layer_derive(l) < 0)
 				return overflow(e, n);
 			/* h (and c) in and out, the step's projected gates. */
@@ -603,15 +603,15 @@ row_rnn(struct em *e, const struct node *n)
 
 /* Gather of a constant table [V, D] by activation indices. */
 int
-row_embed(struct em *e, const struct node *n)
+rows_embed(struct em *e, const struct node *n)
 {
 	struct model *m = e->m;
 	const struct tensor *ix = node_in(m, n, 1), *o = node_out(m, n, 0);
-	struct row *r = row_new(e, n, OP_EMBED);
+	struct row *r = rows_new(e, n, OP_EMBED);
 	struct layer *l = &r->l;
 	int64_t b, c, h, w;
 
-	if (row_generic(e, n, r, n->in, 2, 0) < 0)
+	if (rows_generic(e, n, r, n->in, 2, 0) < 0)
 		return -1;
 	/* The ids tensor read as a token tensor [N, S] of one channel. */
 	if (layout(ix, 0, &l->batch, &c, &l->in_h, &l->in_w) < 0)

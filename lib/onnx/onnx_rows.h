@@ -33,18 +33,18 @@ struct em {
 
 
 /* A new row of op for node n, at the end of e's rows (its id). */
-struct row *row_new(struct em *e, const struct node *n, enum layer_op op);
+struct row *rows_new(struct em *e, const struct node *n, enum layer_op op);
 
 /*
  * Geometry every row shares: in_* from the first data tensor of ts (nts
  * of them; chan: a Conv/pool [N, C, L] layout), out_* from n's output,
  * byte counts and preds.  Reports and returns -1 on an overflow.
  */
-int row_generic(struct em *e, const struct node *n, struct row *r,
+int rows_generic(struct em *e, const struct node *n, struct row *r,
     const int *ts, size_t nts, int chan);
 
 /* Union of the source layers of tensors ts (n of them) into dst. */
-void row_srcunion(struct model *m, const int *ts, size_t n,
+void rows_srcunion(struct model *m, const int *ts, size_t n,
     struct tensor *dst);
 
 /*
@@ -53,20 +53,20 @@ void row_srcunion(struct model *m, const int *ts, size_t n,
  * LSTM/GRU/RNN, Gather from a constant table.  Each reports and returns
  * -1.
  */
-int row_conv(struct em *e, const struct node *n);
-int row_pool(struct em *e, const struct node *n, int global);
-int row_gemm(struct em *e, const struct node *n);
-int row_matmul(struct em *e, const struct node *n);
-int row_einsum(struct em *e, const struct node *n);
-int row_rnn(struct em *e, const struct node *n);
-int row_embed(struct em *e, const struct node *n);
+int rows_conv(struct em *e, const struct node *n);
+int rows_pool(struct em *e, const struct node *n, int global);
+int rows_gemm(struct em *e, const struct node *n);
+int rows_matmul(struct em *e, const struct node *n);
+int rows_einsum(struct em *e, const struct node *n);
+int rows_rnn(struct em *e, const struct node *n);
+int rows_embed(struct em *e, const struct node *n);
 
 /*
  * snprintf(d, n, "%s", s) without the formatter (emission copies a
  * dtype or an activation into every row): at most n - 1 bytes, ended.
  */
 static inline void
-row_strcpy(char *d, size_t n, const char *s)
+rows_strcpy(char *d, size_t n, const char *s)
 {
 	size_t k = strlen(s);
 

@@ -233,7 +233,7 @@ shape_axis(const struct model *m, const struct node *n, int64_t a, int r,
 }
 
 int
-node_ints(const struct model *m, const struct node *n, const char *attr,
+shape_node_ints(const struct model *m, const struct node *n, const char *attr,
     int in, int64_t *v, int max, int *nv, int *present)
 {
 	const struct tensor *t = in >= 0 ? node_in(m, n, (size_t)in) : NULL;

@@ -5,7 +5,7 @@
  * are attributes in one opset and inputs in another.  A leaf module: it
  * calls no rule.
  *
- * Every dim product goes through lib/arith.h; every failure is reported
+ * Every dim product goes through lib/base/arith.h; every failure is reported
  * as "file: node NAME: what" and returned as -1.
  */
 #ifndef PF_ONNX_SHAPE_H
@@ -63,14 +63,14 @@ int shape_axis(const struct model *m, const struct node *n, int64_t a,
  * was given.  Reports and returns -1 when the input's values are unknown
  * or too many.
  */
-int node_ints(const struct model *m, const struct node *n, const char *attr,
+int shape_node_ints(const struct model *m, const struct node *n, const char *attr,
     int in, int64_t *v, int max, int *nv, int *present);
 
 /*
  * Per-axis start, step and length of Slice node n over its input (rank
  * entries each; shared with the constant folder).  Returns -1 reported.
  */
-int shape_slice(const struct model *m, const struct node *n, int64_t *start,
+int shape_tensor_slice_range(const struct model *m, const struct node *n, int64_t *start,
     int64_t *step, int64_t *len);
 
 /* Input i of n, which must be present: NULL (reported) if it is not. */

@@ -21,7 +21,7 @@
 #define in shape_need
 
 int
-rule_unary(struct model *m, const struct node *n)
+shape_ops_unary(struct model *m, const struct node *n)
 {
 	const struct tensor *x = in(m, n, 0);
 	int32_t dt;
@@ -66,7 +66,7 @@ rule_unary(struct model *m, const struct node *n)
 }
 
 int
-rule_bcast(struct model *m, const struct node *n)
+shape_ops_bcast(struct model *m, const struct node *n)
 {
 	char sa[128], sb[128];
 	const struct tensor *t;
@@ -89,8 +89,8 @@ rule_bcast(struct model *m, const struct node *n)
 			memcpy(tmp.dims, d, sizeof(d));
 			pf_err(m->file, "node %s: %s operands do not broadcast: "
 			    "%s and %s", n->name, n->op,
-			    shape_str(&tmp, sa, sizeof(sa)),
-			    shape_str(t, sb, sizeof(sb)));
+			    tensor_shape_str(&tmp, sa, sizeof(sa)),
+			    tensor_shape_str(t, sb, sizeof(sb)));
 			return -1;
 		}
 	}
@@ -108,7 +108,7 @@ rule_bcast(struct model *m, const struct node *n)
 }
 
 int
-rule_conv(struct model *m, const struct node *n)
+shape_ops_conv(struct model *m, const struct node *n)
 {
 	char sa[128], sb[128];
 	const struct tensor *x = in(m, n, 0), *w = in(m, n, 1);
@@ -121,8 +121,8 @@ rule_conv(struct model *m, const struct node *n)
 		return -1;
 	if (w->rank != x->rank || x->rank < 3) {
 		pf_err(m->file, "node %s: %s input %s and weight %s ranks "
-		    "differ", n->name, n->op, shape_str(x, sa, sizeof(sa)),
-		    shape_str(w, sb, sizeof(sb)));
+		    "differ", n->name, n->op, tensor_shape_str(x, sa, sizeof(sa)),
+		    tensor_shape_str(w, sb, sizeof(sb)));
 		return -1;
 	}
 	if (g < 1) {
@@ -163,7 +163,7 @@ rule_conv(struct model *m, const struct node *n)
 }
 
 int
-rule_pool(struct model *m, const struct node *n)
+shape_ops_pool(struct model *m, const struct node *n)
 {
 	const struct tensor *x = in(m, n, 0);
 	struct window win;
@@ -182,7 +182,7 @@ rule_pool(struct model *m, const struct node *n)
 }
 
 int
-rule_gpool(struct model *m, const struct node *n)
+shape_ops_gpool(struct model *m, const struct node *n)
 {
 	const struct tensor *x = in(m, n, 0);
 	int64_t d[R];
@@ -202,7 +202,7 @@ rule_gpool(struct model *m, const struct node *n)
 }
 
 int
-rule_gemm(struct model *m, const struct node *n)
+shape_ops_gemm(struct model *m, const struct node *n)
 {
 	char sa[128], sb[128];
 	const struct tensor *a = in(m, n, 0), *b = in(m, n, 1);
@@ -214,8 +214,8 @@ rule_gemm(struct model *m, const struct node *n)
 		return -1;
 	if (a->rank != 2 || b->rank != 2) {
 		pf_err(m->file, "node %s: Gemm operands %s and %s are not "
-		    "matrices", n->name, shape_str(a, sa, sizeof(sa)),
-		    shape_str(b, sb, sizeof(sb)));
+		    "matrices", n->name, tensor_shape_str(a, sa, sizeof(sa)),
+		    tensor_shape_str(b, sb, sizeof(sb)));
 		return -1;
 	}
 	d[0] = a->dims[ta ? 1 : 0];
@@ -233,7 +233,7 @@ rule_gemm(struct model *m, const struct node *n)
 }
 
 int
-rule_matmul(struct model *m, const struct node *n)
+shape_ops_matmul(struct model *m, const struct node *n)
 {
 	char sa[128], sb[128];
 	const struct tensor *a = in(m, n, 0), *b = in(m, n, 1);
@@ -267,14 +267,14 @@ rule_matmul(struct model *m, const struct node *n)
 		else
 			pf_err(m->file, "node %s: MatMul operands %s and %s "
 			    "do not match", n->name,
-			    shape_str(a, sa, sizeof(sa)),
-			    shape_str(b, sb, sizeof(sb)));
+			    tensor_shape_str(a, sa, sizeof(sa)),
+			    tensor_shape_str(b, sb, sizeof(sb)));
 		return -1;
 	}
 	if (shape_broadcast(da, ra - 2, db, rb - 2, d, &r) < 0) {
 		pf_err(m->file, "node %s: MatMul batch dims of %s and %s do "
-		    "not broadcast", n->name, shape_str(a, sa, sizeof(sa)),
-		    shape_str(b, sb, sizeof(sb)));
+		    "not broadcast", n->name, tensor_shape_str(a, sa, sizeof(sa)),
+		    tensor_shape_str(b, sb, sizeof(sb)));
 		return -1;
 	}
 	if (a->rank > 1)
@@ -287,7 +287,7 @@ rule_matmul(struct model *m, const struct node *n)
 }
 
 int
-rule_reduce(struct model *m, const struct node *n)
+shape_ops_reduce(struct model *m, const struct node *n)
 {
 	const struct tensor *x = in(m, n, 0);
 	int64_t ax[R], d[R];
@@ -302,7 +302,7 @@ rule_reduce(struct model *m, const struct node *n)
 		ax[0] = attr_int(n, "axis", 0);
 		na = 1;
 		dt = DT_INT64;
-	} else if (node_ints(m, n, "axes", 1, ax, R, &na, &present) < 0)
+	} else if (shape_node_ints(m, n, "axes", 1, ax, R, &na, &present) < 0)
 		return -1;
 	if (na == 0 && attr_int(n, "noop_with_empty_axes", 0)) {
 		shape_setout(m, n, 0, dt, x->rank, x->dims);
@@ -324,13 +324,13 @@ rule_reduce(struct model *m, const struct node *n)
 }
 
 int
-rule_topk(struct model *m, const struct node *n)
+shape_ops_topk(struct model *m, const struct node *n)
 {
 	const struct tensor *x = in(m, n, 0);
 	int64_t k[1], d[R];
 	int nk, p, ax;
 
-	if (x == NULL || node_ints(m, n, NULL, 1, k, 1, &nk, &p) < 0 ||
+	if (x == NULL || shape_node_ints(m, n, NULL, 1, k, 1, &nk, &p) < 0 ||
 	    shape_axis(m, n, attr_int(n, "axis", -1), x->rank, &ax) < 0)
 		return -1;
 	if (nk == 0)
@@ -348,7 +348,7 @@ rule_topk(struct model *m, const struct node *n)
 }
 
 int
-rule_einsum(struct model *m, const struct node *n)
+shape_ops_einsum(struct model *m, const struct node *n)
 {
 	struct einsum e;
 	char eq[256], why[96];
@@ -370,7 +370,7 @@ rule_einsum(struct model *m, const struct node *n)
 }
 
 int
-rule_rnn(struct model *m, const struct node *n)
+shape_ops_rnn(struct model *m, const struct node *n)
 {
 	struct rnn r;
 	const struct tensor *x = node_in(m, n, 0);

@@ -10,16 +10,16 @@
 
 #include "onnx_load.h"
 
-int rule_unary(struct model *m, const struct node *n);
-int rule_bcast(struct model *m, const struct node *n);
-int rule_conv(struct model *m, const struct node *n);
-int rule_pool(struct model *m, const struct node *n);
-int rule_gpool(struct model *m, const struct node *n);
-int rule_gemm(struct model *m, const struct node *n);
-int rule_matmul(struct model *m, const struct node *n);
-int rule_reduce(struct model *m, const struct node *n);
-int rule_topk(struct model *m, const struct node *n);
-int rule_einsum(struct model *m, const struct node *n);
-int rule_rnn(struct model *m, const struct node *n);
+int shape_ops_unary(struct model *m, const struct node *n);
+int shape_ops_bcast(struct model *m, const struct node *n);
+int shape_ops_conv(struct model *m, const struct node *n);
+int shape_ops_pool(struct model *m, const struct node *n);
+int shape_ops_gpool(struct model *m, const struct node *n);
+int shape_ops_gemm(struct model *m, const struct node *n);
+int shape_ops_matmul(struct model *m, const struct node *n);
+int shape_ops_reduce(struct model *m, const struct node *n);
+int shape_ops_topk(struct model *m, const struct node *n);
+int shape_ops_einsum(struct model *m, const struct node *n);
+int shape_ops_rnn(struct model *m, const struct node *n);
 
 #endif

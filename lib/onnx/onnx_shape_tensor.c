@@ -16,7 +16,7 @@
 #define R ONNX_MAXRANK
 
 int
-rule_concat(struct model *m, const struct node *n)
+shape_tensor_concat(struct model *m, const struct node *n)
 {
 	char sa[128], sb[128];
 	const struct tensor *x = shape_need(m, n, 0), *t;
@@ -37,8 +37,8 @@ rule_concat(struct model *m, const struct node *n)
 		if (t->rank != x->rank || j < x->rank) {
 			pf_err(m->file, "node %s: Concat inputs %s and %s "
 			    "differ outside axis %d", n->name,
-			    shape_str(x, sa, sizeof(sa)),
-			    shape_str(t, sb, sizeof(sb)), ax);
+			    tensor_shape_str(x, sa, sizeof(sa)),
+			    tensor_shape_str(t, sb, sizeof(sb)), ax);
 			return -1;
 		}
 		if (ck_add(d[ax], t->dims[ax], &d[ax]) < 0)
@@ -49,7 +49,7 @@ rule_concat(struct model *m, const struct node *n)
 }
 
 int
-rule_split(struct model *m, const struct node *n)
+shape_tensor_split(struct model *m, const struct node *n)
 {
 	const struct tensor *x = shape_need(m, n, 0);
 	int64_t sz[64], d[R], sum = 0, each;
@@ -58,7 +58,7 @@ rule_split(struct model *m, const struct node *n)
 	if (x == NULL || shape_axis(m, n, attr_int(n, "axis", 0), x->rank,
 	    &ax) < 0)
 		return -1;
-	if (node_ints(m, n, "split", 1, sz, 64, &ns, &present) < 0)
+	if (shape_node_ints(m, n, "split", 1, sz, 64, &ns, &present) < 0)
 		return -1;
 	if (no < 1 || no > 64) {
 		pf_err(m->file, "node %s: Split has %d outputs, want 1 to 64",
@@ -113,17 +113,17 @@ slice_axis(int64_t dim, int64_t s, int64_t e, int64_t step, int64_t *start,
 }
 
 int
-shape_slice(const struct model *m, const struct node *n, int64_t *start,
+shape_tensor_slice_range(const struct model *m, const struct node *n, int64_t *start,
     int64_t *step, int64_t *len)
 {
 	const struct tensor *x = node_in(m, n, 0);
 	int64_t st[R], en[R], ax[R], sp[R];
 	int ns, ne, na, nsp, p, i, a;
 
-	if (node_ints(m, n, "starts", 1, st, R, &ns, &p) < 0 ||
-	    node_ints(m, n, "ends", 2, en, R, &ne, &p) < 0 ||
-	    node_ints(m, n, "axes", 3, ax, R, &na, &p) < 0 ||
-	    node_ints(m, n, "steps", 4, sp, R, &nsp, &p) < 0)
+	if (shape_node_ints(m, n, "starts", 1, st, R, &ns, &p) < 0 ||
+	    shape_node_ints(m, n, "ends", 2, en, R, &ne, &p) < 0 ||
+	    shape_node_ints(m, n, "axes", 3, ax, R, &na, &p) < 0 ||
+	    shape_node_ints(m, n, "steps", 4, sp, R, &nsp, &p) < 0)
 		return -1;
 	if (ns != ne || (na && na != ns) || (nsp && nsp != ns)) {
 		pf_err(m->file, "node %s: Slice starts, ends, axes and steps "
@@ -151,19 +151,19 @@ shape_slice(const struct model *m, const struct node *n, int64_t *start,
 }
 
 int
-rule_slice(struct model *m, const struct node *n)
+shape_tensor_slice(struct model *m, const struct node *n)
 {
 	const struct tensor *x = shape_need(m, n, 0);
 	int64_t start[R], step[R], len[R];
 
-	if (x == NULL || shape_slice(m, n, start, step, len) < 0)
+	if (x == NULL || shape_tensor_slice_range(m, n, start, step, len) < 0)
 		return -1;
 	shape_setout(m, n, 0, x->dtype, x->rank, len);
 	return 0;
 }
 
 int
-rule_gather(struct model *m, const struct node *n)
+shape_tensor_gather(struct model *m, const struct node *n)
 {
 	const struct tensor *x = shape_need(m, n, 0), *ix = shape_need(m, n, 1);
 	int64_t d[R];
@@ -193,7 +193,7 @@ rule_gather(struct model *m, const struct node *n)
 }
 
 int
-rule_reshape(struct model *m, const struct node *n)
+shape_tensor_reshape(struct model *m, const struct node *n)
 {
 	char sa[128], sb[128];
 	const struct tensor *x = shape_need(m, n, 0);
@@ -201,7 +201,7 @@ rule_reshape(struct model *m, const struct node *n)
 	int ns, p, i, neg = -1;
 	int allowzero = (int)attr_int(n, "allowzero", 0);
 
-	if (x == NULL || node_ints(m, n, "shape", 1, s, R, &ns, &p) < 0)
+	if (x == NULL || shape_node_ints(m, n, "shape", 1, s, R, &ns, &p) < 0)
 		return -1;
 	if (!p) {
 		pf_err(m->file, "node %s: Reshape has no shape", n->name);
@@ -241,12 +241,12 @@ bad:
 			    "%s%lld", i ? "x" : "", (long long)s[i]);
 	}
 	pf_err(m->file, "node %s: cannot reshape %s (%lld elements) to %s",
-	    n->name, shape_str(x, sa, sizeof(sa)), (long long)tot, sb);
+	    n->name, tensor_shape_str(x, sa, sizeof(sa)), (long long)tot, sb);
 	return -1;
 }
 
 int
-rule_flatten(struct model *m, const struct node *n)
+shape_tensor_flatten(struct model *m, const struct node *n)
 {
 	const struct tensor *x = shape_need(m, n, 0);
 	int64_t d[2];
@@ -267,7 +267,7 @@ rule_flatten(struct model *m, const struct node *n)
 }
 
 int
-rule_transpose(struct model *m, const struct node *n)
+shape_tensor_transpose(struct model *m, const struct node *n)
 {
 	const struct tensor *x = shape_need(m, n, 0);
 	const int64_t *p;
@@ -298,7 +298,7 @@ bad:
 }
 
 int
-rule_squeeze(struct model *m, const struct node *n)
+shape_tensor_squeeze(struct model *m, const struct node *n)
 {
 	char sa[128];
 	const struct tensor *x = shape_need(m, n, 0);
@@ -306,7 +306,7 @@ rule_squeeze(struct model *m, const struct node *n)
 	int na, p, i, j, r = 0, mark[R] = { 0 };
 	int unsq = strcmp(n->op, "Unsqueeze") == 0;
 
-	if (x == NULL || node_ints(m, n, "axes", 1, ax, R, &na, &p) < 0)
+	if (x == NULL || shape_node_ints(m, n, "axes", 1, ax, R, &na, &p) < 0)
 		return -1;
 	if (unsq) {
 		r = x->rank + na;
@@ -333,7 +333,7 @@ rule_squeeze(struct model *m, const struct node *n)
 			return -1;
 		if (x->dims[j] != 1) {
 			pf_err(m->file, "node %s: cannot squeeze axis %d of %s",
-			    n->name, j, shape_str(x, sa, sizeof(sa)));
+			    n->name, j, tensor_shape_str(x, sa, sizeof(sa)));
 			return -1;
 		}
 		mark[j] = 1;
@@ -346,7 +346,7 @@ rule_squeeze(struct model *m, const struct node *n)
 }
 
 int
-rule_shapeop(struct model *m, const struct node *n)
+shape_tensor_shapeop(struct model *m, const struct node *n)
 {
 	const struct tensor *x = shape_need(m, n, 0);
 	int64_t d, s, e;
@@ -369,7 +369,7 @@ rule_shapeop(struct model *m, const struct node *n)
 }
 
 int
-rule_constant(struct model *m, const struct node *n)
+shape_tensor_constant(struct model *m, const struct node *n)
 {
 	struct tensor *t = node_out(m, n, 0);
 	int rc;
@@ -383,7 +383,7 @@ rule_constant(struct model *m, const struct node *n)
 }
 
 int
-rule_cofshape(struct model *m, const struct node *n)
+shape_tensor_cofshape(struct model *m, const struct node *n)
 {
 	struct tensor v;
 	int64_t d[R];
@@ -391,7 +391,7 @@ rule_cofshape(struct model *m, const struct node *n)
 	int nd, p, i, rc;
 
 	if (shape_need(m, n, 0) == NULL ||
-	    node_ints(m, n, NULL, 0, d, R, &nd, &p) < 0)
+	    shape_node_ints(m, n, NULL, 0, d, R, &nd, &p) < 0)
 		return -1;
 	for (i = 0; i < nd; i++)
 		if (d[i] < 0) {
@@ -411,14 +411,14 @@ rule_cofshape(struct model *m, const struct node *n)
 }
 
 int
-rule_expand(struct model *m, const struct node *n)
+shape_tensor_expand(struct model *m, const struct node *n)
 {
 	char sa[128];
 	const struct tensor *x = shape_need(m, n, 0);
 	int64_t s[R], d[R];
 	int ns, p, r;
 
-	if (x == NULL || node_ints(m, n, NULL, 1, s, R, &ns, &p) < 0)
+	if (x == NULL || shape_node_ints(m, n, NULL, 1, s, R, &ns, &p) < 0)
 		return -1;
 	if (strcmp(n->op, "Tile") == 0) {
 		if (ns != x->rank)
@@ -435,12 +435,12 @@ rule_expand(struct model *m, const struct node *n)
 	return 0;
 bad:
 	pf_err(m->file, "node %s: cannot %s %s to the given shape", n->name,
-	    n->op, shape_str(x, sa, sizeof(sa)));
+	    n->op, tensor_shape_str(x, sa, sizeof(sa)));
 	return -1;
 }
 
 int
-rule_range(struct model *m, const struct node *n)
+shape_tensor_range(struct model *m, const struct node *n)
 {
 	const struct tensor *s = shape_need(m, n, 0);
 	const struct tensor *l = shape_need(m, n, 1);
@@ -500,16 +500,16 @@ rule_range(struct model *m, const struct node *n)
 }
 
 int
-rule_pad(struct model *m, const struct node *n)
+shape_tensor_pad(struct model *m, const struct node *n)
 {
 	const struct tensor *x = shape_need(m, n, 0);
 	int64_t p[2 * R], ax[R], d[R];
 	int np, na, pr, i, j;
 
-	if (x == NULL || node_ints(m, n, "pads", 1, p, 2 * R, &np, &pr) < 0 ||
-	    node_ints(m, n, NULL, 3, ax, R, &na, &pr) < 0)
+	if (x == NULL || shape_node_ints(m, n, "pads", 1, p, 2 * R, &np, &pr) < 0 ||
+	    shape_node_ints(m, n, NULL, 3, ax, R, &na, &pr) < 0)
 		return -1;
-	if (np == 0 && node_ints(m, n, "paddings", -1, p, 2 * R, &np,
+	if (np == 0 && shape_node_ints(m, n, "paddings", -1, p, 2 * R, &np,
 	    &pr) < 0)
 		return -1;
 	if (!na)
@@ -545,7 +545,7 @@ scaled(int64_t in, double f, int64_t *out)
 }
 
 int
-rule_resize(struct model *m, const struct node *n)
+shape_tensor_resize(struct model *m, const struct node *n)
 {
 	char sa[128];
 	const struct tensor *x = shape_need(m, n, 0), *sc = NULL, *sz = NULL;
@@ -606,12 +606,12 @@ rule_resize(struct model *m, const struct node *n)
 	return 0;
 bad:
 	pf_err(m->file, "node %s: %s scales or sizes do not fit %s", n->name,
-	    n->op, shape_str(x, sa, sizeof(sa)));
+	    n->op, tensor_shape_str(x, sa, sizeof(sa)));
 	return -1;
 }
 
 int
-rule_space(struct model *m, const struct node *n)
+shape_tensor_space(struct model *m, const struct node *n)
 {
 	char sa[128];
 	const struct tensor *x = shape_need(m, n, 0);
@@ -640,13 +640,13 @@ rule_space(struct model *m, const struct node *n)
 	return 0;
 bad:
 	pf_err(m->file, "node %s: %s blocksize %lld does not fit %s", n->name,
-	    n->op, (long long)b, shape_str(x, sa, sizeof(sa)));
+	    n->op, (long long)b, tensor_shape_str(x, sa, sizeof(sa)));
 	return -1;
 }
 
 
 int
-rule_scatter(struct model *m, const struct node *n)
+shape_tensor_scatter(struct model *m, const struct node *n)
 {
 	const struct tensor *x = shape_need(m, n, 0), *ix = shape_need(m, n, 1);
 	const struct tensor *u = shape_need(m, n, 2);
@@ -676,7 +676,7 @@ rule_scatter(struct model *m, const struct node *n)
 	return 0;
 bad:
 	pf_err(m->file, "node %s: %s indices %s and updates %s do not fit "
-	    "data %s", n->name, n->op, shape_str(ix, sa, sizeof(sa)),
-	    shape_str(u, sb, sizeof(sb)), shape_str(x, sc, sizeof(sc)));
+	    "data %s", n->name, n->op, tensor_shape_str(ix, sa, sizeof(sa)),
+	    tensor_shape_str(u, sb, sizeof(sb)), tensor_shape_str(x, sc, sizeof(sc)));
 	return -1;
 }

@@ -12,22 +12,22 @@
 
 #include "onnx_load.h"
 
-int rule_concat(struct model *m, const struct node *n);
-int rule_split(struct model *m, const struct node *n);
-int rule_slice(struct model *m, const struct node *n);
-int rule_gather(struct model *m, const struct node *n);
-int rule_reshape(struct model *m, const struct node *n);
-int rule_flatten(struct model *m, const struct node *n);
-int rule_transpose(struct model *m, const struct node *n);
-int rule_squeeze(struct model *m, const struct node *n);
-int rule_shapeop(struct model *m, const struct node *n);
-int rule_constant(struct model *m, const struct node *n);
-int rule_cofshape(struct model *m, const struct node *n);
-int rule_expand(struct model *m, const struct node *n);
-int rule_range(struct model *m, const struct node *n);
-int rule_pad(struct model *m, const struct node *n);
-int rule_resize(struct model *m, const struct node *n);
-int rule_space(struct model *m, const struct node *n);
-int rule_scatter(struct model *m, const struct node *n);
+int shape_tensor_concat(struct model *m, const struct node *n);
+int shape_tensor_split(struct model *m, const struct node *n);
+int shape_tensor_slice(struct model *m, const struct node *n);
+int shape_tensor_gather(struct model *m, const struct node *n);
+int shape_tensor_reshape(struct model *m, const struct node *n);
+int shape_tensor_flatten(struct model *m, const struct node *n);
+int shape_tensor_transpose(struct model *m, const struct node *n);
+int shape_tensor_squeeze(struct model *m, const struct node *n);
+int shape_tensor_shapeop(struct model *m, const struct node *n);
+int shape_tensor_constant(struct model *m, const struct node *n);
+int shape_tensor_cofshape(struct model *m, const struct node *n);
+int shape_tensor_expand(struct model *m, const struct node *n);
+int shape_tensor_range(struct model *m, const struct node *n);
+int shape_tensor_pad(struct model *m, const struct node *n);
+int shape_tensor_resize(struct model *m, const struct node *n);
+int shape_tensor_space(struct model *m, const struct node *n);
+int shape_tensor_scatter(struct model *m, const struct node *n);
 
 #endif

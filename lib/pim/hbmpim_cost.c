@@ -26,7 +26,7 @@
 
 static const char *const kname[] = { "gemv", "gemv-tree", "add", "mul", "relu" };
 
-/* Columns, in the order hbmpim_engine.cost fills pim_out.v. */
+/* Columns, in the order hbmpim_cost_engine.cost fills pim_out.v. */
 static const struct pim_col cols[] = {
 	{ "pim_kernel", "Samsung PIM kernel run: gemv, add or relu", PC_NAME,
 	    kname },
@@ -204,7 +204,7 @@ hbmpim_cost_layer(const struct hbmpim_model *m, const struct layer *l,
 		}
 		c->kernel = l->op == OP_ACT ? HP_RELU : HP_ADD;
 		/* fp16 lanes (other dtypes are refused, engine_refuse) */
-		esz = dtype_bytes(l->dtype);
+		esz = layer_dtype_bytes(l->dtype);
 		v[0] = l->batch; v[1] = l->out_c; v[2] = l->out_h;
 		v[3] = l->out_w;
 		if (ck_prod(v, 4, &n) < 0 || n > ((int64_t)1 << 40))
@@ -253,7 +253,7 @@ hbmpim_cost_layer(const struct hbmpim_model *m, const struct layer *l,
 	if ((d = pim_kv_append(l)) > 0) {
 		struct hbmpim_run w;
 
-		esz = dtype_bytes(l->dtype);
+		esz = layer_dtype_bytes(l->dtype);
 		n = l->kv_seq == 'n' ? ceil_div(d * esz, m->dram.burst_bytes) :
 		    ceil_div(d, c->chans);
 		if (hbmpim_write(&m->dram, n, &w) < 0)
@@ -349,7 +349,7 @@ engine_refuse(void *state, const struct layer *l)
 	return "the PIM blocks' SIMD lanes are FP16 only; not PIM-eligible";
 }
 
-const struct pim_engine hbmpim_engine = {
+const struct pim_engine hbmpim_cost_engine = {
 	"hbm-pim", "", cols, engine_open, engine_cost, engine_close,
 	engine_refuse
 };

@@ -56,6 +56,6 @@ int hbmpim_cost_layer(const struct hbmpim_model *m, const struct layer *l,
     struct hbmpim_cost *c);
 
 /* The engine (pim_cost.h): arch = hbm-pim. */
-extern const struct pim_engine hbmpim_engine;
+extern const struct pim_engine hbmpim_cost_engine;
 
 #endif

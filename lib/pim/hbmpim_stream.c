@@ -190,7 +190,7 @@ gen_base(struct stream *s)
 
 /* The next transaction of the backlog, or NULL. */
 struct tx *
-hbmpim_next_tx(struct stream *s)
+hbmpim_stream_next_tx(struct stream *s)
 {
 	if (s->ended)
 		return NULL;

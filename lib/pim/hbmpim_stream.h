@@ -51,6 +51,6 @@ struct stream {
  * (or baseline region) when the buffer is used up; NULL once it is empty
  * for good.
  */
-struct tx *hbmpim_next_tx(struct stream *s);
+struct tx *hbmpim_stream_next_tx(struct stream *s);
 
 #endif

@@ -155,7 +155,7 @@ phase_start(struct chan *c, struct stream *s)
 
 	c->s = s;
 	c->phase_n = 0;
-	while (c->tqn < (size_t)c->d->tq_depth && (x = hbmpim_next_tx(s)) != NULL)
+	while (c->tqn < (size_t)c->d->tq_depth && (x = hbmpim_stream_next_tx(s)) != NULL)
 		tq_push(c, x);
 }
 
@@ -416,7 +416,7 @@ clock1(struct chan *c)
 	size_t i;
 
 	if (c->s != NULL && c->tqn < (size_t)d->tq_depth &&
-	    (x = hbmpim_next_tx(c->s)) != NULL) {
+	    (x = hbmpim_stream_next_tx(c->s)) != NULL) {
 		tq_push(c, x);
 		changed = 1;
 	}

@@ -18,7 +18,7 @@
 #include "newton_gen.h"
 #include "xalloc.h"
 
-/* Columns, in the order newton_engine.cost fills pim_out.v. */
+/* Columns, in the order newton_cost_engine.cost fills pim_out.v. */
 static const struct pim_col cols[] = {
 	{ "gwrite", "GWRITE commands of the simulated channel", PC_INT, NULL },
 	{ "gact", "G_ACT commands (four per set) of the simulated channel",
@@ -62,12 +62,12 @@ all_counts(const struct ngen_plan *p, double *comp, double *rr, double *gw)
 		const struct ngen_part *pt = &p->part[i];
 
 		for (ch = 0; ch < p->nch; ch++) {
-			nb = ngen_chan_blocks(pt, ch);
+			nb = newton_gen_chan_blocks(pt, ch);
 			if (nb == 0)
 				continue;
 			*gw += (double)nb;
 			j = ch % pt->n;
-			for (s = 0; s < ngen_chan_units(pt, ch, &last); s++) {
+			for (s = 0; s < newton_gen_chan_units(pt, ch, &last); s++) {
 				idx = (size_t)j + s * (size_t)pt->n;
 				for (gi = pt->uoff[idx]; gi < pt->uoff[idx + 1]; gi++) {
 					*comp += (double)nb * (double)pt->ucnt[gi];
@@ -87,8 +87,8 @@ same_stream(const struct ngen_plan *p, int64_t a, int64_t b)
 	for (i = 0; i < p->nparts; i++) {
 		const struct ngen_part *pt = &p->part[i];
 
-		if (ngen_chan_blocks(pt, a) != ngen_chan_blocks(pt, b) ||
-		    ngen_chan_units(pt, a, &la) != ngen_chan_units(pt, b, &lb) ||
+		if (newton_gen_chan_blocks(pt, a) != newton_gen_chan_blocks(pt, b) ||
+		    newton_gen_chan_units(pt, a, &la) != newton_gen_chan_units(pt, b, &lb) ||
 		    la != lb)
 			return 0;
 	}
@@ -114,21 +114,21 @@ time_channel(const struct pim_model *m, const struct ngen_plan *p, int64_t ch,
 	int i, rc = 0;
 
 	for (i = 0; i < p->nparts; i++) {
-		ngen_chan_block(&p->part[i], ch, &cb[i]);
+		newton_gen_chan_block(&p->part[i], ch, &cb[i]);
 		seg[i].b = &cb[i].b;
-		seg[i].count = ngen_chan_blocks(&p->part[i], ch);
-		cmds += (double)seg[i].count * (double)nt_block_cmds(seg[i].b);
+		seg[i].count = newton_gen_chan_blocks(&p->part[i], ch);
+		cmds += (double)seg[i].count * (double)newton_time_block_cmds(seg[i].b);
 	}
 	if ((exact || m->t_refi >= NT_MAXPHASE) &&
 	    cmds * (double)repeat > PIM_MAX_CMDS)
 		rc = -1;
 	else {
-		nt_run(m, hiding, seg, (size_t)p->nparts, repeat, exact, st);
+		newton_time_run(m, hiding, seg, (size_t)p->nparts, repeat, exact, st);
 		if (st->cycles < 0)
 			rc = -2;
 	}
 	for (i = 0; i < p->nparts; i++)
-		ngen_chblock_free(&cb[i]);
+		newton_gen_chblock_free(&cb[i]);
 	return rc;
 }
 
@@ -193,7 +193,7 @@ append_cycles(const struct pim_model *m, const struct layer *l,
 	/* the segment the new position lands in: the last one */
 	seg = len <= gb ? len : len % gb;
 	if (seg > 0) {
-		ngen_kv_pack(m, seg, gl->p, gl->co, &k);
+		newton_gen_kv_pack(m, seg, gl->p, gl->co, &k);
 		kpr = k.kpr;
 		copies = k.qpb;
 	}
@@ -205,7 +205,7 @@ append_cycles(const struct pim_model *m, const struct layer *l,
 		cols = ceil_div(d * copies * hpr, jnch);
 	}
 	*bytes = (double)d * (double)copies * (double)l->gemm_batch *
-	    (double)dtype_bytes(l->dtype);
+	    (double)layer_dtype_bytes(l->dtype);
 	return repeat * (sets * (3 * m->t_faw + m->t_rcd) + cols * m->t_ccd_s +
 	    m->t_rp);
 }
@@ -241,10 +241,10 @@ plan_cost(const struct pim_model *m, const struct ngen_layer *gl,
 	int i, toobig_rc;
 
 	memset(&cc, 0, sizeof(cc));
-	if (ngen_build(m, gl, jnch, max_gw, &plan) < 0)
+	if (newton_gen_build(m, gl, jnch, max_gw, &plan) < 0)
 		return -3;
 	if ((toobig_rc = eval_plan(m, &plan, o, hiding, repeat, c)) < 0) {
-		ngen_free(&plan);
+		newton_gen_free(&plan);
 		return toobig_rc;
 	}
 	if (o->best) {
@@ -256,31 +256,31 @@ plan_cost(const struct pim_model *m, const struct ngen_layer *gl,
 		for (g0 = 1; g0 <= max_gw && g0 <= jnch; g0 *= 2)
 			for (g1 = 1; g1 <= (plan.nparts > 1 ? max_gw : 1) &&
 			    g1 <= jnch; g1 *= 2) {
-				if (ngen_build_pick(m, gl, jnch, max_gw, g0,
+				if (newton_gen_build_pick(m, gl, jnch, max_gw, g0,
 				    plan.nparts > 1 ? g1 : 0, &alt) < 0)
 					continue;
 				memset(&ac, 0, sizeof(ac));
 				if ((toobig_rc = eval_plan(m, &alt, o, hiding,
 				    repeat, &ac)) < 0) {
-					ngen_free(&alt);
-					ngen_free(&plan);
+					newton_gen_free(&alt);
+					newton_gen_free(&plan);
 					return toobig_rc;
 				}
 				c->cmds += ac.cmds;
 				if (ac.st.cycles < c->st.cycles) {
 					ac.cmds = c->cmds;
 					*c = ac;
-					ngen_free(&plan);
+					newton_gen_free(&plan);
 					plan = alt;
 				} else {
-					ngen_free(&alt);
+					newton_gen_free(&alt);
 				}
 			}
 	}
 	if (trace != NULL)
 		for (ch = 0; ch < (o->all ? jnch : 1); ch++) {
 			fprintf(trace, "# %s channel %lld\n", where, (long long)ch);
-			ngen_write_trace(trace, &plan, ch, repeat);
+			newton_gen_write_trace(trace, &plan, ch, repeat);
 		}
 	memset(pr, 0, sizeof(*pr));
 	pr->st = c->st;
@@ -292,7 +292,7 @@ plan_cost(const struct pim_model *m, const struct ngen_layer *gl,
 		pr->partials += plan.part[i].chunks * plan.part[i].split;
 	/* Energy: PIMFlow_ramulator's per-command model over every channel. */
 	all_counts(&plan, &pr->comp, &pr->rr, &pr->gw);
-	ngen_free(&plan);
+	newton_gen_free(&plan);
 	return 0;
 }
 
@@ -327,13 +327,13 @@ cost_layer(const struct pim_model *m, struct memo *memo, const struct layer *l,
 		/*
 		 * A KV cache's layout is ours: the row's segments hold
 		 * distinct keys (value dims), and heads share a row when
-		 * segments are left over (ngen_kv_pack, pim-cycles(1)).
+		 * segments are left over (newton_gen_kv_pack, pim-cycles(1)).
 		 */
 		gl.packed = 1;
 		gl.hpr = 1;
 		len = ceil_div(g.ci, m->comp_elems) * m->comp_elems;
 		if (len <= m->gbuf_elems) {
-			ngen_kv_pack(m, len, g.p, g.co, &pk);
+			newton_gen_kv_pack(m, len, g.p, g.co, &pk);
 			gl.hpr = pk.hpr < inst ? pk.hpr : inst;
 			inst = ceil_div(inst, gl.hpr);
 		}
@@ -399,7 +399,7 @@ cost_layer(const struct pim_model *m, struct memo *memo, const struct layer *l,
 	 * without partials the activation is one column step per 16 outputs.
 	 */
 	if (o->reduce) {
-		esz = dtype_bytes(l->dtype);
+		esz = layer_dtype_bytes(l->dtype);
 		outs = (double)gl.p * (double)gl.co * (double)g.inst;
 		if (c->partials > 1) {
 			bytes = (double)(c->partials + 1) * outs * esz;
@@ -502,7 +502,7 @@ engine_cost(void *state, const struct layer *l, const struct pim_row *p,
 }
 
 
-const struct pim_engine newton_engine = {
+const struct pim_engine newton_cost_engine = {
 	"newton", "abEGTgrx", cols, engine_open, engine_cost, engine_close,
 	pim_refuse_newton
 };

@@ -51,6 +51,6 @@ int newton_cost_layer(const struct pim_model *m, const struct layer *l,
     const char *where, struct newton_cost *c);
 
 /* The engine (pim_cost.h); its state is a struct pim_model. */
-extern const struct pim_engine newton_engine;
+extern const struct pim_engine newton_cost_engine;
 
 #endif

@@ -225,7 +225,7 @@ out:
 }
 
 void
-ngen_kv_pack(const struct pim_model *m, int64_t seg, int64_t p, int64_t co,
+newton_gen_kv_pack(const struct pim_model *m, int64_t seg, int64_t p, int64_t co,
     struct ngen_pack *k)
 {
 	int64_t fl = m->gbuf_elems / seg, og = ceil_div(co, m->banks);
@@ -238,14 +238,14 @@ ngen_kv_pack(const struct pim_model *m, int64_t seg, int64_t p, int64_t co,
 }
 
 int
-ngen_build(const struct pim_model *m, const struct ngen_layer *l,
+newton_gen_build(const struct pim_model *m, const struct ngen_layer *l,
     int64_t nch, int64_t max_gw, struct ngen_plan *p)
 {
-	return ngen_build_pick(m, l, nch, max_gw, 0, 0, p);
+	return newton_gen_build_pick(m, l, nch, max_gw, 0, 0, p);
 }
 
 int
-ngen_build_pick(const struct pim_model *m, const struct ngen_layer *l,
+newton_gen_build_pick(const struct pim_model *m, const struct ngen_layer *l,
     int64_t nch, int64_t max_gw, int64_t pick0, int64_t pick1,
     struct ngen_plan *p)
 {
@@ -264,7 +264,7 @@ ngen_build_pick(const struct pim_model *m, const struct ngen_layer *l,
 	pt = &p->part[0];
 	pt->r = ceil_div(l->co, m->banks);
 	if (len <= gb && l->packed) {
-		ngen_kv_pack(m, len, l->p, l->co, &k);
+		newton_gen_kv_pack(m, len, l->p, l->co, &k);
 		if (k.hpr > l->hpr)
 			k.hpr = l->hpr > 1 ? l->hpr : 1;
 		pt->blocks = ceil_div(l->p, k.qpb);
@@ -306,7 +306,7 @@ ngen_build_pick(const struct pim_model *m, const struct ngen_layer *l,
 			p->nparts = 2;
 			if (l->packed) {
 				/* the remainder segment packs too, heads do not */
-				ngen_kv_pack(m, rem, l->p, l->co, &k);
+				newton_gen_kv_pack(m, rem, l->p, l->co, &k);
 				pt->blocks = ceil_div(l->p, k.qpb);
 				pt->r = ceil_div(l->co, m->banks * k.kpr);
 				pt->rho = k.qpb * k.kpr;
@@ -315,14 +315,14 @@ ngen_build_pick(const struct pim_model *m, const struct ngen_layer *l,
 	}
 	for (i = 0; i < p->nparts; i++)
 		if (part_build(&p->part[i], nch, max_gw, i == 0 ? pick0 : pick1) < 0) {
-			ngen_free(p);
+			newton_gen_free(p);
 			return -1;
 		}
 	return 0;
 }
 
 void
-ngen_free(struct ngen_plan *p)
+newton_gen_free(struct ngen_plan *p)
 {
 	int i;
 
@@ -332,7 +332,7 @@ ngen_free(struct ngen_plan *p)
 }
 
 int64_t
-ngen_chan_blocks(const struct ngen_part *pt, int64_t ch)
+newton_gen_chan_blocks(const struct ngen_part *pt, int64_t ch)
 {
 	int64_t grp = ch / pt->n, left;
 
@@ -345,7 +345,7 @@ ngen_chan_blocks(const struct ngen_part *pt, int64_t ch)
 }
 
 size_t
-ngen_chan_units(const struct ngen_part *pt, int64_t ch, int *has_last)
+newton_gen_chan_units(const struct ngen_part *pt, int64_t ch, int *has_last)
 {
 	int64_t j = ch % pt->n, u = (int64_t)pt->units;
 
@@ -358,10 +358,10 @@ ngen_chan_units(const struct ngen_part *pt, int64_t ch, int *has_last)
 }
 
 void
-ngen_chan_block(const struct ngen_part *pt, int64_t ch, struct ngen_chblock *cb)
+newton_gen_chan_block(const struct ngen_part *pt, int64_t ch, struct ngen_chblock *cb)
 {
 	int last;
-	size_t ns = ngen_chan_units(pt, ch, &last), s, ng = 0, idx, gi;
+	size_t ns = newton_gen_chan_units(pt, ch, &last), s, ng = 0, idx, gi;
 
 	memset(cb, 0, sizeof(*cb));
 	cb->off = xcalloc(ns + 1, sizeof(*cb->off));
@@ -390,7 +390,7 @@ ngen_chan_block(const struct ngen_part *pt, int64_t ch, struct ngen_chblock *cb)
 }
 
 void
-ngen_chblock_free(struct ngen_chblock *cb)
+newton_gen_chblock_free(struct ngen_chblock *cb)
 {
 	free(cb->off);
 	free(cb->grp);
@@ -426,7 +426,7 @@ put_block(FILE *fp, const struct ngen_part *pt, const struct ngen_chblock *cb)
 }
 
 int
-ngen_write_trace(FILE *fp, const struct ngen_plan *p, int64_t ch,
+newton_gen_write_trace(FILE *fp, const struct ngen_plan *p, int64_t ch,
     int64_t repeat)
 {
 	struct ngen_chblock cb;
@@ -435,11 +435,11 @@ ngen_write_trace(FILE *fp, const struct ngen_plan *p, int64_t ch,
 
 	for (r = 0; r < repeat; r++)
 		for (i = 0; i < p->nparts; i++) {
-			nb = ngen_chan_blocks(&p->part[i], ch);
-			ngen_chan_block(&p->part[i], ch, &cb);
+			nb = newton_gen_chan_blocks(&p->part[i], ch);
+			newton_gen_chan_block(&p->part[i], ch, &cb);
 			for (b = 0; b < nb; b++)
 				put_block(fp, &p->part[i], &cb);
-			ngen_chblock_free(&cb);
+			newton_gen_chblock_free(&cb);
 		}
 	return ferror(fp) ? -1 : 0;
 }

@@ -7,8 +7,8 @@
  * sets); the block is dealt to channel groups and its READRES groups to
  * the channels of a group round-robin, after the shared block template
  * was split and overwritten exactly as the published scheduler does.
- * ngen_chan_block() gives the compact block of any channel for the timing
- * engine (newton_time.h); ngen_write_trace() writes the published text.
+ * newton_gen_chan_block() gives the compact block of any channel for the timing
+ * engine (newton_time.h); newton_gen_write_trace() writes the published text.
  */
 #ifndef PF_NEWTON_GEN_H
 #define PF_NEWTON_GEN_H
@@ -26,7 +26,7 @@ struct ngen_layer {
 	int64_t	h;		/* input rows, only for the GWRITE stride text */
 	/*
 	 * A KV cache (pim-cycles(1)): its layout is ours, so the row's
-	 * segments hold distinct outputs (ngen_kv_pack) instead of copies
+	 * segments hold distinct outputs (newton_gen_kv_pack) instead of copies
 	 * of one; hpr instances (heads) share a row when that rule leaves
 	 * segments spare (0 or 1: one).
 	 */
@@ -34,7 +34,7 @@ struct ngen_layer {
 	int64_t	hpr;
 };
 
-/* The KV packing of one reduction segment (ngen_kv_pack). */
+/* The KV packing of one reduction segment (newton_gen_kv_pack). */
 struct ngen_pack {
 	int64_t	qpb;		/* streamed rows (queries) per buffer load */
 	int64_t	kpr;		/* distinct outputs per bank row segment set */
@@ -51,7 +51,7 @@ struct ngen_pack {
  * (keys of q.K^T, value dims of p.V) per bank, and hpr = floor(fl /
  * (qpb kpr)) instances share what is left.  seg must be <= gbuf_elems.
  */
-void ngen_kv_pack(const struct pim_model *m, int64_t seg, int64_t p,
+void newton_gen_kv_pack(const struct pim_model *m, int64_t seg, int64_t p,
     int64_t co, struct ngen_pack *k);
 
 /* One part of a layer after scheduling with its chosen n_gwrite. */
@@ -94,37 +94,37 @@ struct ngen_chblock {
  * Generate the schedule of l on nch channels with n_gwrite up to max_gw
  * (passes g = 1, 2, 4, ... <= min(max_gw, nch)).  Returns 0, or -1 (no
  * report) if the layer is too large to schedule; *p is then empty.
- * Free with ngen_free.
+ * Free with newton_gen_free.
  */
-int ngen_build(const struct pim_model *m, const struct ngen_layer *l,
+int newton_gen_build(const struct pim_model *m, const struct ngen_layer *l,
     int64_t nch, int64_t max_gw, struct ngen_plan *p);
 /*
- * As ngen_build, but part 0 (1) keeps the pass with n_gwrite pick0
+ * As newton_gen_build, but part 0 (1) keeps the pass with n_gwrite pick0
  * (pick1) instead of the published choice when that is > 0; the passes
  * before it still run, as their template changes carry over.  -1 if no
  * such pass exists.
  */
-int ngen_build_pick(const struct pim_model *m, const struct ngen_layer *l,
+int newton_gen_build_pick(const struct pim_model *m, const struct ngen_layer *l,
     int64_t nch, int64_t max_gw, int64_t pick0, int64_t pick1,
     struct ngen_plan *p);
-void ngen_free(struct ngen_plan *p);
+void newton_gen_free(struct ngen_plan *p);
 
 /* Blocks of part pt that channel ch (0-based) receives. */
-int64_t ngen_chan_blocks(const struct ngen_part *pt, int64_t ch);
+int64_t newton_gen_chan_blocks(const struct ngen_part *pt, int64_t ch);
 /* Units per block, and whether the last (short) unit is among them. */
-size_t ngen_chan_units(const struct ngen_part *pt, int64_t ch, int *has_last);
+size_t newton_gen_chan_units(const struct ngen_part *pt, int64_t ch, int *has_last);
 
-/* Build channel ch's block of part pt; free with ngen_chblock_free. */
-void ngen_chan_block(const struct ngen_part *pt, int64_t ch,
+/* Build channel ch's block of part pt; free with newton_gen_chblock_free. */
+void newton_gen_chan_block(const struct ngen_part *pt, int64_t ch,
     struct ngen_chblock *cb);
-void ngen_chblock_free(struct ngen_chblock *cb);
+void newton_gen_chblock_free(struct ngen_chblock *cb);
 
 /*
  * Write channel ch's streams of every part in the published trace format
  * (share/doc/pimflow-method.md §5), repeated `repeat` times; returns 0 or -1
  * on a write error.
  */
-int ngen_write_trace(FILE *fp, const struct ngen_plan *p, int64_t ch,
+int newton_gen_write_trace(FILE *fp, const struct ngen_plan *p, int64_t ch,
     int64_t repeat);
 
 #endif

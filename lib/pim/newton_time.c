@@ -2,7 +2,7 @@
  * The channel timing engine of newton_time.h: an exact event model of the
  * in-order PIM queue of PIMFlow_ramulator (share/doc/newton-timing.md §4),
  * with runs of identical blocks skipped by their measured duration while no refresh can
- * touch them.  nt_run(..., exact = 1) issues every command and is the
+ * touch them.  newton_time_run(..., exact = 1) issues every command and is the
  * oracle the tests compare the fast path against.
  */
 #include <stdint.h>
@@ -165,7 +165,7 @@ run_block(struct eng *e, const struct nt_block *b, int exact)
 }
 
 int64_t
-nt_block_cmds(const struct nt_block *b)
+newton_time_block_cmds(const struct nt_block *b)
 {
 	int64_t n = 1 + 4 * (int64_t)b->nsets;
 	size_t g;
@@ -601,7 +601,7 @@ run_seg(struct eng *e, const struct nt_seg *sg, struct calib *cb,
 }
 
 void
-nt_run(const struct pim_model *m, int hiding, const struct nt_seg *seg,
+newton_time_run(const struct pim_model *m, int hiding, const struct nt_seg *seg,
     size_t nseg, int64_t repeat, int exact, struct nt_stats *st)
 {
 	struct eng e;
@@ -644,7 +644,7 @@ nt_run(const struct pim_model *m, int hiding, const struct nt_seg *seg,
 }
 
 void
-nt_run_cmds(const struct pim_model *m, int hiding, const enum nt_cmd *cmd,
+newton_time_run_cmds(const struct pim_model *m, int hiding, const enum nt_cmd *cmd,
     size_t n, int64_t *issue_at, struct nt_stats *st)
 {
 	struct eng e;

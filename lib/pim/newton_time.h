@@ -56,17 +56,17 @@ enum nt_cmd { NT_GWRITE, NT_GACT0, NT_GACT1, NT_GACT2, NT_GACT3, NT_COMP,
  * != 0 disables the closed-form skipping (every command is issued; for
  * testing the fast path).  Fills *st.
  */
-void nt_run(const struct pim_model *m, int hiding, const struct nt_seg *seg,
+void newton_time_run(const struct pim_model *m, int hiding, const struct nt_seg *seg,
     size_t nseg, int64_t repeat, int exact, struct nt_stats *st);
 
 /*
  * Time an explicit command list; issue[i] receives the issue clock of
- * cmd[i] when issue is not NULL.  Same rules as nt_run.
+ * cmd[i] when issue is not NULL.  Same rules as newton_time_run.
  */
-void nt_run_cmds(const struct pim_model *m, int hiding, const enum nt_cmd *cmd,
+void newton_time_run_cmds(const struct pim_model *m, int hiding, const enum nt_cmd *cmd,
     size_t n, int64_t *issue, struct nt_stats *st);
 
 /* Commands a block issues (GWRITE, 4 per set, COMPs, READRESs). */
-int64_t nt_block_cmds(const struct nt_block *b);
+int64_t newton_time_block_cmds(const struct nt_block *b);
 
 #endif

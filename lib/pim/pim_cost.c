@@ -17,8 +17,8 @@
 #include "xalloc.h"
 
 const struct pim_engine *const pim_engines[] = {
-	&newton_engine,
-	&hbmpim_engine,
+	&newton_cost_engine,
+	&hbmpim_cost_engine,
 	NULL
 };
 
@@ -136,12 +136,12 @@ rowparam(const struct table *t, size_t row, long col, int64_t def,
 		*v = def;
 		return 0;
 	}
-	if (table_int_opt(t, row, (size_t)col, def, v) < 0)
+	if (csvio_int_opt(t, row, (size_t)col, def, v) < 0)
 		return -1;
 	if (*v < lo || *v > hi) {
-		pf_errl(t->fname, table_line(t, row),
+		pf_errl(t->fname, csvio_line(t, row),
 		    "column '%s': must be %lld to %lld, not '%s'", t->cols[col],
-		    (long long)lo, (long long)hi, table_get(t, row, (size_t)col));
+		    (long long)lo, (long long)hi, csvio_get(t, row, (size_t)col));
 		return -1;
 	}
 	return 0;
@@ -155,10 +155,10 @@ static int
 channels(const struct table *t, size_t r, long col, int64_t def,
     int fill_auto, int64_t *v)
 {
-	if (col >= 0 && strcmp(table_get(t, r, (size_t)col),
+	if (col >= 0 && strcmp(csvio_get(t, r, (size_t)col),
 	    TASK_PIM_AUTO) == 0) {
 		if (!fill_auto) {
-			pf_errl(t->fname, table_line(t, r), "column "
+			pf_errl(t->fname, csvio_line(t, r), "column "
 			    "'pim_channels': '%s' is the share the GPU config "
 			    "decides: run gpu-cycles first, or give pf-split -c "
 			    "or -n, or pim-cycles -n", TASK_PIM_AUTO);
@@ -176,16 +176,16 @@ put(struct table *t, size_t r, size_t col, const struct pim_col *pc,
 {
 	switch (pc->kind) {
 	case PC_INT:
-		table_setint(t, r, col, c->v[k].i);
+		csvio_setint(t, r, col, c->v[k].i);
 		break;
 	case PC_F3:
-		table_setfix(t, r, col, c->v[k].d, 3);
+		csvio_setfix(t, r, col, c->v[k].d, 3);
 		break;
 	case PC_F6:
-		table_setfix(t, r, col, c->v[k].d, 6);
+		csvio_setfix(t, r, col, c->v[k].d, 6);
 		break;
 	case PC_NAME:
-		table_set(t, r, col, pc->names[c->v[k].i]);
+		csvio_set(t, r, col, pc->names[c->v[k].i]);
 		break;
 	}
 }
@@ -237,25 +237,25 @@ pim_cost_table(const struct pim_engine *e, void *state, struct table *t,
 
 	if (task_devices(t, &dev, NULL) < 0)
 		return -1;
-	cch = table_col(t, task_pim_cols[TT_PIM_CHANNELS]);
-	cgw = table_col(t, task_pim_cols[TT_PIM_GWRITE]);
-	chd = table_col(t, task_pim_cols[TT_PIM_HIDING]);
+	cch = csvio_col(t, task_pim_cols[TT_PIM_CHANNELS]);
+	cgw = csvio_col(t, task_pim_cols[TT_PIM_GWRITE]);
+	chd = csvio_col(t, task_pim_cols[TT_PIM_HIDING]);
 	/*
 	 * The output columns (a row's cells are written once it is costed;
 	 * a fault leaves the table to be dropped).
 	 */
-	col[PO_CYC] = table_addcol(t, TASK_COL_CYCLES);
-	col[PO_NS] = table_addcol(t, TASK_COL_NS);
+	col[PO_CYC] = csvio_addcol(t, TASK_COL_CYCLES);
+	col[PO_NS] = csvio_addcol(t, TASK_COL_NS);
 	for (ncol = 0; e->cols[ncol].name != NULL; ncol++)
-		col[PO_ENGINE + ncol] = table_addcol(t, e->cols[ncol].name);
-	col[PO_DISPATCH] = table_addcol(t, TASK_COL_DISPATCH);
-	col[PO_HIN] = table_addcol(t, TASK_COL_HANDOFF_IN);
-	col[PO_HOUT] = table_addcol(t, TASK_COL_HANDOFF_OUT);
-	rfc = table_addcol(t, TASK_COL_REFUSED);
+		col[PO_ENGINE + ncol] = csvio_addcol(t, e->cols[ncol].name);
+	col[PO_DISPATCH] = csvio_addcol(t, TASK_COL_DISPATCH);
+	col[PO_HIN] = csvio_addcol(t, TASK_COL_HANDOFF_IN);
+	col[PO_HOUT] = csvio_addcol(t, TASK_COL_HANDOFF_OUT);
+	rfc = csvio_addcol(t, TASK_COL_REFUSED);
 	/* a pim row's geometry is mostly the last one's (layer_get_seen) */
 	seen.have = 0;
 	for (r = 0; r < t->nrows; r++) {
-		if (strcmp(table_get(t, r, (size_t)dev),
+		if (strcmp(csvio_get(t, r, (size_t)dev),
 		    task_dev_name(TASK_PIM)) != 0)
 			continue;
 		if (!havelc && layer_cols_find(t, &lc) < 0)
@@ -276,9 +276,9 @@ pim_cost_table(const struct pim_engine *e, void *state, struct table *t,
 			/* not PIM-eligible: no cost, the reason */
 			why = xmalloc(n);
 			snprintf(why, n, "dtype '%s': %s", l.dtype, rf);
-			table_set(t, r, col[PO_CYC], "");
-			table_set(t, r, col[PO_NS], "");
-			table_set(t, r, rfc, why);
+			csvio_set(t, r, col[PO_CYC], "");
+			csvio_set(t, r, col[PO_NS], "");
+			csvio_set(t, r, rfc, why);
 			free(why);
 			continue;
 		}
@@ -303,12 +303,12 @@ pim_cost_table(const struct pim_engine *e, void *state, struct table *t,
 			 * and bytes, all in the key.
 			 */
 			ncmd += hit->c.cmds;
-			table_setfrom(t, r, hit->row, col, PO_ENGINE + ncol);
+			csvio_setfrom(t, r, hit->row, col, PO_ENGINE + ncol);
 			continue;
 		}
 		/* the row's name only for a costing or a fault */
 		snprintf(where, sizeof(where), "%s:%ld", t->fname,
-		    table_line(t, r));
+		    csvio_line(t, r));
 		/* cleared: what an engine leaves unset is 0 */
 		memset(&cost, 0, sizeof(cost));
 		if (e->cost(state, &l, &p, o, where, &cost.c) < 0)
@@ -331,13 +331,13 @@ pim_cost_table(const struct pim_engine *e, void *state, struct table *t,
 			}
 		}
 		ncmd += cost.c.cmds;
-		table_setint(t, r, col[PO_CYC], cost.c.cycles);
-		table_setns(t, r, col[PO_NS], cost.c.ns);
+		csvio_setint(t, r, col[PO_CYC], cost.c.cycles);
+		csvio_setns(t, r, col[PO_NS], cost.c.ns);
 		for (k = 0; k < ncol; k++)
 			put(t, r, col[PO_ENGINE + k], &e->cols[k], &cost.c, k);
-		table_setns(t, r, col[PO_DISPATCH], def->dispatch_ns);
-		table_setns(t, r, col[PO_HIN], hin);
-		table_setns(t, r, col[PO_HOUT], hout);
+		csvio_setns(t, r, col[PO_DISPATCH], def->dispatch_ns);
+		csvio_setns(t, r, col[PO_HIN], hin);
+		csvio_setns(t, r, col[PO_HOUT], hout);
 	}
 	if (rows != NULL)
 		*rows = nrows;

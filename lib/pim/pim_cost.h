@@ -208,7 +208,7 @@ int pim_cost_start(struct pim_cost_run *u, const char *trace_path,
 void pim_cost_close(struct pim_cost_run *u);
 
 /*
- * pim_cost_table as a block function of table_stream (csvio.h): arg is a
+ * pim_cost_table as a block function of csvio_stream (csvio.h): arg is a
  * struct pim_cost_run, whose rows and cmds add up; *res is the block.
  * pim_cost_done(arg), after the last block, prints the stats line
  * ("prog: N pim rows, N commands timed, S s cpu, R rows/s, C commands/s")

@@ -30,13 +30,13 @@ cell(const struct table *t, size_t row, long col, const char *name,
     int64_t *v)
 {
 	*v = 0;
-	if (col < 0 || *table_get(t, row, (size_t)col) == '\0')
+	if (col < 0 || *csvio_get(t, row, (size_t)col) == '\0')
 		return 0;
-	if (table_int(t, row, (size_t)col, v) < 0)
+	if (csvio_int(t, row, (size_t)col, v) < 0)
 		return -1;
 	if (*v < 0) {
-		pf_errl(t->fname, table_line(t, row), "column '%s': '%s' is "
-		    "below 0", name, table_get(t, row, (size_t)col));
+		pf_errl(t->fname, csvio_line(t, row), "column '%s': '%s' is "
+		    "below 0", name, csvio_get(t, row, (size_t)col));
 		return -1;
 	}
 	return 0;
@@ -45,9 +45,9 @@ cell(const struct table *t, size_t row, long col, const char *name,
 int
 capacity_read_layers(const struct table *t, struct cap_layers *l)
 {
-	long wc = table_col(t, "weight_bytes"), ic = table_col(t, "in_bytes");
-	long oc = table_col(t, "out_bytes"), rc = table_col(t, "resident");
-	long opc = table_col(t, "op"), bc = table_col(t, "batch");
+	long wc = csvio_col(t, "weight_bytes"), ic = csvio_col(t, "in_bytes");
+	long oc = csvio_col(t, "out_bytes"), rc = csvio_col(t, "resident");
+	long opc = csvio_col(t, "op"), bc = csvio_col(t, "batch");
 	size_t i, n = t->nrows;
 	int64_t w, in, out, a;
 
@@ -67,13 +67,13 @@ capacity_read_layers(const struct table *t, struct cap_layers *l)
 		 * Concat (the append) has no weight bytes.
 		 */
 		if (rc >= 0 && opc >= 0 &&
-		    strcmp(table_get(t, i, (size_t)rc), "kv") == 0 &&
-		    strcmp(table_get(t, i, (size_t)opc), "matmul") == 0)
+		    strcmp(csvio_get(t, i, (size_t)rc), "kv") == 0 &&
+		    strcmp(csvio_get(t, i, (size_t)opc), "matmul") == 0)
 			l->kv[i] = w;
 		else
 			l->weight[i] = w;
 		if (ck_add(in, out, &a) < 0) {
-			pf_errl(t->fname, table_line(t, i), "in_bytes + "
+			pf_errl(t->fname, csvio_line(t, i), "in_bytes + "
 			    "out_bytes overflow");
 			return -1;
 		}
@@ -83,7 +83,7 @@ capacity_read_layers(const struct table *t, struct cap_layers *l)
 	if (bc >= 0 && n > 0 && (cell(t, 0, bc, "batch", &l->batch) < 0 ||
 	    l->batch < 1)) {
 		if (l->batch < 1)
-			pf_errl(t->fname, table_line(t, 0), "column 'batch': "
+			pf_errl(t->fname, csvio_line(t, 0), "column 'batch': "
 			    "want a count from 1");
 		return -1;
 	}
@@ -99,7 +99,7 @@ conf_bytes(struct conf *c, const char *key, int64_t *v)
 	*v = -1;
 	if (s == NULL)
 		return 0;
-	if (parse_int64(s, v) < 0 || *v < 1) {
+	if (csvio_parse_int64(s, v) < 0 || *v < 1) {
 		pf_errl(c->path, conf_line(c, key), "key '%s': '%s': want a "
 		    "whole number of bytes from 1", key, s);
 		return -1;
@@ -155,7 +155,7 @@ capacity_machine_load(const char *gpu, const char *pim, int64_t pim_channels,
 		goto done;
 	ch = pim_channels;
 	if (ch == 0 && ((s = conf_str(&c, "channels")) == NULL ||
-	    parse_int64(s, &ch) < 0 || ch < 1)) {
+	    csvio_parse_int64(s, &ch) < 0 || ch < 1)) {
 		pf_err(c.path, "key 'channels': want a count of PIM channels");
 		goto done;
 	}

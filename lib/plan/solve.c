@@ -20,13 +20,13 @@ static const char *const polnames[P_NPOL] = {
 _Static_assert((int)K_PIPE == (int)TK_PIPE && (int)K_DAG == (int)TK_NKIND,
     "enum cand_kind follows enum task_kind");
 const char *
-kind_name(enum cand_kind k)
+solve_kind_name(enum cand_kind k)
 {
 	return k == K_DAG ? "dag" : task_kind_name((enum task_kind)k);
 }
 
 int
-kind_parse(const char *s, enum cand_kind *k)
+solve_kind_parse(const char *s, enum cand_kind *k)
 {
 	enum task_kind tk;
 
@@ -190,12 +190,6 @@ struct pt {
 	long long	hps, hpj;	/* hand-offs charged with cand */
 	int		pst;		/* state of the prefix before cand */
 };
-
-/*
- * Prefix states: its output on the GPU; on PIM, next read on PIM; on PIM
- * with the hand-off to the GPU already paid (the next reads on the GPU).
- */
-enum { ST_G, ST_P, ST_PG, NST };
 
 /* What the program reads of a candidate, packed (struct solve_order). */
 struct srec {
@@ -392,7 +386,7 @@ out:
 	return rc;
 }
 
-#define FR(j, s)	fr[(size_t)(j) * NST + (size_t)(s)]
+#define FR(j, s)	fr[(size_t)(j) * SOLVE_NST + (size_t)(s)]
 
 int
 solve_dp_order(const struct solve_order *so, enum policy p,
@@ -401,7 +395,7 @@ solve_dp_order(const struct solve_order *so, enum policy p,
 {
 	static const struct objective deftime = { O_TIME, 0 };
 	int64_t n = so->n;
-	struct front *fr = xcalloc(((size_t)n + 1) * NST, sizeof(*fr));
+	struct front *fr = xcalloc(((size_t)n + 1) * SOLVE_NST, sizeof(*fr));
 	unsigned char bit = (unsigned char)(1 << p);
 	long long *dxs = NULL, *suf = NULL;
 	struct pt *one = NULL;
@@ -445,21 +439,21 @@ solve_dp_order(const struct solve_order *so, enum policy p,
 	 * them in one array (fronts of capacity 1), not an allocation each.
 	 */
 	if (!front) {
-		one = xcalloc(((size_t)n + 1) * NST, sizeof(*one));
-		for (j = 0; j < (n + 1) * NST; j++) {
+		one = xcalloc(((size_t)n + 1) * SOLVE_NST, sizeof(*one));
+		for (j = 0; j < (n + 1) * SOLVE_NST; j++) {
 			fr[j].p = &one[j];
 			fr[j].cap = 1;
 		}
 	} else
-		FR(0, ST_G).p = xcalloc(1, sizeof(*fr[0].p));
-	FR(0, ST_G).n = FR(0, ST_G).cap = 1;
+		FR(0, SOLVE_ST_G).p = xcalloc(1, sizeof(*fr[0].p));
+	FR(0, SOLVE_ST_G).n = FR(0, SOLVE_ST_G).cap = 1;
 	for (j = 0; j <= n; j++)
-		for (si = 0; si < NST; si++)
+		for (si = 0; si < SOLVE_NST; si++)
 			FR(j, si).done = j == 0;
 	for (k = 0; k < so->m; k++) {
 		const struct srec *x = &so->r[k];
 		long long dx = x->pj, dhi = 0, dho = 0;
-		int di = so->din[k], ti, tn;
+		int di = so->din[k], ti, tst;
 
 		if (!(so->pol[k] & bit))
 			continue;
@@ -474,24 +468,18 @@ solve_dp_order(const struct solve_order *so, enum policy p,
 			dhi = x->hin_pj;
 			dho = x->hout_pj;
 		}
-		for (si = 0; si < NST; si++) {
+		for (si = 0; si < SOLVE_NST; si++) {
 			struct front *f = &FR(x->first, si);
-			int hin;
+			int hin = solve_step_in(si, di);
 
-			/* who may follow whom, and what the edge costs */
-			if (si == ST_G)
-				hin = (di & SD_PIM) != 0;
-			else if (si == ST_P ? di == SD_PIM : (di & SD_GPU) != 0)
-				hin = 0;
-			else
+			if (hin < 0)
 				continue;
 			/* every candidate ending before x->first came earlier */
 			if (front && !f->done)
 				pareto(f);
-			tn = so->dout[k] == SD_PIM ? 2 : 1;
-			for (ti = 0; ti < tn; ti++) {
-				int tst = so->dout[k] != SD_PIM ? ST_G :
-				    ti == 0 ? ST_P : ST_PG, hout = tst == ST_PG;
+			for (ti = 0; (tst = solve_step_out(so->dout[k], ti)) >= 0;
+			    ti++) {
+				int hout = tst == SOLVE_ST_PG;
 				struct front *g = &FR(x->last + 1, tst);
 
 				for (q = 0; q < f->n; q++) {
@@ -544,7 +532,7 @@ solve_dp_order(const struct solve_order *so, enum policy p,
 	/* the model's output ends on the GPU */
 	bst = -1;
 	best = 0;
-	for (si = 0; si < NST; si += ST_PG - ST_G) {
+	for (si = 0; si < SOLVE_NST; si += SOLVE_ST_PG - SOLVE_ST_G) {
 		struct front *f = &FR(n, si);
 
 		if (front)
@@ -569,9 +557,9 @@ solve_dp_order(const struct solve_order *so, enum policy p,
 		rc = -2;
 		goto done;
 	}
-	if (bst < 0 && FR(n, ST_G).n + FR(n, ST_PG).n == 0) {
-		for (j = 1; j <= n && FR(j, ST_G).n + FR(j, ST_P).n +
-		    FR(j, ST_PG).n > 0; j++)
+	if (bst < 0 && FR(n, SOLVE_ST_G).n + FR(n, SOLVE_ST_PG).n == 0) {
+		for (j = 1; j <= n && FR(j, SOLVE_ST_G).n + FR(j, SOLVE_ST_P).n +
+		    FR(j, SOLVE_ST_PG).n > 0; j++)
 			;
 		*stuck = j - 1;
 		goto done;
@@ -601,7 +589,7 @@ solve_dp_order(const struct solve_order *so, enum policy p,
 	plan_reverse(pl);
 	rc = 0;
 done:
-	for (j = 0; one == NULL && j < (n + 1) * NST; j++)
+	for (j = 0; one == NULL && j < (n + 1) * SOLVE_NST; j++)
 		free(fr[j].p);
 	free(one);
 	free(fr);

@@ -61,6 +61,47 @@ struct cand {
 
 enum { SD_GPU = 1, SD_PIM = 2 };
 
+/*
+ * The program's prefix states and its one transition rule, which the
+ * whole-table DP (solve_dp_order) and the forward one of solve_stream.c
+ * both follow.  A prefix's output is on the GPU (SOLVE_ST_G); on PIM, the
+ * next candidate reading on PIM (SOLVE_ST_P); or on PIM with the hand-off
+ * to the GPU already paid (SOLVE_ST_PG), the next reading on the GPU.  A
+ * plan ends with the model's output on the GPU: SOLVE_ST_G or SOLVE_ST_PG.
+ */
+enum solve_state { SOLVE_ST_G, SOLVE_ST_P, SOLVE_ST_PG, SOLVE_NST };
+
+/*
+ * Whether a candidate reading on din (struct cand: SD_GPU, SD_PIM or both,
+ * 0 is SD_GPU) may follow a prefix in state s: -1 when not; else 1 when
+ * it pays its hand-in (hin_ps), 0 when not.
+ */
+static inline int
+solve_step_in(int s, int din)
+{
+	if (din == 0)
+		din = SD_GPU;
+	if (s == SOLVE_ST_G)
+		return (din & SD_PIM) != 0;
+	if (s == SOLVE_ST_P ? din == SD_PIM : (din & SD_GPU) != 0)
+		return 0;
+	return -1;
+}
+
+/*
+ * The t-th state (t = 0, 1, ...) a candidate whose output is on dout may
+ * leave the prefix it ends in, -1 past the last: SOLVE_ST_G for an output
+ * on the GPU; SOLVE_ST_P, then SOLVE_ST_PG (its hand-out, hout_ps, paid)
+ * for one on PIM.
+ */
+static inline int
+solve_step_out(int dout, int t)
+{
+	if (dout != SD_PIM)
+		return t == 0 ? SOLVE_ST_G : -1;
+	return t == 0 ? SOLVE_ST_P : t == 1 ? SOLVE_ST_PG : -1;
+}
+
 /* What a plan minimises, and an optional power cap. */
 enum obj_kind { O_TIME, O_ENERGY, O_EDP, O_NOBJ };
 
@@ -78,8 +119,8 @@ struct plan {
 					   edges, included in ps and pj (owned) */
 };
 
-const char *kind_name(enum cand_kind k);
-int kind_parse(const char *s, enum cand_kind *k);
+const char *solve_kind_name(enum cand_kind k);
+int solve_kind_parse(const char *s, enum cand_kind *k);
 const char *policy_name(enum policy p);
 int policy_parse(const char *s, enum policy *p);
 const char *objective_name(enum obj_kind o);

@@ -23,15 +23,15 @@ optint(const struct table *t, size_t r, long col, int *v)
 {
 	int64_t x;
 
-	if (*table_get(t, r, (size_t)col) == '\0') {
+	if (*csvio_get(t, r, (size_t)col) == '\0') {
 		*v = -1;
 		return 0;
 	}
-	if (table_int(t, r, (size_t)col, &x) < 0)
+	if (csvio_int(t, r, (size_t)col, &x) < 0)
 		return -1;
 	if (x < 0 || x > 1 << 20) {
-		pf_errl(t->fname, table_line(t, r), "column '%s': bad value '%s'",
-		    t->cols[col], table_get(t, r, (size_t)col));
+		pf_errl(t->fname, csvio_line(t, r), "column '%s': bad value '%s'",
+		    t->cols[col], csvio_get(t, r, (size_t)col));
 		return -1;
 	}
 	*v = (int)x;
@@ -41,9 +41,9 @@ optint(const struct table *t, size_t r, long col, int *v)
 static int
 getps(const struct table *t, size_t r, long col, long long *ps)
 {
-	if (ns_to_ps(table_get(t, r, (size_t)col), ps) < 0) {
-		pf_errl(t->fname, table_line(t, r), "column '%s': bad time '%s'",
-		    t->cols[col], table_get(t, r, (size_t)col));
+	if (merge_ns_to_ps(csvio_get(t, r, (size_t)col), ps) < 0) {
+		pf_errl(t->fname, csvio_line(t, r), "column '%s': bad time '%s'",
+		    t->cols[col], csvio_get(t, r, (size_t)col));
 		return -1;
 	}
 	return 0;
@@ -120,7 +120,7 @@ parse_edges(const struct table *t, size_t r, const long *hc, struct cand *x)
 	int k, j;
 
 	for (k = 0; k < 2; k++) {
-		if (hc[k] < 0 || *(s = table_get(t, r, (size_t)hc[k])) == '\0')
+		if (hc[k] < 0 || *(s = csvio_get(t, r, (size_t)hc[k])) == '\0')
 			continue;
 		for (j = 0; j < (k == 0 ? 3 : 2); j++)
 			if (strcmp(s, din[j]) == 0)
@@ -132,9 +132,9 @@ parse_edges(const struct table *t, size_t r, const long *hc, struct cand *x)
 		}
 		*(k == 0 ? &x->din : &x->dout) = (unsigned char)(j + 1);
 	}
-	if ((hc[2] >= 0 && *table_get(t, r, (size_t)hc[2]) != '\0' &&
+	if ((hc[2] >= 0 && *csvio_get(t, r, (size_t)hc[2]) != '\0' &&
 	    getps(t, r, hc[2], &x->hin_ps) < 0) ||
-	    (hc[3] >= 0 && *table_get(t, r, (size_t)hc[3]) != '\0' &&
+	    (hc[3] >= 0 && *csvio_get(t, r, (size_t)hc[3]) != '\0' &&
 	    getps(t, r, hc[3], &x->hout_ps) < 0))
 		return -1;
 	return 0;
@@ -150,14 +150,14 @@ parse_row(const struct table *t, size_t r, const long *c, struct cand *x,
 	int ratio;
 
 	memset(x, 0, sizeof(*x));
-	x->line = table_line(t, r);
-	x->id = textpool_dup(&in->ids, table_get(t, r, (size_t)c[TC_CAND]));
+	x->line = csvio_line(t, r);
+	x->id = textpool_dup(&in->ids, csvio_get(t, r, (size_t)c[TC_CAND]));
 	if (*x->id == '\0') {
 		pf_errl(t->fname, x->line, "column 'cand': empty field");
 		return -1;
 	}
-	if (table_int(t, r, (size_t)c[TC_FIRST], &x->first) < 0 ||
-	    table_int(t, r, (size_t)c[TC_LAST], &x->last) < 0)
+	if (csvio_int(t, r, (size_t)c[TC_FIRST], &x->first) < 0 ||
+	    csvio_int(t, r, (size_t)c[TC_LAST], &x->last) < 0)
 		return -1;
 	if (x->last >= SOLVE_MAX_LAYERS) {
 		pf_errl(t->fname, x->line, "candidate '%s': layer %lld is past "
@@ -171,23 +171,23 @@ parse_row(const struct table *t, size_t r, const long *c, struct cand *x,
 		    (long long)x->last);
 		return -1;
 	}
-	s = table_get(t, r, (size_t)c[TC_KIND]);
-	if (kind_parse(s, &x->kind) < 0) {
+	s = csvio_get(t, r, (size_t)c[TC_KIND]);
+	if (solve_kind_parse(s, &x->kind) < 0) {
 		pf_errl(t->fname, x->line, "column 'kind': unknown kind '%s'", s);
 		return -1;
 	}
-	s = table_get(t, r, (size_t)c[TC_AXIS]);
+	s = csvio_get(t, r, (size_t)c[TC_AXIS]);
 	if (task_axis_parse(s, &ax) == 0)
-		x->axis = task_axes[ax].letter;
+		x->axis = task_axis_letter(ax);
 	else if (*s != '\0') {
 		pf_errl(t->fname, x->line, "column 'axis': unknown axis '%s'", s);
 		return -1;
 	}
-	if (table_int(t, r, (size_t)c[TC_RATIO], &v) < 0)
+	if (csvio_int(t, r, (size_t)c[TC_RATIO], &v) < 0)
 		return -1;
 	if (v < 0 || v > 100) {
 		pf_errl(t->fname, x->line, "column 'ratio': bad ratio '%s'",
-		    table_get(t, r, (size_t)c[TC_RATIO]));
+		    csvio_get(t, r, (size_t)c[TC_RATIO]));
 		return -1;
 	}
 	ratio = (int)v;
@@ -202,8 +202,8 @@ parse_row(const struct table *t, size_t r, const long *c, struct cand *x,
 }
 
 /*
- * Reading costs.csv a block of rows at a time (solve_load_costs) or whole
- * (solve_read_costs): the columns found once, each row parsed as it
+ * Reading costs.csv a block of rows at a time (solve_io_load_costs) or whole
+ * (solve_io_read_costs): the columns found once, each row parsed as it
  * comes, and what needs every row (duplicate ids, the cover, the static
  * powers) checked at the end, in the order of a whole-table read.
  */
@@ -262,22 +262,22 @@ static int
 readclock(const struct table *t, size_t r, struct costs_rd *k,
     struct solve_in *in)
 {
-	const char *s = table_get(t, r, (size_t)k->clk);
+	const char *s = csvio_get(t, r, (size_t)k->clk);
 	double v;
 
 	if (*s == '\0' || (k->clkline != 0 && seen(k, 3, s)))
 		return 0;
-	if (parse_double(s, &v) < 0 || !(v > 0) || v > 1e6) {
-		pf_errl(t->fname, table_line(t, r), "column 'gpu_clock_mhz': "
+	if (csvio_parse_double(s, &v) < 0 || !(v > 0) || v > 1e6) {
+		pf_errl(t->fname, csvio_line(t, r), "column 'gpu_clock_mhz': "
 		    "bad clock '%s'", s);
 		return -1;
 	}
 	if (k->clkline == 0) {
 		in->gpu_mhz = v;
-		k->clkline = table_line(t, r);
+		k->clkline = csvio_line(t, r);
 		(void)seen(k, 3, s);
 	} else if (v != in->gpu_mhz) {
-		pf_errl(t->fname, table_line(t, r), "column 'gpu_clock_mhz': "
+		pf_errl(t->fname, csvio_line(t, r), "column 'gpu_clock_mhz': "
 		    "'%s' differs from the clock of line %ld (costs of two "
 		    "GPU configs)", s, k->clkline);
 		k->last[3][0] = '\0';
@@ -294,12 +294,12 @@ static int
 static_of(const struct table *t, size_t r, const struct cand *x, long col,
     double *w, struct costs_rd *k, int i)
 {
-	const char *s = table_get(t, r, (size_t)col);
+	const char *s = csvio_get(t, r, (size_t)col);
 	double v;
 
 	if (*s == '\0' || (*w >= 0 && seen(k, i, s)))
 		return 0;
-	if (parse_double(s, &v) < 0 || !(v >= 0) || v > 1e9) {
+	if (csvio_parse_double(s, &v) < 0 || !(v >= 0) || v > 1e9) {
 		edefer(k, x->line, "column '%s': bad power '%s'", t->cols[col],
 		    s);
 		return -1;
@@ -323,7 +323,7 @@ static void
 energy_row(const struct table *t, size_t r, struct cand *x,
     struct costs_rd *k)
 {
-	const char *s = table_get(t, r, (size_t)k->ec);
+	const char *s = csvio_get(t, r, (size_t)k->ec);
 	int part = x->kind != K_BASE;
 	double v;
 
@@ -331,7 +331,7 @@ energy_row(const struct table *t, size_t r, struct cand *x,
 		k->energy = 0;
 		return;
 	}
-	if (parse_double(s, &v) < 0 || !(v >= 0) || v > 9e12) {
+	if (csvio_parse_double(s, &v) < 0 || !(v >= 0) || v > 9e12) {
 		edefer(k, x->line, "column 'energy_nj': bad energy '%s'", s);
 		return;
 	}
@@ -348,15 +348,15 @@ costs_begin(const struct table *t, struct solve_in *in, struct costs_rd *k)
 	size_t i;
 
 	memset(k, 0, sizeof(*k));
-	if (table_need(t, task_cost_cols, k->c) < 0)
+	if (csvio_need(t, task_cost_cols, k->c) < 0)
 		return -1;
-	k->clk = table_col(t, task_cost_opt[TC_GPU_CLOCK - TC_NNEED]);
+	k->clk = csvio_col(t, task_cost_opt[TC_GPU_CLOCK - TC_NNEED]);
 	for (i = 0; i < 4; i++)
-		k->hc[i] = table_col(t, task_cost_opt[TC_DEV_IN - TC_NNEED + i]);
-	k->tc = table_col(t, task_cost_opt[TC_GPU_TENSOR - TC_NNEED]);
-	k->ec = table_col(t, task_cost_opt[TC_ENERGY - TC_NNEED]);
-	k->gc = table_col(t, task_cost_opt[TC_GPU_STATIC - TC_NNEED]);
-	k->pc = table_col(t, task_cost_opt[TC_PIM_STATIC - TC_NNEED]);
+		k->hc[i] = csvio_col(t, task_cost_opt[TC_DEV_IN - TC_NNEED + i]);
+	k->tc = csvio_col(t, task_cost_opt[TC_GPU_TENSOR - TC_NNEED]);
+	k->ec = csvio_col(t, task_cost_opt[TC_ENERGY - TC_NNEED]);
+	k->gc = csvio_col(t, task_cost_opt[TC_GPU_STATIC - TC_NNEED]);
+	k->pc = csvio_col(t, task_cost_opt[TC_PIM_STATIC - TC_NNEED]);
 	k->energy = k->ec >= 0;
 	k->gw[0] = k->gw[1] = k->pw = -1;
 	k->maxlast = -1;
@@ -385,7 +385,7 @@ costs_rows(const struct table *t, struct solve_in *in, struct costs_rd *k)
 		    parse_edges(t, i, k->hc, x) < 0)
 			return -1;
 		x->tensor = -1;
-		if (k->tc >= 0 && *(s = table_get(t, i, (size_t)k->tc)) != '\0') {
+		if (k->tc >= 0 && *(s = csvio_get(t, i, (size_t)k->tc)) != '\0') {
 			if (strcmp(s, "0") != 0 && strcmp(s, "1") != 0) {
 				pf_errl(t->fname, x->line, "column 'gpu_tensor': "
 				    "expected 0 or 1, not '%s'", s);
@@ -519,7 +519,7 @@ energies(struct solve_in *in, const struct costs_rd *k)
  * What needs every row but not the layers (whether ids may repeat, the
  * energies and whether the streamed plans' energies can be summed),
  * worked out on a thread of its own while the layers are read
- * (solve_load_costs): the other core is idle once the input has ended.
+ * (solve_io_load_costs): the other core is idle once the input has ended.
  * Only the results cross; the reports stay with costs_end, in its order.
  */
 struct rows_job {
@@ -637,7 +637,7 @@ costs_end(struct solve_in *in, struct costs_rd *k, const struct rows_job *j)
 }
 
 int
-solve_read_costs(const struct table *t, struct solve_in *in)
+solve_io_read_costs(const struct table *t, struct solve_in *in)
 {
 	struct costs_rd k;
 	struct rows_job j;
@@ -664,15 +664,15 @@ load_layers(const char *path, struct solve_in *in)
 	struct table lt;
 	int rc;
 
-	if (table_load(path, &lt) < 0)
+	if (csvio_load(path, &lt) < 0)
 		return -1;
-	rc = solve_read_layers(&lt, in);
-	table_free(&lt);
+	rc = solve_io_read_layers(&lt, in);
+	csvio_free(&lt);
 	return rc;
 }
 
 int
-solve_load_costs(const char *path, const char *layers, struct solve_in *in)
+solve_io_load_costs(const char *path, const char *layers, struct solve_in *in)
 {
 	struct table_reader *r;
 	struct costs_rd k;
@@ -680,12 +680,12 @@ solve_load_costs(const char *path, const char *layers, struct solve_in *in)
 
 	in->fname = pf_inname(path);
 	memset(&k, 0, sizeof(k));
-	if ((r = table_reader_open(path, TABLE_BLOCK, NULL)) == NULL)
+	if ((r = csvio_reader_open(path, TABLE_BLOCK, NULL)) == NULL)
 		return -1;
-	if (costs_begin(table_reader_table(r), in, &k) < 0)
+	if (costs_begin(csvio_reader_table(r), in, &k) < 0)
 		goto out;
-	while ((n = table_reader_next(r)) > 0)
-		if (costs_rows(table_reader_table(r), in, &k) < 0)
+	while ((n = csvio_reader_next(r)) > 0)
+		if (costs_rows(csvio_reader_table(r), in, &k) < 0)
 			goto out;
 	if (n == 0) {
 		struct rows_job j;
@@ -704,7 +704,7 @@ solve_load_costs(const char *path, const char *layers, struct solve_in *in)
 			rc = 0;
 	}
 out:
-	table_reader_close(r);
+	csvio_reader_close(r);
 	free(k.eerr);
 	return rc;
 }

@@ -14,14 +14,29 @@
 #include "task.h"
 #include "xalloc.h"
 
-static const char *const plancols[] = {
-	"layer", "name", "op", "kind", "axis", "ratio", "segment", "gpu_ns",
-	"pim_ns", "ns", "base_ns", "energy_nj", "objective", "handoff_ns",
-	"align_only", NULL
+/*
+ * The plan's columns (pf-formats(7)), in order, each set by its name's
+ * index; costed comes last, and only when some layer was costed by its
+ * bytes alone.
+ */
+enum {
+	PC_LAYER, PC_NAME, PC_OP, PC_KIND, PC_AXIS, PC_RATIO, PC_SEGMENT,
+	PC_GPU_NS, PC_PIM_NS, PC_NS, PC_BASE_NS, PC_ENERGY, PC_OBJECTIVE,
+	PC_HANDOFF, PC_ALIGN, PC_COSTED, PC_NCOL
+};
+
+static const char *const plancols[PC_NCOL] = {
+	[PC_LAYER] = "layer", [PC_NAME] = "name", [PC_OP] = "op",
+	[PC_KIND] = "kind", [PC_AXIS] = "axis", [PC_RATIO] = "ratio",
+	[PC_SEGMENT] = "segment", [PC_GPU_NS] = "gpu_ns",
+	[PC_PIM_NS] = "pim_ns", [PC_NS] = "ns", [PC_BASE_NS] = "base_ns",
+	[PC_ENERGY] = "energy_nj", [PC_OBJECTIVE] = "objective",
+	[PC_HANDOFF] = "handoff_ns", [PC_ALIGN] = "align_only",
+	[PC_COSTED] = "costed"
 };
 
 void
-solve_in_init(struct solve_in *in)
+solve_io_in_init(struct solve_in *in)
 {
 	memset(in, 0, sizeof(*in));
 	in->nlayers = -1;
@@ -29,7 +44,7 @@ solve_in_init(struct solve_in *in)
 }
 
 void
-solve_in_free(struct solve_in *in)
+solve_io_in_free(struct solve_in *in)
 {
 	size_t i;
 	int64_t j;
@@ -56,38 +71,38 @@ solve_in_free(struct solve_in *in)
 	free(in->kv);
 	free(in->bytes_only);
 	solve_stream_free(in->ss);
-	solve_in_init(in);
+	solve_io_in_init(in);
 }
 
 int
-solve_read_layers(const struct table *t, struct solve_in *in)
+solve_io_read_layers(const struct table *t, struct solve_in *in)
 {
 	static const char *const cols[] = { "layer", "name", "op", "preds",
 	    NULL };
-	long c[4], rcol = table_col(t, "resident"), bcol = table_col(t, "batch");
-	long ccol = table_col(t, "costed");
+	long c[4], rcol = csvio_col(t, "resident"), bcol = csvio_col(t, "batch");
+	long ccol = csvio_col(t, "costed");
 	size_t i, n = t->nrows;
 	int64_t v;
 
-	if (table_need(t, cols, c) < 0)
+	if (csvio_need(t, cols, c) < 0)
 		return -1;
 	if (in->cap != NULL && capacity_read_layers(t, in->cap) < 0)
 		return -1;
 	in->nlayers = (int64_t)n;
 	in->kv = xcalloc(n + 1, 1);
 	for (i = 0; rcol >= 0 && i < n; i++)
-		if (strcmp(table_get(t, i, (size_t)rcol), "kv") == 0 &&
-		    strcmp(table_get(t, i, (size_t)c[2]), "matmul") == 0)
+		if (strcmp(csvio_get(t, i, (size_t)rcol), "kv") == 0 &&
+		    strcmp(csvio_get(t, i, (size_t)c[2]), "matmul") == 0)
 			in->kv[i] = 1, in->have_kv = 1;
 	/* an op onnx2layers does not know, kept with -k (costed = bytes) */
 	if (ccol >= 0) {
 		in->bytes_only = xcalloc(n + 1, 1);
 		for (i = 0; i < n; i++)
-			if (strcmp(table_get(t, i, (size_t)ccol), "bytes") == 0)
+			if (strcmp(csvio_get(t, i, (size_t)ccol), "bytes") == 0)
 				in->bytes_only[i] = 1, in->nbytes_only++;
 	}
 	in->tokens = 1;
-	if (bcol >= 0 && n > 0 && (table_int(t, 0, (size_t)bcol, &v) < 0 ||
+	if (bcol >= 0 && n > 0 && (csvio_int(t, 0, (size_t)bcol, &v) < 0 ||
 	    v < 1))
 		return -1;
 	if (bcol >= 0 && n > 0)
@@ -97,25 +112,25 @@ solve_read_layers(const struct table *t, struct solve_in *in)
 	in->preds = xcalloc(n + 1, sizeof(int64_t *));
 	in->npreds = xcalloc(n + 1, sizeof(int));
 	for (i = 0; i < n; i++) {
-		const char *s = table_get(t, i, (size_t)c[3]);
+		const char *s = csvio_get(t, i, (size_t)c[3]);
 		char *buf, *p, *save = NULL;
 
-		in->names[i] = xstrdup(table_get(t, i, (size_t)c[1]));
-		in->ops[i] = xstrdup(table_get(t, i, (size_t)c[2]));
+		in->names[i] = xstrdup(csvio_get(t, i, (size_t)c[1]));
+		in->ops[i] = xstrdup(csvio_get(t, i, (size_t)c[2]));
 		in->preds[i] = xcalloc(strlen(s) / 2 + 1, sizeof(int64_t));
-		if (table_int(t, i, (size_t)c[0], &v) < 0)
+		if (csvio_int(t, i, (size_t)c[0], &v) < 0)
 			return -1;
 		if (v != (int64_t)i) {
-			pf_errl(t->fname, table_line(t, i),
+			pf_errl(t->fname, csvio_line(t, i),
 			    "column 'layer': expected %zu, not '%s'", i,
-			    table_get(t, i, (size_t)c[0]));
+			    csvio_get(t, i, (size_t)c[0]));
 			return -1;
 		}
 		buf = xstrdup(s);
 		for (p = strtok_r(buf, " ", &save); p != NULL;
 		    p = strtok_r(NULL, " ", &save)) {
-			if (parse_int64(p, &v) < 0 || v < 0 || v >= (int64_t)i) {
-				pf_errl(t->fname, table_line(t, i),
+			if (csvio_parse_int64(p, &v) < 0 || v < 0 || v >= (int64_t)i) {
+				pf_errl(t->fname, csvio_line(t, i),
 				    "column 'preds': bad producer '%s'", p);
 				free(buf);
 				return -1;
@@ -193,7 +208,7 @@ dp(const struct solve_in *in, struct solve_order **so, enum policy p,
 	return solve_dp_order(*so, p, o, pl, bad, stuck);
 }
 
-/* solve_policy with the candidates sorted at most once (dp). */
+/* solve_io_policy with the candidates sorted at most once (dp). */
 static int
 policy_of(const struct solve_in *in, struct solve_order **so,
     enum policy p, const struct objective *o, struct plan *pl,
@@ -236,7 +251,7 @@ policy_of(const struct solve_in *in, struct solve_order **so,
 }
 
 int
-solve_policy(const struct solve_in *in, enum policy p,
+solve_io_policy(const struct solve_in *in, enum policy p,
     const struct objective *o, struct plan *pl, struct solve_result *r)
 {
 	struct solve_order *so = NULL;
@@ -258,7 +273,7 @@ better(const struct objective *o, const struct solve_result *a,
 
 
 int
-solve_policies(const struct solve_in *in, const struct objective *o,
+solve_io_policies(const struct solve_in *in, const struct objective *o,
     int fixed, const unsigned char *want, struct plan *plans,
     struct solve_result *res)
 {
@@ -331,8 +346,8 @@ setps(struct table *t, size_t r, size_t col, long long ps)
 {
 	char buf[64];
 
-	ps_to_ns(ps, buf, sizeof(buf));
-	table_set(t, r, col, buf);
+	merge_ps_to_ns(ps, buf, sizeof(buf));
+	csvio_set(t, r, col, buf);
 }
 
 /*
@@ -358,7 +373,7 @@ align_only(const struct solve_in *in, const struct cand *x, int64_t j)
 }
 
 void
-solve_plan_table(const struct solve_in *in, const struct plan *pl,
+solve_io_plan_table(const struct solve_in *in, const struct plan *pl,
     const struct objective *o, struct table *out)
 {
 	char obj[64];
@@ -372,11 +387,9 @@ solve_plan_table(const struct solve_in *in, const struct plan *pl,
 	else
 		snprintf(obj, sizeof(obj), "%s",
 		    objective_name(o != NULL ? o->kind : O_TIME));
-	table_init(out, "<stdout>");
-	for (i = 0; plancols[i] != NULL; i++)
-		table_addcol(out, plancols[i]);
-	if (in->bytes_only != NULL)
-		table_addcol(out, "costed");
+	csvio_init(out, "<stdout>");
+	for (i = 0; i < (in->bytes_only != NULL ? PC_NCOL : PC_COSTED); i++)
+		csvio_addcol(out, plancols[i]);
 	for (k = 0; k < pl->nseg; k++) {
 		const struct cand *x = &in->c[pl->seg[k]];
 
@@ -385,39 +398,39 @@ solve_plan_table(const struct solve_in *in, const struct plan *pl,
 			    x->dev[j - x->first] : 0;
 			char ax[2] = { x->axis, '\0' };
 
-			r = table_addrow(out);
-			table_setint(out, r, 0, j);
+			r = csvio_addrow(out);
+			csvio_setint(out, r, PC_LAYER, j);
 			if (in->names != NULL) {
-				table_set(out, r, 1, in->names[j]);
-				table_set(out, r, 2, in->ops[j]);
+				csvio_set(out, r, PC_NAME, in->names[j]);
+				csvio_set(out, r, PC_OP, in->ops[j]);
 			}
-			table_set(out, r, 3, dag ? (d ? "pim" : "gpu") :
-			    kind_name(x->kind));
-			table_set(out, r, 4, ax);
-			table_setint(out, r, 5, dag ? (d ? 0 : 100) : x->ratio);
-			table_set(out, r, 6, x->id);
+			csvio_set(out, r, PC_KIND, dag ? (d ? "pim" : "gpu") :
+			    solve_kind_name(x->kind));
+			csvio_set(out, r, PC_AXIS, ax);
+			csvio_setint(out, r, PC_RATIO, dag ? (d ? 0 : 100) : x->ratio);
+			csvio_set(out, r, PC_SEGMENT, x->id);
 			/* a multi-layer segment's times stand on its first layer */
-			setps(out, r, 7, j == x->first ? x->gpu_ps : 0);
-			setps(out, r, 8, j == x->first ? x->pim_ps : 0);
+			setps(out, r, PC_GPU_NS, j == x->first ? x->gpu_ps : 0);
+			setps(out, r, PC_PIM_NS, j == x->first ? x->pim_ps : 0);
 			/* with the hand-offs at its edges: ns adds up to the plan */
-			setps(out, r, 9, j == x->first ? x->ps + pl->hps[k] : 0);
+			setps(out, r, PC_NS, j == x->first ? x->ps + pl->hps[k] : 0);
 			if (in->base_ps[j] >= 0)
-				setps(out, r, 10, in->base_ps[j]);
+				setps(out, r, PC_BASE_NS, in->base_ps[j]);
 			if (in->have_energy)
-				setps(out, r, 11, j == x->first ? x->pj +
+				setps(out, r, PC_ENERGY, j == x->first ? x->pj +
 				    pl->hpj[k] : 0);
-			table_set(out, r, 12, obj);
-			setps(out, r, 13, j == x->first ? pl->hps[k] : 0);
-			table_setint(out, r, 14, align_only(in, x, j));
+			csvio_set(out, r, PC_OBJECTIVE, obj);
+			setps(out, r, PC_HANDOFF, j == x->first ? pl->hps[k] : 0);
+			csvio_setint(out, r, PC_ALIGN, align_only(in, x, j));
 			if (in->bytes_only != NULL)
-				table_set(out, r, 15, in->bytes_only[j] ?
+				csvio_set(out, r, PC_COSTED, in->bytes_only[j] ?
 				    "bytes" : "model");
 		}
 	}
 }
 
 int
-solve_summary(FILE *fp, const struct solve_in *in, const char *model,
+solve_io_summary(FILE *fp, const struct solve_in *in, const char *model,
     double mhz, const struct objective *o, int fixed,
     const struct solve_result *res, int dag_window, long long dag_lb_ps)
 {
@@ -478,7 +491,7 @@ solve_summary(FILE *fp, const struct solve_in *in, const char *model,
 		}
 		jw_obj(&w, "layers");
 		for (k = 0; k < K_DAG; k++)
-			jw_int(&w, kind_name((enum cand_kind)k),
+			jw_int(&w, solve_kind_name((enum cand_kind)k),
 			    res[p].layers[k]);
 		jw_end(&w);
 		if (in->have_kv) {
@@ -522,4 +535,29 @@ solve_summary(FILE *fp, const struct solve_in *in, const char *model,
 	}
 	jw_end(&w);
 	return jw_finish(&w);
+}
+
+void
+solve_io_want(const struct solve_in *in, enum policy pol, int all,
+    int summary, unsigned char want[P_NPOL])
+{
+	int p;
+
+	for (p = 0; p < P_NPOL; p++)
+		want[p] = p == (int)pol || ((all || summary) &&
+		    (p != P_ATTNPIM || in->have_kv));
+}
+
+unsigned
+solve_io_stream_pols(enum policy pol, int all, int summary, int dag,
+    const struct objective *o)
+{
+	unsigned pols;
+
+	if (o->kind != O_TIME || o->cap_mw != 0)
+		return 0;
+	pols = all || summary ? ~0u : 1u << pol | 1u << P_NONE;
+	if (dag)
+		pols &= ~(1u << P_PIMFLOW);
+	return pols;
 }

@@ -70,15 +70,15 @@ struct solve_result {
 	struct cap_need	mem;
 };
 
-void solve_in_init(struct solve_in *in);
-void solve_in_free(struct solve_in *in);
+void solve_io_in_init(struct solve_in *in);
+void solve_io_in_free(struct solve_in *in);
 
 /*
  * Layer count, names, ops and producers from a layers.csv table (columns
  * layer, name, op, preds; ids 0..n-1 in order).  Returns 0 or -1 after a
  * report.
  */
-int solve_read_layers(const struct table *t, struct solve_in *in);
+int solve_io_read_layers(const struct table *t, struct solve_in *in);
 
 /*
  * Candidates from a costs.csv table.  Without layers, the layer count is
@@ -94,19 +94,19 @@ int solve_read_layers(const struct table *t, struct solve_in *in);
  * candidates of one machine that disagree on a static power, and returns
  * -1.
  */
-int solve_read_costs(const struct table *t, struct solve_in *in);
+int solve_io_read_costs(const struct table *t, struct solve_in *in);
 /*
  * The same from the file path ("-": stdin), read a block of rows at a
  * time: memory holds the candidates, not the table.  A fault in a row is
  * reported as its block is read, so with faults in several blocks the
  * first block's is named (pf-formats(7), Streaming).  With layers not
- * NULL, that layers.csv is read (solve_read_layers) once the last costs
+ * NULL, that layers.csv is read (solve_io_read_layers) once the last costs
  * row has been, before the checks that need the layer count (a candidate
  * beyond the last layer, still named by its line): so the program that
  * writes layers.csv may run in the same pipe as the one writing the
  * costs, its file complete by the time the costs end (pimflow(1)).
  */
-int solve_load_costs(const char *path, const char *layers,
+int solve_io_load_costs(const char *path, const char *layers,
     struct solve_in *in);
 
 /*
@@ -116,9 +116,24 @@ int solve_load_costs(const char *path, const char *layers,
  * the best plan without the cap is taken, with r->over_cap set.  Returns
  * 0 or -1.
  */
-int solve_policy(const struct solve_in *in, enum policy p,
+int solve_io_policy(const struct solve_in *in, enum policy p,
     const struct objective *o, struct plan *pl, struct solve_result *r);
 
+/*
+ * The policies a run solves, into want[]: pol; with all (-P all) or
+ * summary (a summary or table asked for) every policy, attn-pim only
+ * when the costs have a KV layer (in->have_kv).
+ */
+void solve_io_want(const struct solve_in *in, enum policy pol, int all,
+    int summary, unsigned char want[P_NPOL]);
+/*
+ * The policies whose time plans are solved while costs.csv is read
+ * (solve_stream.h), bit p for policy p: none (0) unless the objective
+ * is time without a cap; every policy with all or summary, else pol and
+ * none; never pimflow with dag (-D: its candidates come after the costs).
+ */
+unsigned solve_io_stream_pols(enum policy pol, int all, int summary,
+    int dag, const struct objective *o);
 /*
  * Solve every policy p with want[p] set (plans[] and res[] indexed by
  * policy; the caller frees every plan).  The whole-machine choice: unless
@@ -130,7 +145,7 @@ int solve_policy(const struct solve_in *in, enum policy p,
  * that even when not wanted (quietly: without a none cover there is
  * nothing to fall back to).  Returns 0 or -1 after a report.
  */
-int solve_policies(const struct solve_in *in, const struct objective *o,
+int solve_io_policies(const struct solve_in *in, const struct objective *o,
     int fixed, const unsigned char *want, struct plan *plans,
     struct solve_result *res);
 
@@ -138,7 +153,7 @@ int solve_policies(const struct solve_in *in, const struct objective *o,
  * The plan CSV of a solved policy (out initialised here); its objective
  * column names o (NULL: time), "energy@30W" style under a power cap.
  */
-void solve_plan_table(const struct solve_in *in, const struct plan *pl,
+void solve_io_plan_table(const struct solve_in *in, const struct plan *pl,
     const struct objective *o, struct table *out);
 
 /*
@@ -147,7 +162,7 @@ void solve_plan_table(const struct solve_in *in, const struct plan *pl,
  * the pimflow candidates (solve_lower_bound).  Returns 0 or -1 on a
  * write error.
  */
-int solve_summary(FILE *fp, const struct solve_in *in, const char *model,
+int solve_io_summary(FILE *fp, const struct solve_in *in, const char *model,
     double gpu_mhz, const struct objective *o, int fixed,
     const struct solve_result *res, int dag_window, long long dag_lb_ps);
 

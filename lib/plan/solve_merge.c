@@ -22,7 +22,7 @@ enum { N_CAND = TT_CAND, N_FIRST = TT_FIRST, N_LAST = TT_LAST,
 static const int same[] = { N_FIRST, N_LAST, N_KIND, N_AXIS, N_RATIO };
 
 int
-ns_to_ps(const char *s, long long *ps)
+merge_ns_to_ps(const char *s, long long *ps)
 {
 	const char *p = s;
 	long long v = 0;
@@ -54,7 +54,7 @@ ns_to_ps(const char *s, long long *ps)
 }
 
 void
-ps_to_ns(long long ps, char *buf, size_t n)
+merge_ps_to_ns(long long ps, char *buf, size_t n)
 {
 	task_ps_to_ns(ps, buf, n);
 }
@@ -87,9 +87,9 @@ put_ns(struct table *out, size_t r, size_t col, long long ps)
 	char buf[64];
 	size_t n;
 
-	ps_to_ns(ps, buf, sizeof(buf));
+	merge_ps_to_ns(ps, buf, sizeof(buf));
 	n = strlen(buf);
-	memcpy(table_setplain(out, r, col, n), buf, n);
+	memcpy(csvio_setplain(out, r, col, n), buf, n);
 }
 
 /* Geometry is checked when the table has it (a zero-row piece is an error). */
@@ -101,7 +101,7 @@ check_geometry(const struct table *t, struct layer_cache *geom)
 	size_t i;
 
 	for (i = 0; layer_colnames[i] != NULL; i++)
-		if (table_col(t, layer_colnames[i]) < 0)
+		if (csvio_col(t, layer_colnames[i]) < 0)
 			return 0;
 	if (layer_cols_find(t, &lc) < 0)
 		return -1;
@@ -118,10 +118,10 @@ optnum(const struct table *t, size_t r, long col, double *v)
 {
 	const char *s;
 
-	if (col < 0 || *(s = table_get(t, r, (size_t)col)) == '\0')
+	if (col < 0 || *(s = csvio_get(t, r, (size_t)col)) == '\0')
 		return 0;
-	if (parse_double(s, v) < 0 || !(*v >= 0) || *v > 1e15) {
-		pf_errl(t->fname, table_line(t, r), "column '%s': bad value "
+	if (csvio_parse_double(s, v) < 0 || !(*v >= 0) || *v > 1e15) {
+		pf_errl(t->fname, csvio_line(t, r), "column '%s': bad value "
 		    "'%s'", t->cols[col], s);
 		return -1;
 	}
@@ -135,10 +135,10 @@ handoff_ps(const struct table *t, size_t r, long col, long long *ps)
 	const char *s;
 
 	*ps = 0;
-	if (col < 0 || *(s = table_get(t, r, (size_t)col)) == '\0')
+	if (col < 0 || *(s = csvio_get(t, r, (size_t)col)) == '\0')
 		return 0;
-	if (ns_to_ps(s, ps) < 0) {
-		pf_errl(t->fname, table_line(t, r), "column '%s': bad time "
+	if (merge_ns_to_ps(s, ps) < 0) {
+		pf_errl(t->fname, csvio_line(t, r), "column '%s': bad time "
 		    "'%s'", t->cols[col], s);
 		return -1;
 	}
@@ -170,12 +170,12 @@ handoffs(const struct table *t, const struct mblock *b, const size_t *idx,
 	int rc = -1;
 
 	r = idx[g->lo];
-	if (table_int(t, r, (size_t)c[N_FIRST], &first) < 0 ||
-	    table_int(t, r, (size_t)c[N_LAST], &last) < 0)
+	if (csvio_int(t, r, (size_t)c[N_FIRST], &first) < 0 ||
+	    csvio_int(t, r, (size_t)c[N_LAST], &last) < 0)
 		return -1;
 	if (first < 0 || last < first || last - first > 4096) {
-		pf_errl(t->fname, table_line(t, r), "candidate '%s': bad layer "
-		    "range", table_get(t, r, (size_t)c[N_CAND]));
+		pf_errl(t->fname, csvio_line(t, r), "candidate '%s': bad layer "
+		    "range", csvio_get(t, r, (size_t)c[N_CAND]));
 		return -1;
 	}
 	n = last - first + 1;
@@ -184,10 +184,10 @@ handoffs(const struct table *t, const struct mblock *b, const size_t *idx,
 	for (k = g->lo; k < g->hi; k++) {
 		r = idx[k];
 		l = first;
-		if (lc >= 0 && (table_int(t, r, (size_t)lc, &l) < 0 ||
+		if (lc >= 0 && (csvio_int(t, r, (size_t)lc, &l) < 0 ||
 		    l < first || l > last)) {
 			if (l < first || l > last)
-				pf_errl(t->fname, table_line(t, r), "column "
+				pf_errl(t->fname, csvio_line(t, r), "column "
 				    "'layer': %lld is outside the candidate's "
 				    "layers", (long long)l);
 			goto out;
@@ -219,8 +219,8 @@ handoffs(const struct table *t, const struct mblock *b, const size_t *idx,
 			*out_ps += hout;
 		if (ck_add(step[st * 2 + 1], add, &step[st * 2 + 1]) < 0 ||
 		    ck_add(*inner, add, inner) < 0) {
-			pf_errl(t->fname, table_line(t, r), "candidate '%s': "
-			    "its hand-off passes %s ns", table_get(t, r,
+			pf_errl(t->fname, csvio_line(t, r), "candidate '%s': "
+			    "its hand-off passes %s ns", csvio_get(t, r,
 			    (size_t)c[N_CAND]), MERGE_MAX_NS);
 			goto out;
 		}
@@ -249,7 +249,7 @@ fold(const struct table *t, const struct mblock *b, const size_t *idx,
 	int din = 1, dout = 1;
 	double energy = 0, sw[2] = { -1, -1 }, v;
 	int have_e = ec >= 0, k2, tens = -1;
-	const char *cand = table_get(t, idx[g->lo], (size_t)c[N_CAND]);
+	const char *cand = csvio_get(t, idx[g->lo], (size_t)c[N_CAND]);
 	int64_t gpu = 0, pim = 0, wall = 0, sync_ps, ratio, *step = b->step;
 	int64_t st, nstep = 0;
 	const char *gw = "", *hide = "", *clk = "", *swt[2] = { NULL, NULL };
@@ -258,12 +258,12 @@ fold(const struct table *t, const struct mblock *b, const size_t *idx,
 
 	for (k = g->lo; k < g->hi; k++) {
 		r = idx[k];
-		if (table_int(t, r, (size_t)c[N_STEP], &st) < 0)
+		if (csvio_int(t, r, (size_t)c[N_STEP], &st) < 0)
 			return -1;
 		if (st < 0 || st > 4096) {
-			pf_errl(t->fname, table_line(t, r),
+			pf_errl(t->fname, csvio_line(t, r),
 			    "column 'step': bad step '%s'",
-			    table_get(t, r, (size_t)c[N_STEP]));
+			    csvio_get(t, r, (size_t)c[N_STEP]));
 			return -1;
 		}
 		if (st + 1 > nstep)
@@ -271,7 +271,7 @@ fold(const struct table *t, const struct mblock *b, const size_t *idx,
 		b->st[r] = st;
 	}
 	r = idx[g->lo];
-	if (table_int_in(t, r, (size_t)c[N_RATIO], 0, 100, &ratio) < 0)
+	if (csvio_int_in(t, r, (size_t)c[N_RATIO], 0, 100, &ratio) < 0)
 		return -1;
 	memset(step, 0, (size_t)nstep * 2 * sizeof(*step));
 	for (k = g->lo; k < g->hi; k++) {
@@ -283,53 +283,53 @@ fold(const struct table *t, const struct mblock *b, const size_t *idx,
 		r = idx[k];
 		/* the first piece is the one the others agree with */
 		for (j = 0; k > g->lo && j < sizeof(same) / sizeof(same[0]); j++)
-			if (strcmp(table_get(t, r, (size_t)c[same[j]]),
-			    table_get(t, idx[g->lo], (size_t)c[same[j]])) != 0) {
-				pf_errl(t->fname, table_line(t, r),
+			if (strcmp(csvio_get(t, r, (size_t)c[same[j]]),
+			    csvio_get(t, idx[g->lo], (size_t)c[same[j]])) != 0) {
+				pf_errl(t->fname, csvio_line(t, r),
 				    "candidate '%s': pieces disagree on '%s'",
 				    cand, t->cols[c[same[j]]]);
 				return -1;
 			}
-		dev = table_get(t, r, (size_t)c[N_DEV]);
+		dev = csvio_get(t, r, (size_t)c[N_DEV]);
 		if (task_device(t, r, c[N_DEV], &td) < 0)
 			return -1;
 		d = td == TASK_PIM;
 		b->dev[r] = (unsigned char)d;
 		devs |= 1 << d;
 		st = b->st[r];
-		ns = table_get(t, r, (size_t)c[N_NS]);
+		ns = csvio_get(t, r, (size_t)c[N_NS]);
 		if (*ns == '\0' && d == 1 && rfc >= 0 &&
-		    *table_get(t, r, (size_t)rfc) != '\0') {
+		    *csvio_get(t, r, (size_t)rfc) != '\0') {
 			if (*why == NULL)
-				*why = table_get(t, r, (size_t)rfc);
+				*why = csvio_get(t, r, (size_t)rfc);
 			return 1;
 		}
 		if (*ns == '\0') {
-			pf_errl(t->fname, table_line(t, r),
+			pf_errl(t->fname, csvio_line(t, r),
 			    "candidate '%s': %s piece of layer %s (step %lld) "
 			    "has no cost: run %s", cand, dev,
-			    table_get(t, r, (size_t)(lc >= 0 ? lc : c[N_FIRST])),
+			    csvio_get(t, r, (size_t)(lc >= 0 ? lc : c[N_FIRST])),
 			    (long long)st, d == 0 ? "gpu-cycles" : "pim-cycles");
 			return -1;
 		}
-		if (ns_to_ps(ns, &ps) < 0) {
-			pf_errl(t->fname, table_line(t, r),
+		if (merge_ns_to_ps(ns, &ps) < 0) {
+			pf_errl(t->fname, csvio_line(t, r),
 			    "column 'ns': bad time '%s'", ns);
 			return -1;
 		}
 		if (ck_add(step[st * 2 + d], ps, &step[st * 2 + d]) < 0 ||
 		    ck_add(d == 0 ? gpu : pim, ps, d == 0 ? &gpu : &pim) < 0) {
-			pf_errl(t->fname, table_line(t, r), "candidate '%s': "
+			pf_errl(t->fname, csvio_line(t, r), "candidate '%s': "
 			    "its %s time passes %s ns", cand, dev, MERGE_MAX_NS);
 			return -1;
 		}
 		if (d == 0 && clkc >= 0) {
-			const char *a = table_get(t, r, (size_t)clkc);
+			const char *a = csvio_get(t, r, (size_t)clkc);
 
 			if (*clk == '\0')
 				clk = a;
 			else if (strcmp(a, clk) != 0) {
-				pf_errl(t->fname, table_line(t, r),
+				pf_errl(t->fname, csvio_line(t, r),
 				    "candidate '%s': pieces disagree on "
 				    "'gpu_clock_mhz'", cand);
 				return -1;
@@ -337,7 +337,7 @@ fold(const struct table *t, const struct mblock *b, const size_t *idx,
 		}
 		/* 1 when every GPU piece ran on tensor cores */
 		if (d == 0 && tc >= 0) {
-			const char *a = table_get(t, r, (size_t)tc);
+			const char *a = csvio_get(t, r, (size_t)tc);
 
 			if (*a != '\0')
 				tens = strcmp(a, "1") == 0 && tens != 0;
@@ -350,14 +350,14 @@ fold(const struct table *t, const struct mblock *b, const size_t *idx,
 			energy += v;
 		/* a device's static_w as its last piece's: known, and the same */
 		if (sc >= 0 && swt[d] != NULL &&
-		    strcmp(table_get(t, r, (size_t)sc), swt[d]) == 0)
+		    strcmp(csvio_get(t, r, (size_t)sc), swt[d]) == 0)
 			k2 = 0;
 		else if ((k2 = optnum(t, r, sc, &v)) < 0)
 			return -1;
 		if (k2 == 1) {
-			swt[d] = table_get(t, r, (size_t)sc);
+			swt[d] = csvio_get(t, r, (size_t)sc);
 			if (sw[d] >= 0 && sw[d] != v) {
-				pf_errl(t->fname, table_line(t, r),
+				pf_errl(t->fname, csvio_line(t, r),
 				    "candidate '%s': %s pieces disagree on "
 				    "'static_w'", cand, dev);
 				return -1;
@@ -365,14 +365,14 @@ fold(const struct table *t, const struct mblock *b, const size_t *idx,
 			sw[d] = v;
 		}
 		if (d == 1 && gwc >= 0) {
-			const char *a = table_get(t, r, (size_t)gwc);
-			const char *b = table_get(t, r, (size_t)hidec);
+			const char *a = csvio_get(t, r, (size_t)gwc);
+			const char *b = csvio_get(t, r, (size_t)hidec);
 
 			if (*gw == '\0' && *hide == '\0') {
 				gw = a;
 				hide = b;
 			} else if (strcmp(a, gw) != 0 || strcmp(b, hide) != 0) {
-				pf_errl(t->fname, table_line(t, r),
+				pf_errl(t->fname, csvio_line(t, r),
 				    "candidate '%s': pieces disagree on PIM "
 				    "settings", cand);
 				return -1;
@@ -389,35 +389,35 @@ fold(const struct table *t, const struct mblock *b, const size_t *idx,
 		/* a two-device candidate joins (or hands over) after each step */
 		if (ck_add(wall, a > b ? a : b, &wall) < 0 ||
 		    (devs == 3 && ck_add(wall, sync_ps, &wall) < 0)) {
-			pf_errl(t->fname, table_line(t, idx[g->lo]),
+			pf_errl(t->fname, csvio_line(t, idx[g->lo]),
 			    "candidate '%s': its wall time passes %s ns", cand,
 			    MERGE_MAX_NS);
 			return -1;
 		}
 	}
-	r = table_addrow(out);
-	table_set(out, r, TC_CAND, cand);
+	r = csvio_addrow(out);
+	csvio_set(out, r, TC_CAND, cand);
 	for (j = 0; j < sizeof(same) / sizeof(same[0]); j++)
-		table_set(out, r, TC_FIRST + j, table_get(t, idx[g->lo],
+		csvio_set(out, r, TC_FIRST + j, csvio_get(t, idx[g->lo],
 		    (size_t)c[same[j]]));
-	table_set(out, r, TC_GWRITE, gw);
-	table_set(out, r, TC_HIDING, hide);
+	csvio_set(out, r, TC_GWRITE, gw);
+	csvio_set(out, r, TC_HIDING, hide);
 	put_ns(out, r, TC_GPU_NS, gpu);
 	put_ns(out, r, TC_PIM_NS, pim);
 	put_ns(out, r, TC_NS, wall);
-	table_set(out, r, TC_GPU_CLOCK, clk);
+	csvio_set(out, r, TC_GPU_CLOCK, clk);
 	if (have_e)
-		table_setfix(out, r, TC_ENERGY, energy, 3);
+		csvio_setfix(out, r, TC_ENERGY, energy, 3);
 	for (j = 0; j < 2; j++)
 		if (sw[j] >= 0)
-			table_setfix(out, r, TC_GPU_STATIC + j, sw[j], 6);
+			csvio_setfix(out, r, TC_GPU_STATIC + j, sw[j], 6);
 	put_ns(out, r, TC_HANDOFF, inner);
-	table_set(out, r, TC_DEV_IN, devset[din]);
-	table_set(out, r, TC_DEV_OUT, devset[dout]);
+	csvio_set(out, r, TC_DEV_IN, devset[din]);
+	csvio_set(out, r, TC_DEV_OUT, devset[dout]);
 	put_ns(out, r, TC_HANDOFF_IN, in_ps);
 	put_ns(out, r, TC_HANDOFF_OUT, out_ps);
 	if (tens >= 0)
-		table_setint(out, r, TC_GPU_TENSOR, tens);
+		csvio_setint(out, r, TC_GPU_TENSOR, tens);
 	return 0;
 }
 
@@ -428,14 +428,14 @@ merge_init(struct merge *m, double sync_ns)
 
 	memset(m, 0, sizeof(*m));
 	m->sync_ns = sync_ns;
-	m->seen = names_new();
+	m->seen = solve_names_new();
 	m->geom = layer_cache_new();
-	table_init(&m->out, "<stdout>");
+	csvio_init(&m->out, "<stdout>");
 	for (i = 0; task_cost_cols[i] != NULL; i++)
-		table_addcol(&m->out, task_cost_cols[i]);
+		csvio_addcol(&m->out, task_cost_cols[i]);
 	/* the clock of the GPU pieces' cycles travels to the summary */
 	for (i = 0; task_cost_opt[i] != NULL; i++)
-		table_addcol(&m->out, task_cost_opt[i]);
+		csvio_addcol(&m->out, task_cost_opt[i]);
 }
 
 int
@@ -454,9 +454,9 @@ merge_free(struct merge *m)
 {
 	free(m->why);
 	free(m->why_file);
-	names_free(m->seen);
+	solve_names_free(m->seen);
 	layer_cache_free(m->geom);
-	table_free(&m->out);
+	csvio_free(&m->out);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -473,12 +473,12 @@ merge_rows(struct merge *m, const struct table *t)
 	int64_t first;
 	int rc = -1;
 
-	table_droprows(&m->out);
-	if (table_need(t, task_head_cols, c) < 0 ||
-	    table_need(t, nscol, &c[N_NS]) < 0 || check_geometry(t, m->geom) < 0)
+	csvio_droprows(&m->out);
+	if (csvio_need(t, task_head_cols, c) < 0 ||
+	    csvio_need(t, nscol, &c[N_NS]) < 0 || check_geometry(t, m->geom) < 0)
 		return -1;
-	gwc = table_col(t, task_pim_cols[TT_PIM_GWRITE]);
-	hidec = table_col(t, task_pim_cols[TT_PIM_HIDING]);
+	gwc = csvio_col(t, task_pim_cols[TT_PIM_GWRITE]);
+	hidec = csvio_col(t, task_pim_cols[TT_PIM_HIDING]);
 	if ((gwc < 0) != (hidec < 0)) {
 		pf_errl(t->fname, 1, "missing column '%s'",
 		    task_pim_cols[gwc < 0 ? TT_PIM_GWRITE : TT_PIM_HIDING]);
@@ -486,20 +486,20 @@ merge_rows(struct merge *m, const struct table *t)
 	}
 	b.gw = gwc;
 	b.hide = hidec;
-	b.hc[0] = table_col(t, TASK_COL_HANDOFF_IN);
-	b.hc[1] = table_col(t, TASK_COL_HANDOFF_OUT);
-	b.layer = table_col(t, "layer");
-	b.clk = table_col(t, TASK_COL_GPU_CLOCK);
-	b.energy = table_col(t, TASK_COL_ENERGY);
-	b.stat = table_col(t, TASK_COL_STATIC);
-	b.tens = table_col(t, TASK_COL_GPU_TENSOR);
+	b.hc[0] = csvio_col(t, TASK_COL_HANDOFF_IN);
+	b.hc[1] = csvio_col(t, TASK_COL_HANDOFF_OUT);
+	b.layer = csvio_col(t, "layer");
+	b.clk = csvio_col(t, TASK_COL_GPU_CLOCK);
+	b.energy = csvio_col(t, TASK_COL_ENERGY);
+	b.stat = csvio_col(t, TASK_COL_STATIC);
+	b.tens = csvio_col(t, TASK_COL_GPU_TENSOR);
 	for (i = 0; i < t->nrows; i++)
-		if (*table_get(t, i, (size_t)c[N_CAND]) == '\0') {
-			pf_errl(t->fname, table_line(t, i),
+		if (*csvio_get(t, i, (size_t)c[N_CAND]) == '\0') {
+			pf_errl(t->fname, csvio_line(t, i),
 			    "column 'cand': empty field");
 			return -1;
 		}
-	b.rfc = table_col(t, TASK_COL_REFUSED);
+	b.rfc = csvio_col(t, TASK_COL_REFUSED);
 	/* the rows in their order: fold takes an index of them */
 	idx = xcalloc(t->nrows + 1, sizeof(*idx));
 	g = xcalloc(t->nrows + 1, sizeof(*g));
@@ -510,13 +510,13 @@ merge_rows(struct merge *m, const struct table *t)
 	b.dev = xcalloc(t->nrows + 1, 1);
 	for (i = 0; i < t->nrows; i++) {
 		idx[i] = i;
-		cand = table_get(t, i, (size_t)c[N_CAND]);
-		if (i == 0 || strcmp(table_get(t, i - 1, (size_t)c[N_CAND]),
+		cand = csvio_get(t, i, (size_t)c[N_CAND]);
+		if (i == 0 || strcmp(csvio_get(t, i - 1, (size_t)c[N_CAND]),
 		    cand) != 0) {
-			if (table_int(t, i, (size_t)c[N_FIRST], &first) < 0)
+			if (csvio_int(t, i, (size_t)c[N_FIRST], &first) < 0)
 				goto done;
 			if (m->any && first < m->first) {
-				pf_errl(t->fname, table_line(t, i),
+				pf_errl(t->fname, csvio_line(t, i),
 				    "candidate '%s': first layer %lld after "
 				    "candidates of layer %lld (candidates come "
 				    "in the order of their first layer, as "
@@ -525,11 +525,11 @@ merge_rows(struct merge *m, const struct table *t)
 				goto done;
 			}
 			if (!m->any || first > m->first)
-				names_clear(m->seen);
+				solve_names_clear(m->seen);
 			m->first = first;
 			m->any = 1;
-			if (names_add(m->seen, cand)) {
-				pf_errl(t->fname, table_line(t, i),
+			if (solve_names_add(m->seen, cand)) {
+				pf_errl(t->fname, csvio_line(t, i),
 				    "candidate '%s': its pieces come again "
 				    "after another candidate's (they must be "
 				    "together, as pf-split writes them)", cand);
@@ -580,7 +580,7 @@ merge_costs(const struct table *t, double sync_ns, struct table *out)
 	if ((rc = merge_rows(&m, t)) == 0)
 		(void)merge_done(&m);
 	*out = m.out;
-	table_init(&m.out, NULL);
+	csvio_init(&m.out, NULL);
 	merge_free(&m);
 	return rc;
 }

@@ -36,10 +36,10 @@ int merge_costs(const struct table *tasks, double sync_ns,
     struct table *costs);
 
 /*
- * The same a block of rows at a time (table_stream, csvio.h): merge_init
+ * The same a block of rows at a time (csvio_stream, csvio.h): merge_init
  * starts with sync_ns; merge_rows folds the candidates of block t into
  * m->out, replacing those of the last block (a candidate must not be
- * cut between blocks: table_stream's group "cand").  It fails as
+ * cut between blocks: csvio_stream's group "cand").  It fails as
  * merge_costs does, and also for input not in pf-split's order: a
  * candidate whose first layer is below an earlier candidate's
  * ("file:line: candidate '...': first layer N after candidates of layer
@@ -85,8 +85,8 @@ void merge_free(struct merge *m);
  * Parse a decimal ns value as integer picoseconds; 0, or -1 when it is not
  * a number from 0 to MERGE_PIECE_MAX_NS.
  */
-int ns_to_ps(const char *s, long long *ps);
+int merge_ns_to_ps(const char *s, long long *ps);
 /* Write ps as a decimal ns value with three fractional digits. */
-void ps_to_ns(long long ps, char *buf, size_t n);
+void merge_ps_to_ns(long long ps, char *buf, size_t n);
 
 #endif

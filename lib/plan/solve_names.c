@@ -26,7 +26,7 @@ candhash(const char *s)
 }
 
 void
-names_clear(struct name_set *m)
+solve_names_clear(struct name_set *m)
 {
 	size_t i;
 
@@ -40,7 +40,7 @@ names_clear(struct name_set *m)
 }
 
 int
-names_add(struct name_set *m, const char *name)
+solve_names_add(struct name_set *m, const char *name)
 {
 	size_t h, i, k, len = strlen(name) + 1;
 
@@ -78,13 +78,13 @@ names_add(struct name_set *m, const char *name)
 }
 
 struct name_set *
-names_new(void)
+solve_names_new(void)
 {
 	return xcalloc(1, sizeof(struct name_set));
 }
 
 void
-names_free(struct name_set *m)
+solve_names_free(struct name_set *m)
 {
 	if (m == NULL)
 		return;

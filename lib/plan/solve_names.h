@@ -9,12 +9,12 @@
 
 struct name_set;
 
-/* An empty set; names_free frees it (NULL: nothing). */
-struct name_set *names_new(void);
-void names_free(struct name_set *m);
+/* An empty set; solve_names_free frees it (NULL: nothing). */
+struct name_set *solve_names_new(void);
+void solve_names_free(struct name_set *m);
 /* Forget every name. */
-void names_clear(struct name_set *m);
+void solve_names_clear(struct name_set *m);
 /* Add name (copied): 0, or 1 when it was there already. */
-int names_add(struct name_set *m, const char *name);
+int solve_names_add(struct name_set *m, const char *name);
 
 #endif

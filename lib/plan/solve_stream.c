@@ -10,12 +10,6 @@
 #include "solve_stream.h"
 #include "xalloc.h"
 
-/*
- * solve.c's prefix states: output on the GPU; on PIM, next read on PIM;
- * on PIM with the hand-off to the GPU paid.
- */
-enum { ST_G, ST_P, ST_PG, NST };
-
 /* A prefix state's best: its time, the candidate ending it, and how. */
 struct spt {
 	long long	 t;
@@ -32,7 +26,7 @@ struct solve_stream {
 	int64_t		 maxlast;	/* -1: none yet */
 	size_t		 m;		/* candidates added */
 	size_t		 cap;		/* prefixes 0..cap-1 allocated */
-	struct spt	*fr[P_NPOL];	/* [prefix * NST + state] */
+	struct spt	*fr[P_NPOL];	/* [prefix * SOLVE_NST + state] */
 	unsigned char	*cov;		/* [layer]: bit p, p covers it */
 	unsigned	 ovf;		/* bit p: a time overflowed */
 	int		 efit;		/* energy_fits, -1: not yet known */
@@ -77,13 +71,13 @@ grow(struct solve_stream *ss, size_t need)
 	for (p = 0; p < P_NPOL; p++) {
 		if (!(ss->pols >> p & 1))
 			continue;
-		ss->fr[p] = xreallocarray(ss->fr[p], cap * NST,
+		ss->fr[p] = xreallocarray(ss->fr[p], cap * SOLVE_NST,
 		    sizeof(*ss->fr[p]));
-		memset(ss->fr[p] + ss->cap * NST, 0, (cap - ss->cap) * NST *
-		    sizeof(*ss->fr[p]));
+		memset(ss->fr[p] + ss->cap * SOLVE_NST, 0,
+		    (cap - ss->cap) * SOLVE_NST * sizeof(*ss->fr[p]));
 		if (ss->cap == 0) {
 			/* the empty prefix: on the GPU, at time 0 */
-			ss->fr[p][ST_G].has = 1;
+			ss->fr[p][SOLVE_ST_G].has = 1;
 		}
 	}
 	ss->cov = xreallocarray(ss->cov, cap, 1);
@@ -105,26 +99,18 @@ add_ll(long long a, long long b, long long *r)
 static int
 relax(struct spt *fr, const struct cand *x, size_t i)
 {
-	int di = x->din != 0 ? x->din : SD_GPU, si, ti, tn;
+	int si, ti, tst;
 
-	for (si = 0; si < NST; si++) {
-		const struct spt *f = &fr[(size_t)x->first * NST + (size_t)si];
-		int hin;
+	for (si = 0; si < SOLVE_NST; si++) {
+		const struct spt *f = &fr[(size_t)x->first * SOLVE_NST +
+		    (size_t)si];
+		int hin = solve_step_in(si, x->din);
 
-		if (!f->has)
+		if (!f->has || hin < 0)
 			continue;
-		/* who may follow whom, and what the edge costs (solve.c) */
-		if (si == ST_G)
-			hin = (di & SD_PIM) != 0;
-		else if (si == ST_P ? di == SD_PIM : (di & SD_GPU) != 0)
-			hin = 0;
-		else
-			continue;
-		tn = x->dout == SD_PIM ? 2 : 1;
-		for (ti = 0; ti < tn; ti++) {
-			int tst = x->dout != SD_PIM ? ST_G : ti == 0 ? ST_P :
-			    ST_PG, hout = tst == ST_PG;
-			struct spt *g = &fr[((size_t)x->last + 1) * NST +
+		for (ti = 0; (tst = solve_step_out(x->dout, ti)) >= 0; ti++) {
+			int hout = tst == SOLVE_ST_PG;
+			struct spt *g = &fr[((size_t)x->last + 1) * SOLVE_NST +
 			    (size_t)tst];
 			long long t, hps = (hin ? x->hin_ps : 0) +
 			    (hout ? x->hout_ps : 0);
@@ -243,24 +229,24 @@ solve_stream_plan(struct solve_stream *ss, const struct cand *c,
 		return -3;
 	/* the model's output ends on the GPU */
 	bst = -1;
-	for (si = 0; si < NST; si += ST_PG - ST_G) {
-		a = &fr[(size_t)n * NST + (size_t)si];
+	for (si = 0; si < SOLVE_NST; si += SOLVE_ST_PG - SOLVE_ST_G) {
+		a = &fr[(size_t)n * SOLVE_NST + (size_t)si];
 		if (a->has && (bst < 0 ||
-		    a->t < fr[(size_t)n * NST + (size_t)bst].t))
+		    a->t < fr[(size_t)n * SOLVE_NST + (size_t)bst].t))
 			bst = si;
 	}
 	if (bst < 0) {
 		for (j = 1; j <= n; j++) {
-			for (si = 0; si < NST &&
-			    !fr[(size_t)j * NST + (size_t)si].has; si++)
+			for (si = 0; si < SOLVE_NST &&
+			    !fr[(size_t)j * SOLVE_NST + (size_t)si].has; si++)
 				;
-			if (si == NST)
+			if (si == SOLVE_NST)
 				break;
 		}
 		*stuck = j - 1;
 		return -1;
 	}
-	pl->ps = fr[(size_t)n * NST + (size_t)bst].t;
+	pl->ps = fr[(size_t)n * SOLVE_NST + (size_t)bst].t;
 	/* the back-trace, from the end: at most one segment per layer */
 	pl->seg = xcalloc((size_t)n + 1, sizeof(*pl->seg));
 	pl->hps = xcalloc((size_t)n + 1, sizeof(*pl->hps));
@@ -269,7 +255,7 @@ solve_stream_plan(struct solve_stream *ss, const struct cand *c,
 	for (j = n, si = bst; j > 0; nseg++) {
 		const struct cand *x;
 
-		a = &fr[(size_t)j * NST + (size_t)si];
+		a = &fr[(size_t)j * SOLVE_NST + (size_t)si];
 		x = &c[a->cand];
 		pl->seg[nseg] = a->cand;
 		pl->hps[nseg] = (a->hin ? x->hin_ps : 0) +

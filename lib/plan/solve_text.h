@@ -14,7 +14,7 @@
  * The table of the policies of res (enum policy order; attn-pim only
  * where in has a KV cache) to fp: the heading line, one row per policy,
  * the decode lines of a decoder model and the notes.  Every figure is
- * the summary's value as solve_summary writes it (its decimals), then
+ * the summary's value as solve_io_summary writes it (its decimals), then
  * rounded half away from zero to the table's.  Returns 0 or -1 on a
  * write error.
  */

@@ -15,7 +15,7 @@
 /*
  * The cells whose values change from one piece to the next are written,
  * the rest kept: each row starts as a copy of the one before it in the
- * block (table_setsamerow), sharing its texts.  What the last row holds,
+ * block (csvio_setsamerow), sharing its texts.  What the last row holds,
  * by the key of each cell.
  */
 #define KEY_EMPTY	INT64_MIN	/* a cell left empty */
@@ -72,7 +72,7 @@ static int
 parse_preds(struct gen *g, size_t i)
 {
 	size_t row = i - g->base;
-	const char *s = table_get(g->in, row, (size_t)g->preds_in);
+	const char *s = csvio_get(g->in, row, (size_t)g->preds_in);
 	char *buf = xstrdup(s), *p, *save = NULL;
 	int64_t v;
 	int rc = 0, n = 0;
@@ -80,8 +80,8 @@ parse_preds(struct gen *g, size_t i)
 	g->preds[i] = xcalloc(strlen(s) / 2 + 1, sizeof(int64_t));
 	for (p = strtok_r(buf, " ", &save); p != NULL;
 	    p = strtok_r(NULL, " ", &save)) {
-		if (parse_int64(p, &v) < 0 || v < 0 || v >= (int64_t)i) {
-			pf_errl(g->in->fname, table_line(g->in, row),
+		if (csvio_parse_int64(p, &v) < 0 || v < 0 || v >= (int64_t)i) {
+			pf_errl(g->in->fname, csvio_line(g->in, row),
 			    "column 'preds': bad producer '%s'", p);
 			rc = -1;
 			break;
@@ -111,7 +111,7 @@ changed(struct table *t, const struct rowmemo *m, struct cellkey *k,
 	if (last == v)
 		return 0;
 	if (k->have1 && k->v1 == v) {
-		table_setsame(t, r, (size_t)col, k->r1);
+		csvio_setsame(t, r, (size_t)col, k->r1);
 		v = 0;
 	} else
 		v = 1;
@@ -128,7 +128,7 @@ changed(struct table *t, const struct rowmemo *m, struct cellkey *k,
 static inline void
 put_text(struct table *out, size_t r, long col, const char *s)
 {
-	table_setscan(out, r, (size_t)col, s, strlen(s));
+	csvio_setscan(out, r, (size_t)col, s, strlen(s));
 }
 
 /* A number cell, or an empty one for KEY_EMPTY. */
@@ -136,9 +136,9 @@ static inline void
 put_opt(struct table *out, size_t r, long col, int64_t v)
 {
 	if (v == KEY_EMPTY)
-		(void)table_setplain(out, r, (size_t)col, 0);
+		(void)csvio_setplain(out, r, (size_t)col, 0);
 	else
-		table_setint(out, r, (size_t)col, v);
+		csvio_setint(out, r, (size_t)col, v);
 }
 
 /*
@@ -152,12 +152,12 @@ emit(struct gen *g, const struct task_cand *c, char axis, int ratio,
 	struct table *t = g->out;
 	struct rowmemo *m = &g->rm;
 	struct cellkey *h = m->head, *tl = m->tail;
-	size_t r = table_addrow(t), src = (size_t)pc->l.id, k;
+	size_t r = csvio_addrow(t), src = (size_t)pc->l.id, k;
 	char ax[2] = { axis, '\0' }, id[64];
 	enum task_dev dev = pc->dev == DEV_GPU ? TASK_GPU : TASK_PIM;
 
 	if (m->have)
-		table_setsamerow(t, r, r - 1);
+		csvio_setsamerow(t, r, r - 1);
 	/* a candidate's pieces are rows in a row: its id is made once */
 	if (!m->have || memcmp(&m->cand, c, sizeof(*c)) != 0) {
 		task_cand_id(c, id, sizeof(id));
@@ -165,17 +165,17 @@ emit(struct gen *g, const struct task_cand *c, char axis, int ratio,
 		m->cand = *c;
 	}
 	if (CHANGED(&h[TT_FIRST], g->head[TT_FIRST], c->first))
-		table_setint(t, r, (size_t)g->head[TT_FIRST], c->first);
+		csvio_setint(t, r, (size_t)g->head[TT_FIRST], c->first);
 	if (CHANGED(&h[TT_LAST], g->head[TT_LAST], c->last))
-		table_setint(t, r, (size_t)g->head[TT_LAST], c->last);
+		csvio_setint(t, r, (size_t)g->head[TT_LAST], c->last);
 	if (CHANGED(&h[TT_KIND], g->head[TT_KIND], c->kind))
 		put_text(t, r, g->head[TT_KIND], task_kind_name(c->kind));
 	if (CHANGED(&h[TT_AXIS], g->head[TT_AXIS], axis))
 		put_text(t, r, g->head[TT_AXIS], ax);
 	if (CHANGED(&h[TT_RATIO], g->head[TT_RATIO], ratio))
-		table_setint(t, r, (size_t)g->head[TT_RATIO], ratio);
+		csvio_setint(t, r, (size_t)g->head[TT_RATIO], ratio);
 	if (CHANGED(&h[TT_STEP], g->head[TT_STEP], pc->step))
-		table_setint(t, r, (size_t)g->head[TT_STEP], pc->step);
+		csvio_setint(t, r, (size_t)g->head[TT_STEP], pc->step);
 	if (CHANGED(&h[TT_DEVICE], g->head[TT_DEVICE], dev))
 		put_text(t, r, g->head[TT_DEVICE], task_dev_name(dev));
 	/* the layer's own text */
@@ -194,7 +194,7 @@ emit(struct gen *g, const struct task_cand *c, char axis, int ratio,
 	if (CHANGED(&tl[TT_PIM_CHANNELS], g->tail[TT_PIM_CHANNELS],
 	    g->o->pim_channels)) {
 		if (g->o->pim_channels > 0)
-			table_setint(t, r, (size_t)g->tail[TT_PIM_CHANNELS],
+			csvio_setint(t, r, (size_t)g->tail[TT_PIM_CHANNELS],
 			    g->o->pim_channels);
 		else
 			put_text(t, r, g->tail[TT_PIM_CHANNELS], TASK_PIM_AUTO);
@@ -225,7 +225,7 @@ whole(struct gen *g, size_t i)
 	emit(g, &c, 0, 100, &pc, 0, 0);
 	c.kind = TK_GPU;
 	emit(g, &c, 0, 100, &pc, 0, 0);
-	if (!pim_eligible(l, &g->o->rules))
+	if (!split_pim_eligible(l, &g->o->rules))
 		return;
 	pc.dev = DEV_PIM;
 	c.kind = TK_PIM;
@@ -261,7 +261,7 @@ static int
 splits(struct gen *g, size_t i)
 {
 	const struct layer *l = &g->l[i];
-	const struct task_axis_def *ax;
+	const struct split_axis_def *ax;
 	struct task_cand c;
 	struct piece pc[2];
 	int64_t units, prev;
@@ -271,7 +271,7 @@ splits(struct gen *g, size_t i)
 	c.kind = TK_SPLIT;
 	c.first = c.last = l->id;
 	for (a = 0; a < TA_NAXIS; a++) {
-		ax = &task_axes[a];
+		ax = &split_axes[a];
 		if (!(g->o->axes & 1 << a) || !ax->eligible(l, &g->o->rules))
 			continue;
 		c.axis = (enum task_axis)a;
@@ -311,18 +311,18 @@ chain(struct gen *g, size_t i, int L, enum split_dev dev0, const char *tag)
 	snprintf(id.tag, sizeof(id.tag), "%s", tag);
 	for (k = 0; k < L; k++)
 		if (((k % 2 == 0) == (dev0 == DEV_PIM)) &&
-		    !pim_eligible(&c[k], &g->o->rules))
+		    !split_pim_eligible(&c[k], &g->o->rules))
 			return 0;
 	for (s = 2; s <= PIPE_MAXSTAGE; s++) {
 		if (!(g->o->stages & 1 << s))
 			continue;
-		if ((n = pipe_chain(c, L, s, dev0, pc)) == SPLIT_TOOBIG)
+		if ((n = split_pipe_chain(c, L, s, dev0, pc)) == SPLIT_TOOBIG)
 			return toobig(g, i, "pipeline");
 		if (n < 0)
 			continue;
 		id.stages = s;
 		for (k = 0; k < n; k++)
-			emit(g, &id, task_axes[axis].letter, 100 / s, &pc[k],
+			emit(g, &id, task_axis_letter(axis), 100 / s, &pc[k],
 			    g->o->gwrite, 1);
 	}
 	return 0;
@@ -339,11 +339,11 @@ pipes(struct gen *g, size_t i)
 
 		ok = 1;
 		for (k = i + 1; ok && k < i + (size_t)L; k++)
-			ok = pipe_link_ok(&g->l[k - 1], &g->l[k], g->preds[k],
+			ok = split_pipe_link_ok(&g->l[k - 1], &g->l[k], g->preds[k],
 			    g->npreds[k], &g->o->rules);
 		if (!ok)
 			break;
-		t = pipe_type(&g->l[i], L);
+		t = split_pipe_type(&g->l[i], L);
 		if (t == PIPE_FC && (g->o->types & 1 << t)) {
 			/* the MLP pair, both device orders */
 			if (chain(g, i, L, DEV_GPU, "fcg") < 0 ||
@@ -379,14 +379,14 @@ setup_cols(struct gen *g)
 	size_t i, k;
 
 	if (layer_cols_find(g->in, &g->lc) < 0 ||
-	    table_need(g->in, strcols, sidx) < 0)
+	    csvio_need(g->in, strcols, sidx) < 0)
 		return -1;
 	g->fname = g->in->fname;
 	g->name_in = sidx[0];
 	g->onnx_in = sidx[1];
 	g->preds_in = sidx[2];
 	for (i = 0; task_head_cols[i] != NULL; i++)
-		g->head[i] = (long)table_addcol(g->out, task_head_cols[i]);
+		g->head[i] = (long)csvio_addcol(g->out, task_head_cols[i]);
 	layer_cols_add(g->out, &g->olc);
 	/*
 	 * The optional geometry columns are the pieces' own (a depth piece
@@ -395,20 +395,20 @@ setup_cols(struct gen *g)
 	if (g->lc.in_d >= 0)
 		layer_cols_add_depth(g->out, &g->olc);
 	if (g->lc.transposed >= 0)
-		g->olc.transposed = (long)table_addcol(g->out, "transposed");
-	g->name_out = table_col(g->out, "name");
-	g->onnx_out = table_col(g->out, "onnx_op");
-	g->preds_out = table_col(g->out, "preds");
+		g->olc.transposed = (long)csvio_addcol(g->out, "transposed");
+	g->name_out = csvio_col(g->out, "name");
+	g->onnx_out = csvio_col(g->out, "onnx_op");
+	g->preds_out = csvio_col(g->out, "preds");
 	for (i = 0; task_pim_cols[i] != NULL; i++)
-		g->tail[i] = (long)table_addcol(g->out, task_pim_cols[i]);
+		g->tail[i] = (long)csvio_addcol(g->out, task_pim_cols[i]);
 	/* unknown layer columns travel after ours, in input order */
 	g->extra_in = xcalloc(g->in->ncols, sizeof(size_t));
 	g->extra_out = xcalloc(g->in->ncols, sizeof(size_t));
 	for (k = 0; k < g->in->ncols; k++) {
-		if (table_col(g->out, g->in->cols[k]) >= 0)
+		if (csvio_col(g->out, g->in->cols[k]) >= 0)
 			continue;
 		g->extra_in[g->nextra] = k;
-		g->extra_out[g->nextra++] = table_addcol(g->out,
+		g->extra_out[g->nextra++] = csvio_addcol(g->out,
 		    g->in->cols[k]);
 	}
 	g->ntxt = 3 + g->nextra;
@@ -443,25 +443,25 @@ add_rows(struct gen *g)
 		if (layer_get_seen(g->in, &g->lc, r, &g->l[i], &g->seen) < 0)
 			return -1;
 		if (g->l[i].id != (int64_t)i) {
-			pf_errl(g->in->fname, table_line(g->in, r),
+			pf_errl(g->in->fname, csvio_line(g->in, r),
 			    "column 'layer': expected %zu, not '%s'", i,
-			    table_get(g->in, r, (size_t)g->lc.id));
+			    csvio_get(g->in, r, (size_t)g->lc.id));
 			return -1;
 		}
 		g->preds[i] = NULL;
 		g->n++;
 		if (parse_preds(g, i) < 0)
 			return -1;
-		g->line[i] = table_line(g->in, r);
+		g->line[i] = csvio_line(g->in, r);
 		t = &g->txt[i * g->ntxt];
-		t[0] = textpool_dup(&g->chunks, table_get(g->in, r,
+		t[0] = textpool_dup(&g->chunks, csvio_get(g->in, r,
 		    (size_t)g->name_in));
-		t[1] = textpool_dup(&g->chunks, table_get(g->in, r,
+		t[1] = textpool_dup(&g->chunks, csvio_get(g->in, r,
 		    (size_t)g->onnx_in));
-		t[2] = textpool_dup(&g->chunks, table_get(g->in, r,
+		t[2] = textpool_dup(&g->chunks, csvio_get(g->in, r,
 		    (size_t)g->preds_in));
 		for (k = 0; k < g->nextra; k++)
-			t[3 + k] = textpool_dup(&g->chunks, table_get(g->in, r,
+			t[3 + k] = textpool_dup(&g->chunks, csvio_get(g->in, r,
 			    g->extra_in[k]));
 	}
 	return 0;
@@ -474,11 +474,11 @@ add_rows(struct gen *g)
 static int
 flush(struct gen *g, struct table_out *w)
 {
-	if (table_out_rows(w, g->out) < 0) {
+	if (csvio_out_rows(w, g->out) < 0) {
 		pf_write_error(NULL);
 		return -1;
 	}
-	table_droprows(g->out);
+	csvio_droprows(g->out);
 	/* the rows the memo points to are gone */
 	memset(&g->rm, 0, sizeof(g->rm));
 	return 0;
@@ -540,7 +540,7 @@ whole_table(const struct table *layers, const struct split_opts *o,
 	g.out = out;
 	if (setup_cols(&g) < 0 || add_rows(&g) < 0)
 		rc = -1;
-	else if (w != NULL && table_out_header(w, out) < 0) {
+	else if (w != NULL && csvio_out_header(w, out) < 0) {
 		pf_write_error(NULL);
 		rc = -1;
 	} else if (generate(&g, g.n, g.n, w) < 0) {
@@ -553,28 +553,28 @@ whole_table(const struct table *layers, const struct split_opts *o,
 }
 
 int
-split_tasks(const struct table *layers, const struct split_opts *o,
+split_gen_tasks(const struct table *layers, const struct split_opts *o,
     struct table *out)
 {
-	table_init(out, "<stdout>");
+	csvio_init(out, "<stdout>");
 	return whole_table(layers, o, out, NULL);
 }
 
 int
-split_write(const struct table *layers, const struct split_opts *o,
+split_gen_write(const struct table *layers, const struct split_opts *o,
     struct table_out *w)
 {
 	struct table out;
 	int rc;
 
-	table_init(&out, "<stdout>");
+	csvio_init(&out, "<stdout>");
 	rc = whole_table(layers, o, &out, w);
-	table_free(&out);
+	csvio_free(&out);
 	return rc;
 }
 
 int
-split_stream(struct table_reader *r, const struct split_opts *o,
+split_gen_stream(struct table_reader *r, const struct split_opts *o,
     struct table_out *w)
 {
 	struct table out;
@@ -582,18 +582,18 @@ split_stream(struct table_reader *r, const struct split_opts *o,
 	int rc = -1, n, gen_ok = 1;
 
 	memset(&g, 0, sizeof(g));
-	table_init(&out, "<stdout>");
-	g.in = table_reader_table(r);
+	csvio_init(&out, "<stdout>");
+	g.in = csvio_reader_table(r);
 	g.o = o;
 	g.out = &out;
 	if (setup_cols(&g) < 0)
 		goto done;
-	if (table_out_header(w, &out) < 0) {
+	if (csvio_out_header(w, &out) < 0) {
 		pf_write_error(NULL);
 		goto done;
 	}
-	while ((n = table_reader_next(r)) > 0) {
-		g.in = table_reader_table(r);
+	while ((n = csvio_reader_next(r)) > 0) {
+		g.in = csvio_reader_table(r);
 		if (add_rows(&g) < 0)
 			goto done;
 		/* the layers a chain from layer i may take are in */
@@ -615,6 +615,6 @@ split_stream(struct table_reader *r, const struct split_opts *o,
 	rc = 0;
 done:
 	gen_free(&g);
-	table_free(&out);
+	csvio_free(&out);
 	return rc;
 }

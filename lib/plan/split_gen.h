@@ -9,6 +9,7 @@
 #define PF_SPLIT_GEN_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "csvio.h"
 #include "split_geom.h"
@@ -22,6 +23,8 @@ struct split_opts {
 	int64_t			pim_channels;	/* PIM share N on every piece;
 						   0: TASK_PIM_AUTO */
 	int64_t			gwrite;
+	int64_t			channels;	/* the machine's memory
+						   channels, 0: unknown */
 	struct split_rules	rules;
 };
 
@@ -38,13 +41,43 @@ int split_opt_axes(struct split_opts *o, const char *arg);
 int split_opt_types(struct split_opts *o, const char *arg);
 int split_opt_stages(struct split_opts *o, const char *arg);
 int split_opt_rules(struct split_opts *o, const char *arg);
+/*
+ * "-g max_gwrite": a power of two from 1 to 64 (n_gwrite).  0, or -1
+ * after a report (the caller prints usage).
+ */
+int split_opt_gwrite(struct split_opts *o, const char *arg);
+
+/*
+ * The machine into o: its memory channels (total, from -C, when > 0; else
+ * those of the GPU config gpu_config names, conf_resolve "gpu", when not
+ * NULL; else unknown) and the PIM share on every piece (npim, from -n,
+ * when > 0; else the machine's default, task_pim_share, when it is known),
+ * fewer than the machine's channels and no fewer than the GWRITE groups
+ * when gwrite_set (-g given).  Returns 0; -1 after a report when the
+ * config does not load; -2 after a report when the numbers contradict
+ * each other (the caller prints usage).
+ */
+int split_opt_machine(struct split_opts *o, int64_t total,
+    const char *gpu_config, int64_t npim, int gwrite_set);
+/*
+ * pf-split -m: the machine of o as a one-row CSV (channels,
+ * pim_channels, max_gwrite) on fp, for drivers that must not parse
+ * configs.  0, or -1 on a write error (unreported).
+ */
+int split_opt_machine_write(const struct split_opts *o, FILE *fp);
+/*
+ * pf-split: the layers.csv at path (NULL or "-": standard input, read
+ * whole first so that the stage writing it ends at once) to tasks.csv on
+ * stdout, a block at a time (split_gen_stream).  0, or -1 after a report.
+ */
+int split_gen_run(const char *path, const struct split_opts *o);
 
 /*
  * Build tasks.csv from a layers.csv table.  out is initialised here (the
  * caller frees it in every case).  Returns 0, or -1 after reporting the
  * first bad row of layers.
  */
-int split_tasks(const struct table *layers, const struct split_opts *o,
+int split_gen_tasks(const struct table *layers, const struct split_opts *o,
     struct table *out);
 /*
  * The same written to w a block of rows at a time as the layers'
@@ -52,7 +85,7 @@ int split_tasks(const struct table *layers, const struct split_opts *o,
  * memory does not grow with the candidates: 0, or -1 after reporting a
  * bad row or a write error (the caller closes w).
  */
-int split_write(const struct table *layers, const struct split_opts *o,
+int split_gen_write(const struct table *layers, const struct split_opts *o,
     struct table_out *w);
 /*
  * The same from the layers of r a block at a time: each block's layers
@@ -64,7 +97,7 @@ int split_write(const struct table *layers, const struct split_opts *o,
  * none is bad.  0, or -1 after a report (the caller closes w, cutting
  * what went out: pf-formats(7), Streaming).
  */
-int split_stream(struct table_reader *r, const struct split_opts *o,
+int split_gen_stream(struct table_reader *r, const struct split_opts *o,
     struct table_out *w);
 
 #endif

@@ -50,18 +50,18 @@ split_rules_set(struct split_rules *r, const char *tok)
 }
 
 int
-is_depthwise(const struct layer *l)
+split_is_depthwise(const struct layer *l)
 {
 	return l->op == OP_CONV && l->groups > 1 && l->groups == l->in_c &&
 	    l->groups == l->out_c;
 }
 
 int
-pim_eligible(const struct layer *l, const struct split_rules *r)
+split_pim_eligible(const struct layer *l, const struct split_rules *r)
 {
 	switch (l->op) {
 	case OP_CONV:
-		if (is_depthwise(l))
+		if (split_is_depthwise(l))
 			return r->pim_dw;
 		if (l->groups > 1)
 			return r->pim_grouped;
@@ -88,9 +88,9 @@ split_nrows(const struct layer *l)
 static int
 divisible(const struct layer *l, const struct split_rules *r)
 {
-	if (!pim_eligible(l, r) || layer_is_kv(l))
+	if (!split_pim_eligible(l, r) || layer_is_kv(l))
 		return 0;
-	return l->op != OP_CONV || (is_depthwise(l) ? r->split_dw :
+	return l->op != OP_CONV || (split_is_depthwise(l) ? r->split_dw :
 	    l->groups <= 1 || r->split_grouped);
 }
 
@@ -461,3 +461,10 @@ split_by_d(const struct layer *l, int ratio, struct piece pc[2],
 	pc[1].row0 = n;
 	return 0;
 }
+
+const struct split_axis_def split_axes[TA_NAXIS] = {
+	{ 'h', split_ok_h, split_by_h },
+	{ 'n', split_ok_n, split_by_n },
+	{ 'm', split_ok_m, split_by_m },
+	{ 'd', split_ok_d, split_by_d },
+};

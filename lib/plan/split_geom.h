@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "layer.h"
+#include "task.h"
 
 enum split_dev { DEV_GPU, DEV_PIM };
 
@@ -72,9 +73,9 @@ int split_rules_set(struct split_rules *r, const char *tok);
 extern const char *const split_rule_names[];
 
 /* Nonzero if the conv is depthwise: one input and one output channel per group. */
-int is_depthwise(const struct layer *l);
+int split_is_depthwise(const struct layer *l);
 /* Nonzero if the layer may have whole-layer PIM candidates. */
-int pim_eligible(const struct layer *l, const struct split_rules *r);
+int split_pim_eligible(const struct layer *l, const struct split_rules *r);
 /*
  * Nonzero if the layer may be split along axis h (a conv's rows), n
  * (output channels or groups) or m (a gemm's or matmul's rows); the axis
@@ -137,5 +138,24 @@ int split_by_m(const struct layer *l, int ratio, struct piece pc[2],
     int64_t *units);
 int split_by_d(const struct layer *l, int ratio, struct piece pc[2],
     int64_t *units);
+
+/*
+ * Per axis of task.h, in enum task_axis order: its letter (as
+ * task_axis_letter), which layers it may divide and how.
+ */
+struct split_axis_def {
+	char	letter;
+	/* Whether layer l may be split along the axis under rules r. */
+	int	(*eligible)(const struct layer *l, const struct split_rules *r);
+	/*
+	 * The two pieces at GPU share ratio (1..99): 0, -1 when the axis
+	 * cannot divide l at that ratio, SPLIT_TOOBIG;
+	 * *units gets the GPU's share in rows or channels.
+	 */
+	int	(*divide)(const struct layer *l, int ratio, struct piece *pc,
+		    int64_t *units);
+};
+
+extern const struct split_axis_def split_axes[TA_NAXIS];
 
 #endif

@@ -1,12 +1,17 @@
 /*
- * pf-split's options: the defaults of the published flow and the
- * parsing of -a, -e, -p, -r and -s into struct split_opts (split_gen.h).
+ * pf-split as library calls: the defaults of the published flow, the
+ * parsing of -a, -e, -p, -r and -s into struct split_opts (split_gen.h),
+ * the machine the candidates are for (-C, -c, -n, -g) and the run.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "conf.h"
 #include "csvio.h"
+#include "diag.h"
+#include "gpu_model.h"
 #include "split_pipe.h"
 #include "split_gen.h"
 #include "task.h"
@@ -92,7 +97,7 @@ type_tok(struct split_opts *o, const char *t)
 		o->types |= 1 << (t[0] - '0');
 	else if (strcmp(t, "fc") == 0)
 		o->types |= 1 << PIPE_FC;
-	else if (t[0] == 'c' && parse_int64(t + 1, &n) == 0 && n >= 2 &&
+	else if (t[0] == 'c' && csvio_parse_int64(t + 1, &n) == 0 && n >= 2 &&
 	    n <= PIPE_MAXLEN)
 		o->chains |= 1 << n;
 	else
@@ -112,7 +117,7 @@ stage_tok(struct split_opts *o, const char *t)
 {
 	int64_t n;
 
-	if (parse_int64(t, &n) < 0 || n < 2 || n > PIPE_MAXSTAGE)
+	if (csvio_parse_int64(t, &n) < 0 || n < 2 || n > PIPE_MAXSTAGE)
 		return -1;
 	o->stages |= 1 << n;
 	return 0;
@@ -137,4 +142,143 @@ int
 split_opt_rules(struct split_opts *o, const char *arg)
 {
 	return eachtok(arg, o, rule_tok);
+}
+
+int
+split_opt_gwrite(struct split_opts *o, const char *arg)
+{
+	int64_t v;
+
+	if (csvio_parse_int64(arg, &v) < 0 || v < 1 || v > 64) {
+		pf_err(NULL, "-g '%s': want a whole number from 1 to 64", arg);
+		return -1;
+	}
+	/* n_gwrite takes 1, 2, 4, ...: 3 would mean 2 */
+	if ((v & (v - 1)) != 0) {
+		pf_err(NULL, "-g '%s': want a power of two "
+		    "(n_gwrite is 1, 2, 4, ...)", arg);
+		return -1;
+	}
+	o->gwrite = v;
+	return 0;
+}
+
+int
+split_opt_machine(struct split_opts *o, int64_t total, const char *gpu_config,
+    int64_t npim, int gwrite_set)
+{
+	if (total == 0 && gpu_config != NULL) {
+		struct gpu_model m;
+		char *path = conf_resolve("gpu", gpu_config);
+
+		if (path == NULL || gpu_model_load(path, &m) < 0) {
+			free(path);
+			return -1;
+		}
+		free(path);
+		total = (int64_t)m.channels;
+	}
+	o->channels = total;
+	/* The machine, when known, decides the default share and bounds it. */
+	o->pim_channels = npim > 0 ? npim : total > 0 ? task_pim_share(total) :
+	    0;
+	if (total > 0 && o->pim_channels >= total) {
+		pf_err(NULL, "-n %lld: PIM channels must be fewer than the %lld "
+		    "channels of the machine", (long long)o->pim_channels,
+		    (long long)total);
+		return -2;
+	}
+	/* each GWRITE group is at least one PIM channel */
+	if (gwrite_set && o->pim_channels > 0 && o->gwrite > o->pim_channels) {
+		pf_err(NULL, "-g %lld: more GWRITE groups than the %lld PIM "
+		    "channels", (long long)o->gwrite,
+		    (long long)o->pim_channels);
+		return -2;
+	}
+	return 0;
+}
+
+int
+split_opt_machine_write(const struct split_opts *o, FILE *fp)
+{
+	char n[32] = TASK_PIM_AUTO;
+
+	if (o->pim_channels > 0)
+		snprintf(n, sizeof(n), "%lld", (long long)o->pim_channels);
+	return fprintf(fp, "channels,pim_channels,max_gwrite\n%lld,%s,%lld\n",
+	    (long long)o->channels, n, (long long)o->gwrite) < 0 ? -1 : 0;
+}
+
+/*
+ * All of fp read into *buf (the caller frees it) and opened as a stream
+ * of its bytes, or NULL after a report.
+ */
+static FILE *
+slurp(FILE *fp, char **buf)
+{
+	size_t n = 0, cap = 1 << 16, r;
+	FILE *m;
+
+	*buf = xmalloc(cap);
+	while ((r = fread(*buf + n, 1, cap - n, fp)) > 0)
+		if ((n += r) == cap)
+			*buf = xreallocarray(*buf, cap *= 2, 1);
+	if (ferror(fp)) {
+		pf_err("<stdin>", "%s", strerror(errno));
+		return NULL;
+	}
+	/* fmemopen of no bytes may fail: an empty stream is one of 0 bytes */
+	if ((m = fmemopen(*buf, n > 0 ? n : 1, "r")) == NULL) {
+		pf_err("<stdin>", "%s", strerror(errno));
+		return NULL;
+	}
+	if (n == 0) {
+		**buf = '\0';
+		(void)fgetc(m);
+	}
+	return m;
+}
+
+int
+split_gen_run(const char *path, const struct split_opts *o)
+{
+	struct table_reader *in;
+	struct table_out *out;
+	FILE *mem = NULL;
+	char *buf = NULL;
+	int ok, rc = 0;
+
+	/*
+	 * The layers parsed a block at a time, so the first rows go out
+	 * sooner; standard input is read whole first (raw bytes), so that
+	 * the stage writing it (onnx2layers in a pipe) ends at once rather
+	 * than when the last candidates are made.
+	 */
+	if (path == NULL || strcmp(path, "-") == 0) {
+		if ((mem = slurp(stdin, &buf)) == NULL) {
+			free(buf);
+			return -1;
+		}
+		in = csvio_reader_stream(mem, "<stdin>", TABLE_BLOCK, NULL);
+	} else
+		in = csvio_reader_open(path, TABLE_BLOCK, NULL);
+	if (in == NULL) {
+		if (mem != NULL)
+			fclose(mem);
+		free(buf);
+		return -1;
+	}
+	out = csvio_out_open(stdout, TABLE_HOLD);
+	ok = split_gen_stream(in, o, out) == 0;
+	if (!ok)
+		rc = -1;
+	if (csvio_out_close(out, ok) < 0) {
+		pf_write_error(NULL);
+		rc = -1;
+	}
+	csvio_reader_close(in);
+	if (mem != NULL)
+		fclose(mem);
+	free(buf);
+	return rc;
 }

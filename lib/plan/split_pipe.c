@@ -30,7 +30,7 @@ inrows(const struct layer *l)
 }
 
 int
-pipe_link_ok(const struct layer *a, const struct layer *b,
+split_pipe_link_ok(const struct layer *a, const struct layer *b,
     const int64_t *b_preds, int nb_preds, const struct split_rules *r)
 {
 	int conv = a->op == OP_CONV;
@@ -59,13 +59,13 @@ pipe_link_ok(const struct layer *a, const struct layer *b,
 }
 
 int
-pipe_type(const struct layer *c, int n)
+split_pipe_type(const struct layer *c, int n)
 {
-	if (n == 2 && is1x1(&c[0]) && is_depthwise(&c[1]))
+	if (n == 2 && is1x1(&c[0]) && split_is_depthwise(&c[1]))
 		return 1;
 	if (n == 2 && c[0].op == OP_CONV && !is1x1(&c[0]) && is1x1(&c[1]))
 		return 2;
-	if (n == 3 && pipe_type(c, 2) == 1 && pipe_type(c + 1, 2) == 2)
+	if (n == 3 && split_pipe_type(c, 2) == 1 && split_pipe_type(c + 1, 2) == 2)
 		return 3;
 	if (n == 2 && c[0].op == OP_GEMM && c[1].op == OP_GEMM)
 		return PIPE_FC;
@@ -73,7 +73,7 @@ pipe_type(const struct layer *c, int n)
 }
 
 int
-pipe_chain(const struct layer *chain, int L, int S, enum split_dev dev0,
+split_pipe_chain(const struct layer *chain, int L, int S, enum split_dev dev0,
     struct piece *pc)
 {
 	int64_t lo[PIPE_MAXLEN][PIPE_MAXSTAGE], hi[PIPE_MAXLEN][PIPE_MAXSTAGE];

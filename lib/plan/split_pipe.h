@@ -29,7 +29,7 @@
  * input height divisible by 4 (no odd H or H/2).  Dilated convs need
  * r->split_dil.
  */
-int pipe_link_ok(const struct layer *a, const struct layer *b,
+int split_pipe_link_ok(const struct layer *a, const struct layer *b,
     const int64_t *b_preds, int nb_preds, const struct split_rules *r);
 
 /*
@@ -40,7 +40,7 @@ int pipe_link_ok(const struct layer *a, const struct layer *b,
  * -p fc); or 0 for none.  The links must be checked separately.
  */
 #define PIPE_FC	4
-int pipe_type(const struct layer *chain, int n);
+int split_pipe_type(const struct layer *chain, int n);
 
 /*
  * The L*S pieces of chain[0..L-1] in S stages with layer 0 on dev0,
@@ -49,7 +49,7 @@ int pipe_type(const struct layer *chain, int n);
  * stage) or the shapes do not chain, or SPLIT_TOOBIG when a count
  * overflows.
  */
-int pipe_chain(const struct layer *chain, int L, int S, enum split_dev dev0,
+int split_pipe_chain(const struct layer *chain, int L, int S, enum split_dev dev0,
     struct piece *pc);
 
 #endif

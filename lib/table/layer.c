@@ -85,7 +85,7 @@ layer_opparse(const char *s, enum layer_op *op)
 }
 
 int
-dtype_bytes(const char *dtype)
+layer_dtype_bytes(const char *dtype)
 {
 	size_t i;
 
@@ -122,16 +122,16 @@ layer_cols_find(const struct table *t, struct layer_cols *lc)
 	for (i = 0; i < NNUM; i++) {
 		const char *name = i == 0 ? "layer" : numcols[i].name;
 
-		if ((*CFIELD(lc, &numcols[i]) = table_col(t, name)) < 0) {
+		if ((*CFIELD(lc, &numcols[i]) = csvio_col(t, name)) < 0) {
 			pf_errl(t->fname, 1, "missing column '%s'", name);
 			return -1;
 		}
 	}
-	lc->resident = table_col(t, "resident");
-	lc->transposed = table_col(t, "transposed");
-	lc->kv_seq = table_col(t, "kv_seq");
+	lc->resident = csvio_col(t, "resident");
+	lc->transposed = csvio_col(t, "transposed");
+	lc->kv_seq = csvio_col(t, "kv_seq");
 	for (i = 0; i < NDCOL; i++)
-		*CFIELD(lc, &dcols[i]) = table_col(t, dcols[i].name);
+		*CFIELD(lc, &dcols[i]) = csvio_col(t, dcols[i].name);
 	for (i = 0; i < NDCOL; i++)
 		if ((*CFIELD(lc, &dcols[i]) < 0) != (lc->in_d < 0)) {
 			pf_errl(t->fname, 1, "column '%s': the depth columns "
@@ -139,7 +139,7 @@ layer_cols_find(const struct table *t, struct layer_cols *lc)
 			return -1;
 		}
 	for (i = 0; i < 3; i++)
-		if ((*sidx[i] = table_col(t, strcols[i])) < 0) {
+		if ((*sidx[i] = csvio_col(t, strcols[i])) < 0) {
 			pf_errl(t->fname, 1, "missing column '%s'", strcols[i]);
 			return -1;
 		}
@@ -152,7 +152,7 @@ layer_cols_add(struct table *t, struct layer_cols *lc)
 	size_t i;
 
 	for (i = 0; layer_colnames[i] != NULL; i++)
-		table_addcol(t, layer_colnames[i]);
+		csvio_addcol(t, layer_colnames[i]);
 	(void)layer_cols_find(t, lc);
 }
 
@@ -205,15 +205,15 @@ static int
 getstr(const struct table *t, size_t row, long col, char *dst, size_t n,
     const char *init)
 {
-	const char *s = table_get(t, row, (size_t)col);
+	const char *s = csvio_get(t, row, (size_t)col);
 
 	if (*s == '\0') {
-		pf_errl(t->fname, table_line(t, row), "column '%s': empty field",
+		pf_errl(t->fname, csvio_line(t, row), "column '%s': empty field",
 		    t->cols[col]);
 		return -1;
 	}
 	if (strlen(s) >= n) {
-		pf_errl(t->fname, table_line(t, row),
+		pf_errl(t->fname, csvio_line(t, row),
 		    "column '%s': value too long: '%s'", t->cols[col], s);
 		return -1;
 	}
@@ -237,18 +237,18 @@ getnums(const struct table *t, size_t row, const struct layer_cols *lc,
 
 	for (i = 0; i < n; i++) {
 		col = (size_t)*CFIELD(lc, &nc[i]);
-		if (seen(m, base + i, table_get(t, row, col)))
+		if (seen(m, base + i, csvio_get(t, row, col)))
 			continue;
 		v = LFIELD(l, &nc[i]);
-		if (table_int(t, row, col, v) < 0)
+		if (csvio_int(t, row, col, v) < 0)
 			return -1;
 		if (*v < nc[i].min) {
-			pf_errl(t->fname, table_line(t, row), "column '%s': "
+			pf_errl(t->fname, csvio_line(t, row), "column '%s': "
 			    "must be %s, not '%s'", t->cols[col], nc[i].min > 0 ?
-			    "positive" : "non-negative", table_get(t, row, col));
+			    "positive" : "non-negative", csvio_get(t, row, col));
 			return -1;
 		}
-		keep(m, base + i, table_get(t, row, col));
+		keep(m, base + i, csvio_get(t, row, col));
 	}
 	return 0;
 }
@@ -258,10 +258,10 @@ static int
 getrest(const struct table *t, const struct layer_cols *lc, size_t row,
     struct layer *l, struct layer_seen *m)
 {
-	long line = table_line(t, row);
-	const char *s, *ops = table_get(t, row, (size_t)lc->op);
-	const char *dts = table_get(t, row, (size_t)lc->dtype);
-	const char *acts = table_get(t, row, (size_t)lc->act);
+	long line = csvio_line(t, row);
+	const char *s, *ops = csvio_get(t, row, (size_t)lc->op);
+	const char *dts = csvio_get(t, row, (size_t)lc->dtype);
+	const char *acts = csvio_get(t, row, (size_t)lc->act);
 	int newop = !seen(m, S_OP, ops), newdt = !seen(m, S_DTYPE, dts);
 	size_t i;
 	char op[24];
@@ -277,7 +277,7 @@ getrest(const struct table *t, const struct layer_cols *lc, size_t row,
 	    "fp16") < 0)
 		return -1;
 	/* an optional column absent: what layer_init leaves, as empty */
-	s = lc->resident >= 0 ? table_get(t, row, (size_t)lc->resident) : "";
+	s = lc->resident >= 0 ? csvio_get(t, row, (size_t)lc->resident) : "";
 	if (!seen(m, S_RESIDENT, s)) {
 		if (*s != '\0' && strcmp(s, "weights") != 0 &&
 		    strcmp(s, "kv") != 0) {
@@ -299,7 +299,7 @@ getrest(const struct table *t, const struct layer_cols *lc, size_t row,
 			if (m != NULL)
 				m->text[NNUM + i][0] = SEEN_NONE;
 		}
-	s = lc->kv_seq >= 0 ? table_get(t, row, (size_t)lc->kv_seq) : "";
+	s = lc->kv_seq >= 0 ? csvio_get(t, row, (size_t)lc->kv_seq) : "";
 	if (!seen(m, S_KV, s)) {
 		if (*s != '\0' && strcmp(s, "k") != 0 && strcmp(s, "n") != 0) {
 			pf_errl(t->fname, line, "column 'kv_seq': must be "
@@ -309,7 +309,7 @@ getrest(const struct table *t, const struct layer_cols *lc, size_t row,
 		l->kv_seq = *s;
 		keep(m, S_KV, s);
 	}
-	s = lc->transposed >= 0 ? table_get(t, row, (size_t)lc->transposed) :
+	s = lc->transposed >= 0 ? csvio_get(t, row, (size_t)lc->transposed) :
 	    "";
 	if (!seen(m, S_TRANS, s)) {
 		if (*s != '\0' && strcmp(s, "0") != 0 && strcmp(s, "1") != 0) {
@@ -329,7 +329,7 @@ getrest(const struct table *t, const struct layer_cols *lc, size_t row,
 		keep(m, S_OP, ops);
 	}
 	if (newdt) {
-		if (dtype_bytes(l->dtype) == 0) {
+		if (layer_dtype_bytes(l->dtype) == 0) {
 			pf_errl(t->fname, line, "column 'dtype': unknown type "
 			    "'%s'", l->dtype);
 			return -1;
@@ -389,7 +389,7 @@ layer_put(struct table *t, const struct layer_cols *lc, size_t row,
 	size_t i;
 
 	for (i = 0; i < NNUM; i++)
-		table_setint(t, row, (size_t)*CFIELD(lc, &numcols[i]),
+		csvio_setint(t, row, (size_t)*CFIELD(lc, &numcols[i]),
 		    *LFIELD(l, &numcols[i]));
 	put_rest(t, lc, row, l);
 }
@@ -410,15 +410,15 @@ put_num(struct table *t, size_t row, size_t col, int64_t v,
 
 	m->v[i] = v;
 	if (!m->have) {
-		table_setint(t, row, col, v);
+		csvio_setint(t, row, col, v);
 		return;
 	}
 	if (last == v)
 		return;
 	if (m->have1[i] && m->v1[i] == v)
-		table_setsame(t, row, col, m->r1[i]);
+		csvio_setsame(t, row, col, m->r1[i]);
 	else
-		table_setint(t, row, col, v);
+		csvio_setint(t, row, col, v);
 	m->v1[i] = last;
 	m->r1[i] = row - 1;
 	m->have1[i] = 1;
@@ -428,7 +428,7 @@ put_num(struct table *t, size_t row, size_t col, int64_t v,
 static void
 put_text(struct table *t, size_t row, long col, const char *s)
 {
-	table_setscan(t, row, (size_t)col, s, strlen(s));
+	csvio_setscan(t, row, (size_t)col, s, strlen(s));
 }
 
 void
@@ -472,19 +472,19 @@ put_rest(struct table *t, const struct layer_cols *lc, size_t row,
 {
 	size_t i;
 
-	table_set(t, row, (size_t)lc->op, layer_opname(l->op));
-	table_set(t, row, (size_t)lc->act, l->act);
-	table_set(t, row, (size_t)lc->dtype, l->dtype);
+	csvio_set(t, row, (size_t)lc->op, layer_opname(l->op));
+	csvio_set(t, row, (size_t)lc->act, l->act);
+	csvio_set(t, row, (size_t)lc->dtype, l->dtype);
 	if (lc->resident >= 0)
-		table_set(t, row, (size_t)lc->resident, l->resident);
+		csvio_set(t, row, (size_t)lc->resident, l->resident);
 	if (lc->kv_seq >= 0)
-		table_set(t, row, (size_t)lc->kv_seq, l->kv_seq == 'k' ? "k" :
+		csvio_set(t, row, (size_t)lc->kv_seq, l->kv_seq == 'k' ? "k" :
 		    l->kv_seq == 'n' ? "n" : "");
 	if (lc->transposed >= 0)
-		table_set(t, row, (size_t)lc->transposed, l->op == OP_CONV ?
+		csvio_set(t, row, (size_t)lc->transposed, l->op == OP_CONV ?
 		    (l->transposed ? "1" : "0") : "");
 	for (i = 0; lc->in_d >= 0 && i < NDCOL; i++)
-		table_setint(t, row, (size_t)*CFIELD(lc, &dcols[i]),
+		csvio_setint(t, row, (size_t)*CFIELD(lc, &dcols[i]),
 		    *LFIELD(l, &dcols[i]));
 }
 
@@ -494,7 +494,7 @@ layer_cols_add_depth(struct table *t, struct layer_cols *lc)
 	size_t i;
 
 	for (i = 0; i < NDCOL; i++)
-		*CFIELD(lc, &dcols[i]) = (long)table_addcol(t, dcols[i].name);
+		*CFIELD(lc, &dcols[i]) = (long)csvio_addcol(t, dcols[i].name);
 }
 
 int
@@ -506,7 +506,7 @@ layer_is_kv(const struct layer *l)
 int
 layer_derive(struct layer *l)
 {
-	int64_t e = dtype_bytes(l->dtype), cpg, v[6];
+	int64_t e = layer_dtype_bytes(l->dtype), cpg, v[6];
 
 	if (e == 0)
 		e = 2;

@@ -76,7 +76,7 @@ const char *layer_opname(enum layer_op op);
 /* 0 and *op set, or -1 for a name outside the contract. */
 int layer_opparse(const char *s, enum layer_op *op);
 /* Bytes per element of a dtype name, or 0 if unknown. */
-int dtype_bytes(const char *dtype);
+int layer_dtype_bytes(const char *dtype);
 
 /* Defaults for a non-conv layer: 1x1 kernel, stride 1, no pad, act none, fp16. */
 void layer_init(struct layer *l);
@@ -144,10 +144,10 @@ void layer_put(struct table *t, const struct layer_cols *lc, size_t row,
  * What layer_put_memo wrote into the last row, so that a writer of many
  * rows of like geometry (pf-split: every piece of a layer) writes only
  * the cells whose values changed: the caller makes each row after the
- * first a copy of the last one (table_setsamerow), whose cells stay
+ * first a copy of the last one (csvio_setsamerow), whose cells stay
  * where the values are the same; a number that is the one before the
  * last (a split's GPU and PIM pieces alternate) shares its row's text.  Zero it before the first row and
- * whenever t drops its rows (table_droprows).
+ * whenever t drops its rows (csvio_droprows).
  */
 #define LAYER_NNUM	27	/* numbers of every table */
 #define LAYER_NMEMO	(LAYER_NNUM + 7)	/* and the depth columns */
@@ -159,7 +159,7 @@ struct layer_memo {
 	struct layer	last;			/* for the text cells */
 	int		have;			/* a row was written */
 };
-/* layer_put, the same cells, through memo m (rows made by table_addrow). */
+/* layer_put, the same cells, through memo m (rows made by csvio_addrow). */
 void layer_put_memo(struct table *t, const struct layer_cols *lc,
     size_t row, const struct layer *l, struct layer_memo *m);
 

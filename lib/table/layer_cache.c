@@ -1,7 +1,7 @@
 /*
  * layer_get through a cache of the geometries read before (layer.h,
  * layer_get_cached): a memo from the texts of a row's geometry cells
- * (table_cellkey) to the layer layer_get made of them.
+ * (csvio_cellkey) to the layer layer_get made of them.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -88,8 +88,8 @@ layer_get_cached(const struct table *t, const struct layer_cols *lc,
 	 * The id first, as layer_get reads it: a bad one is its first report,
 	 * and a key without it holds every layer of one geometry.
 	 */
-	if (parse_int64(table_get(t, row, (size_t)lc->id), &id) < 0 || id < 0 ||
-	    (n = table_cellkey(t, row, c->col, c->ncol, c->key,
+	if (csvio_parse_int64(csvio_get(t, row, (size_t)lc->id), &id) < 0 || id < 0 ||
+	    (n = csvio_cellkey(t, row, c->col, c->ncol, c->key,
 	    sizeof(c->key))) == 0)
 		return layer_get_seen(t, lc, row, l, &c->seen);
 	memset(c->key + n, 0, sizeof(c->key) - n);

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "diag.h"
-#include "split_geom.h"
 #include "task.h"
 
 static const char *const devnames[TASK_NDEV] = { "gpu", "pim" };
@@ -52,20 +51,13 @@ const char *const task_cost_opt[TC_NCOL - TC_NNEED + 1] = {
 	TASK_COL_HANDOFF_OUT, TASK_COL_GPU_TENSOR, NULL
 };
 
-const struct task_axis_def task_axes[TA_NAXIS] = {
-	{ 'h', split_ok_h, split_by_h },
-	{ 'n', split_ok_n, split_by_n },
-	{ 'm', split_ok_m, split_by_m },
-	{ 'd', split_ok_d, split_by_d },
-};
-
 int
 task_axis_parse(const char *s, enum task_axis *a)
 {
 	int i;
 
 	for (i = 0; i < TA_NAXIS; i++)
-		if (s[0] == task_axes[i].letter && s[1] == '\0') {
+		if (s[0] == task_axis_letter((enum task_axis)i) && s[1] == '\0') {
 			*a = (enum task_axis)i;
 			return 0;
 		}
@@ -115,7 +107,7 @@ task_cand_id(const struct task_cand *c, char *buf, size_t n)
 	idnum(&p, end, (long long)c->first);
 	switch (c->kind) {
 	case TK_SPLIT:
-		ax[0] = task_axes[c->axis].letter;
+		ax[0] = task_axis_letter(c->axis);
 		idput(&p, end, ":split:");
 		idput(&p, end, ax);
 		idput(&p, end, ":");
@@ -248,7 +240,7 @@ task_dev_name(enum task_dev d)
 int
 task_device(const struct table *t, size_t r, long col, enum task_dev *d)
 {
-	const char *s = table_get(t, r, (size_t)col);
+	const char *s = csvio_get(t, r, (size_t)col);
 	int i;
 
 	for (i = 0; i < TASK_NDEV; i++)
@@ -256,7 +248,7 @@ task_device(const struct table *t, size_t r, long col, enum task_dev *d)
 			*d = (enum task_dev)i;
 			return 0;
 		}
-	pf_errl(t->fname, table_line(t, r), "column 'device': unknown device "
+	pf_errl(t->fname, csvio_line(t, r), "column 'device': unknown device "
 	    "'%s'", s);
 	return -1;
 }
@@ -267,7 +259,7 @@ task_devices(const struct table *t, long *col, size_t n[TASK_NDEV])
 	enum task_dev d;
 	size_t r;
 
-	if ((*col = table_col(t, "device")) < 0) {
+	if ((*col = csvio_col(t, "device")) < 0) {
 		pf_errl(t->fname, 1, "missing column 'device'");
 		return -1;
 	}
@@ -287,7 +279,7 @@ task_ns_to_ps(const char *s, double max_ns, long long *ps)
 {
 	double v;
 
-	if (parse_double(s, &v) < 0 || v < 0 || v > max_ns)
+	if (csvio_parse_double(s, &v) < 0 || v < 0 || v > max_ns)
 		return -1;
 	*ps = llround(v * 1000.0);
 	return 0;
@@ -330,8 +322,8 @@ task_pim_resolve(struct table *t, long pimch, int64_t total)
 	if (pimch < 0)
 		return;
 	for (r = 0; r < t->nrows; r++)
-		if (strcmp(table_get(t, r, (size_t)pimch), TASK_PIM_AUTO) == 0)
-			table_setint(t, r, (size_t)pimch,
+		if (strcmp(csvio_get(t, r, (size_t)pimch), TASK_PIM_AUTO) == 0)
+			csvio_setint(t, r, (size_t)pimch,
 			    task_pim_share(total));
 }
 
@@ -342,7 +334,7 @@ task_gpu_channels(const struct table *t, size_t r, long kind, long pimch,
 	const char *s;
 	int64_t n;
 
-	if (kind >= 0 && strcmp(table_get(t, r, (size_t)kind),
+	if (kind >= 0 && strcmp(csvio_get(t, r, (size_t)kind),
 	    task_kind_name(TK_BASE)) == 0) {
 		*ch = total;
 		return 0;
@@ -352,20 +344,20 @@ task_gpu_channels(const struct table *t, size_t r, long kind, long pimch,
 		    "writes the PIM share on every piece)");
 		return -1;
 	}
-	s = table_get(t, r, (size_t)pimch);
+	s = csvio_get(t, r, (size_t)pimch);
 	if (*s == '\0') {
-		pf_errl(t->fname, table_line(t, r), "column 'pim_channels': "
+		pf_errl(t->fname, csvio_line(t, r), "column 'pim_channels': "
 		    "empty field (pf-split writes the PIM share on every "
 		    "piece)");
 		return -1;
 	}
-	if (parse_int64(s, &n) < 0 || n < 1) {
-		pf_errl(t->fname, table_line(t, r), "column 'pim_channels': "
+	if (csvio_parse_int64(s, &n) < 0 || n < 1) {
+		pf_errl(t->fname, csvio_line(t, r), "column 'pim_channels': "
 		    "want a positive whole number of channels, not '%s'", s);
 		return -1;
 	}
 	if (n >= total) {
-		pf_errl(t->fname, table_line(t, r), "column 'pim_channels': "
+		pf_errl(t->fname, csvio_line(t, r), "column 'pim_channels': "
 		    "'%s' PIM channels leave the GPU none of the %lld channels "
 		    "of %s (pf-split -c or -n picks a share that fits)", s,
 		    (long long)total, cfg);

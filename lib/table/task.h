@@ -36,31 +36,19 @@ const char *task_dev_name(enum task_dev d);
  * The axes a layer may be split along (column axis), in this order: h, a
  * conv's output rows (with halo); n, output channels (each device holds
  * only its share of the weights); m, GEMM rows (tokens); d, a 3-D conv's
- * depth slices (with halo).  One table says,
- * per axis, its letter, which layers it may divide and how
- * (split_geom.h); pf-split's -a, the generator, candidate ids and
- * pf-solve's reading of column axis all go through it.
+ * depth slices (with halo).  Here the axis is a letter in the tables;
+ * which layers it may divide and how is the plan wing's (split_axes,
+ * split_geom.h).  pf-split's -a, the generator, candidate ids and
+ * pf-solve's reading of column axis all go through these two.
  */
 enum task_axis { TA_H, TA_N, TA_M, TA_D, TA_NAXIS };
 
-struct layer;
-struct piece;
-struct split_rules;
-
-struct task_axis_def {
-	char	letter;
-	/* Whether layer l may be split along the axis under rules r. */
-	int	(*eligible)(const struct layer *l, const struct split_rules *r);
-	/*
-	 * The two pieces at GPU share ratio (1..99): 0, -1 when the axis
-	 * cannot divide l at that ratio, SPLIT_TOOBIG (split_geom.h);
-	 * *units gets the GPU's share in rows or channels.
-	 */
-	int	(*divide)(const struct layer *l, int ratio, struct piece *pc,
-		    int64_t *units);
-};
-
-extern const struct task_axis_def task_axes[TA_NAXIS];
+/* The letter of axis a ('h', 'n', 'm', 'd'). */
+static inline char
+task_axis_letter(enum task_axis a)
+{
+	return "hnmd"[a];
+}
 
 /* The axis lettered s ("h", "n", "m", "d"): 0, or -1 when s names none. */
 int task_axis_parse(const char *s, enum task_axis *a);

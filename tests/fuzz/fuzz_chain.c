@@ -3,7 +3,7 @@
  * the bytes choose a plausible layers table (a chain of 1 to 6 convs,
  * gemms and pools with bounded, mutually consistent shapes, written with
  * the real layer columns), which then goes through pf-split
- * (split_tasks), gpu-cycles (gpu_cost_table), pim-cycles (pim_cost_table
+ * (split_gen_tasks), gpu-cycles (gpu_cost_table), pim-cycles (pim_cost_table
  * on newton-gddr6), pf-merge (merge_costs) and pf-solve (every policy).  Invariants, any breach aborts:
  *  - every stage accepts a valid table;
  *  - every piece is costed: each row ends with a finite, non-negative ns;
@@ -117,20 +117,20 @@ gen_table(struct bytes *b, struct table *t)
 	long name, op, preds;
 	size_t r;
 
-	table_init(t, "layers.csv");
+	csvio_init(t, "layers.csv");
 	layer_cols_add(t, &lc);
-	name = table_col(t, "name");
-	op = table_col(t, "onnx_op");
-	preds = table_col(t, "preds");
+	name = csvio_col(t, "name");
+	op = csvio_col(t, "onnx_op");
+	preds = csvio_col(t, "preds");
 	for (i = 0; i < n; i++) {
 		gen_layer(b, i, batch, c, h, w, &l);
-		r = table_addrow(t);
+		r = csvio_addrow(t);
 		layer_put(t, &lc, r, &l);
-		table_setf(t, r, (size_t)name, "L%lld", (long long)i);
-		table_set(t, r, (size_t)op, onnx[l.op == OP_CONV ? 0 :
+		csvio_setf(t, r, (size_t)name, "L%lld", (long long)i);
+		csvio_set(t, r, (size_t)op, onnx[l.op == OP_CONV ? 0 :
 		    l.op == OP_GEMM ? 1 : 3]);
 		if (i > 0)
-			table_setint(t, r, (size_t)preds, i - 1);
+			csvio_setint(t, r, (size_t)preds, i - 1);
 		c = l.out_c;
 		h = l.out_h;
 		w = l.out_w;
@@ -169,7 +169,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	gen_table(&b, &layers);
 	split_opts_init(&so);
-	if (split_tasks(&layers, &so, &tasks) < 0)
+	if (split_gen_tasks(&layers, &so, &tasks) < 0)
 		abort();
 	memset(&go, 0, sizeof(go));
 	go.m = &gm;
@@ -180,15 +180,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    pim_cost_table(pe, ps, &tasks, &prow, &po, &rows, &cmds) < 0)
 		abort();
 	/* every piece costed */
-	nsc = table_col(&tasks, "ns");
-	candc = table_col(&tasks, "cand");
+	nsc = csvio_col(&tasks, "ns");
+	candc = csvio_col(&tasks, "cand");
 	if (nsc < 0 || candc < 0)
 		abort();
 	for (r = 0; r < tasks.nrows; r++) {
-		if (*table_get(&tasks, r, (size_t)nsc) == '\0')
+		if (*csvio_get(&tasks, r, (size_t)nsc) == '\0')
 			abort();
-		if (r == 0 || strcmp(table_get(&tasks, r, (size_t)candc),
-		    table_get(&tasks, r - 1, (size_t)candc)) != 0)
+		if (r == 0 || strcmp(csvio_get(&tasks, r, (size_t)candc),
+		    csvio_get(&tasks, r - 1, (size_t)candc)) != 0)
 			ncand++;
 	}
 	fz_check_times(&tasks, tasktimes);
@@ -198,12 +198,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* one costs row per candidate (pf-split keeps a candidate's pieces together) */
 	if (costs.nrows != ncand)
 		abort();
-	solve_in_init(&in);
+	solve_io_in_init(&in);
 	memset(pl, 0, sizeof(pl));
-	if (solve_read_costs(&costs, &in) < 0)
+	if (solve_io_read_costs(&costs, &in) < 0)
 		abort();
 	for (p = 0; p < P_NPOL; p++)
-		if (solve_policy(&in, (enum policy)p, &time, &pl[p], &res[p]) < 0 ||
+		if (solve_io_policy(&in, (enum policy)p, &time, &pl[p], &res[p]) < 0 ||
 		    pl[p].ps < 0)
 			abort();
 	if (pl[P_PIMFLOW].ps > pl[P_MDDP].ps || pl[P_MDDP].ps > pl[P_NEWTONPP].ps ||
@@ -212,9 +212,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	for (p = 0; p < P_NPOL; p++)
 		plan_free(&pl[p]);
-	solve_in_free(&in);
-	table_free(&costs);
-	table_free(&tasks);
-	table_free(&layers);
+	solve_io_in_free(&in);
+	csvio_free(&costs);
+	csvio_free(&tasks);
+	csvio_free(&layers);
 	return 0;
 }

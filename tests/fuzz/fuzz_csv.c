@@ -1,6 +1,6 @@
 /*
  * libFuzzer harness for the CSV reader and the geometry columns: the bytes
- * are read as a whole table (lib/csvio.h table_read over fmemopen), every
+ * are read as a whole table (lib/base/csvio.h csvio_read over fmemopen), every
  * row through layer_get and, when valid, layer_derive, and the table
  * written back.  A table read is held to what libcsv itself makes of the
  * bytes (fields and line numbers; the reader's clean-buffer path must
@@ -112,7 +112,7 @@ check_ref(const uint8_t *data, size_t size, const struct table *t)
 		if (row >= t->nrows || n != t->ncols || t->line[row] != line)
 			abort();
 		for (c = 0; c < n; c++)
-			if (strcmp(r.f[start + c], table_get(t, row, c)) != 0)
+			if (strcmp(r.f[start + c], csvio_get(t, row, c)) != 0)
 				abort();
 		row++;
 	}
@@ -135,14 +135,14 @@ check_written(const char *buf, size_t n, const struct table *t)
 
 	if (n == 0 || (fp = fmemopen((void *)buf, n, "r")) == NULL)
 		abort();
-	if (table_read(fp, "written.csv", &u) != 0 || u.ncols != t->ncols ||
+	if (csvio_read(fp, "written.csv", &u) != 0 || u.ncols != t->ncols ||
 	    u.nrows != t->nrows)
 		abort();
 	for (r = 0; r < t->nrows; r++)
 		for (c = 0; c < t->ncols; c++)
-			if (strcmp(table_get(t, r, c), table_get(&u, r, c)) != 0)
+			if (strcmp(csvio_get(t, r, c), csvio_get(&u, r, c)) != 0)
 				abort();
-	table_free(&u);
+	csvio_free(&u);
 	fclose(fp);
 }
 
@@ -165,19 +165,19 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	if (size == 0)
 		(void)fgetc(fp);
-	if (table_read(fp, "fuzz.csv", &t) == 0) {
+	if (csvio_read(fp, "fuzz.csv", &t) == 0) {
 		check_ref(data, size, &t);
 		if (layer_cols_find(&t, &lc) == 0)
 			for (r = 0; r < t.nrows; r++)
 				if (layer_get(&t, &lc, r, &l) == 0)
 					(void)layer_derive(&l);
 		if ((out = open_memstream(&buf, &n)) != NULL) {
-			(void)table_write(out, &t);
+			(void)csvio_write(out, &t);
 			fclose(out);
 			check_written(buf, n, &t);
 			free(buf);
 		}
-		table_free(&t);
+		csvio_free(&t);
 	}
 	fclose(fp);
 	return 0;

@@ -48,6 +48,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fz_check_times(&t, times);
 		fz_write(&t);
 	}
-	table_free(&t);
+	csvio_free(&t);
 	return 0;
 }

@@ -423,11 +423,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (fclose(fp) == 0 && ok) {
 			if (onnx_layers(path, NULL, 0, keep, "fp16", &t) == 0 &&
 			    (fp = open_memstream(&buf, &n)) != NULL) {
-				(void)table_write(fp, &t);
+				(void)csvio_write(fp, &t);
 				fclose(fp);
 				free(buf);
 			}
-			table_free(&t);
+			csvio_free(&t);
 		}
 	}
 	for (i = 0; i < narena; i++)

@@ -29,7 +29,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fz_check_times(&out, times);
 		fz_write(&out);
 	}
-	table_free(&out);
-	table_free(&in);
+	csvio_free(&out);
+	csvio_free(&in);
 	return 0;
 }

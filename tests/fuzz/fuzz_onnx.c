@@ -52,10 +52,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fclose(fp);
 	if (onnx_layers(path, NULL, 0, keep, "fp16", &t) == 0 &&
 	    (fp = open_memstream(&buf, &n)) != NULL) {
-		(void)table_write(fp, &t);
+		(void)csvio_write(fp, &t);
 		fclose(fp);
 		free(buf);
 	}
-	table_free(&t);
+	csvio_free(&t);
 	return 0;
 }

@@ -59,7 +59,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			fz_check_times(&t, times);
 			fz_write(&t);
 		}
-		table_free(&t);
+		csvio_free(&t);
 	}
 	if (state != defstate)
 		e->close(state);

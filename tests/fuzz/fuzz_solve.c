@@ -1,6 +1,6 @@
 /*
  * libFuzzer harness for pf-solve: the bytes are a costs table, read
- * (solve_read_costs) and solved under every policy, each plan written;
+ * (solve_io_read_costs) and solved under every policy, each plan written;
  * a solved policy's total must be non-negative, and the policies must
  * nest: pimflow <= mddp, pipeline <= newton++ when all are solved.
  * Plans of more than FZ_SOLVE_MAX_WRITE layers are checked, not written.
@@ -33,11 +33,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (fz_table(data, size, "costs.csv", &t) < 0)
 		return 0;
-	solve_in_init(&in);
+	solve_io_in_init(&in);
 	memset(pl, 0, sizeof(pl));
-	if (solve_read_costs(&t, &in) == 0) {
+	if (solve_io_read_costs(&t, &in) == 0) {
 		for (p = 0; p < P_NPOL; p++) {
-			ok[p] = solve_policy(&in, (enum policy)p, &time, &pl[p],
+			ok[p] = solve_io_policy(&in, (enum policy)p, &time, &pl[p],
 			    &res[p]) == 0;
 			if (ok[p] && pl[p].ps < 0)
 				abort();
@@ -58,14 +58,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		 * pf-solve by regress.sh).
 		 */
 		if (ok[P_PIMFLOW] && in.nlayers <= FZ_SOLVE_MAX_WRITE) {
-			solve_plan_table(&in, &pl[P_PIMFLOW], NULL, &out);
+			solve_io_plan_table(&in, &pl[P_PIMFLOW], NULL, &out);
 			fz_write(&out);
-			table_free(&out);
+			csvio_free(&out);
 		}
 		for (p = 0; p < P_NPOL; p++)
 			plan_free(&pl[p]);
 	}
-	solve_in_free(&in);
-	table_free(&t);
+	solve_io_in_free(&in);
+	csvio_free(&t);
 	return 0;
 }

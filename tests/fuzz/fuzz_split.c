@@ -1,6 +1,6 @@
 /*
  * libFuzzer harness for pf-split: the bytes are a layers table, split
- * into every candidate (split_tasks) with the default options and the
+ * into every candidate (split_gen_tasks) with the default options and the
  * result written back.  Built by tests/fuzz/run.sh; not part of the build.
  */
 #include "fuzz_stage.h"
@@ -24,9 +24,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (fz_table(data, size, "layers.csv", &in) < 0)
 		return 0;
 	split_opts_init(&o);
-	if (split_tasks(&in, &o, &out) == 0)
+	if (split_gen_tasks(&in, &o, &out) == 0)
 		fz_write(&out);
-	table_free(&out);
-	table_free(&in);
+	csvio_free(&out);
+	csvio_free(&in);
 	return 0;
 }

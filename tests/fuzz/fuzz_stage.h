@@ -37,7 +37,7 @@ fz_table(const uint8_t *d, size_t n, const char *name, struct table *t)
 		return -1;
 	if (n == 0)
 		(void)fgetc(fp);
-	rc = table_read(fp, name, t);
+	rc = csvio_read(fp, name, t);
 	fclose(fp);
 	return rc;
 }
@@ -52,7 +52,7 @@ fz_write(const struct table *t)
 
 	if (fp == NULL)
 		return;
-	if (table_write(fp, t) < 0)
+	if (csvio_write(fp, t) < 0)
 		abort();
 	fclose(fp);
 	free(buf);
@@ -99,16 +99,16 @@ fz_check_times(const struct table *t, const char *const *cols)
 	double v;
 
 	for (i = 0; cols[i] != NULL; i++) {
-		long c = table_col(t, cols[i]);
+		long c = csvio_col(t, cols[i]);
 
 		if (c < 0)
 			continue;
 		for (r = 0; r < t->nrows; r++) {
-			const char *s = table_get(t, r, (size_t)c);
+			const char *s = csvio_get(t, r, (size_t)c);
 
 			if (*s == '\0')
 				continue;
-			if (parse_double(s, &v) < 0 || !(v >= 0)) {
+			if (csvio_parse_double(s, &v) < 0 || !(v >= 0)) {
 				fprintf(stderr, "fuzz: row %zu column %s: '%s'\n",
 				    r, cols[i], s);
 				abort();

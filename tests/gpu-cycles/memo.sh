@@ -1,6 +1,6 @@
 #!/bin/sh
 # A row whose geometry was costed before takes the cells written then
-# (gpu_cost's memo keeps each estimate's output texts, table_keep, across
+# (gpu_cost's memo keeps each estimate's output texts, csvio_keep, across
 # blocks, cleared past 4 MiB at a block's start): mobilenet_v2's tasks 16
 # times over, every gpu row a geometry of its own (macs made unique), are
 # costed alone (no row meets a geometry twice), then three times in one

@@ -1,5 +1,5 @@
 #!/bin/sh
-# pf-solve reads costs.csv a block of rows at a time (solve_load_costs),
+# pf-solve reads costs.csv a block of rows at a time (solve_io_load_costs),
 # holding the candidates, not the table; what needs every row is checked
 # at the end in a whole-table read's order.  On a table of many blocks
 # (60 000 layers, 5 MB): the plan's total is the sum of each layer's best

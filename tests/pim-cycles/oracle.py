@@ -2,7 +2,7 @@
 """Independent oracle for pim-cycles: re-times the command streams that
 `pim-cycles -T` writes, one text line at a time, with the rules of
 share/doc/newton-timing.md §4 written out afresh (no code shared with
-lib/newton_time.c), and checks the result against the cycles column.
+lib/pim/newton_time.c), and checks the result against the cycles column.
 
 usage: oracle.py costed.csv trace.pim [hiding for empty pim_hiding, default 1]
 (rows costed without -r/-G/-a, default config)

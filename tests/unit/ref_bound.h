@@ -1,6 +1,6 @@
 /*
  * Reference for t_solve_bound: pf-solve -D's lower bound as it was
- * computed before it was made linear (lib/solve_bound.c as of 595892a: an
+ * computed before it was made linear (lib/plan/solve_bound.c as of 595892a: an
  * ancestor bitmap of n*n bits and every candidate scanned for every
  * block), kept verbatim but for the name, so that the fast one can be
  * held to giving exactly the same number.

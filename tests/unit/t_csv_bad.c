@@ -45,7 +45,7 @@ endcap(void)
 }
 
 /*
- * Run table_read on s with stderr captured into errbuf; returns its status.
+ * Run csvio_read on s with stderr captured into errbuf; returns its status.
  * On success the table is left for the caller to free.
  */
 static int
@@ -56,7 +56,7 @@ readcap(const char *s, size_t len, struct table *t)
 
 	begincap();
 	fp = fmemopen((void *)s, len, "r");
-	rc = fp != NULL ? table_read(fp, "bad.csv", t) : -2;
+	rc = fp != NULL ? csvio_read(fp, "bad.csv", t) : -2;
 	if (fp != NULL)
 		fclose(fp);
 	endcap();
@@ -123,7 +123,7 @@ getrow(const char *col, const char *val, struct layer *l)
 	begincap();
 	rc = layer_cols_find(&t, &lc) == 0 ? layer_get(&t, &lc, 0, l) : -3;
 	endcap();
-	table_free(&t);
+	csvio_free(&t);
 	return rc;
 }
 
@@ -157,8 +157,8 @@ main(int argc, char **argv)
 	CHECK(readstr("\"a,b\n", &t) == -1);
 	/* A quoted field may hold the delimiter, quotes and a newline. */
 	CHECK(readstr("a,b\n\"x,\"\"y\"\"\nz\",2\n", &t) == 0);
-	CHECK(t.nrows == 1 && strcmp(table_get(&t, 0, 0), "x,\"y\"\nz") == 0);
-	table_free(&t);
+	CHECK(t.nrows == 1 && strcmp(csvio_get(&t, 0, 0), "x,\"y\"\nz") == 0);
+	csvio_free(&t);
 
 	/* Ragged rows: short, long, trailing delimiter. */
 	CHECK(readstr("a,b\n1,2\n3\n", &t) == -1);
@@ -180,8 +180,8 @@ main(int argc, char **argv)
 
 	/* CRLF line ends are RFC 4180: accepted, no '\r' left in a field. */
 	CHECK(readstr("a,b\r\n1,2\r\n", &t) == 0);
-	CHECK(t.nrows == 1 && strcmp(table_get(&t, 0, 1), "2") == 0);
-	table_free(&t);
+	CHECK(t.nrows == 1 && strcmp(csvio_get(&t, 0, 1), "2") == 0);
+	csvio_free(&t);
 
 	/* Missing geometry columns, each by name. */
 	for (i = 0; layer_colnames[i] != NULL; i++) {
@@ -209,7 +209,7 @@ main(int argc, char **argv)
 		snprintf(want, sizeof(want), "t: bad.csv:1: missing column '%s'\n",
 		    c);
 		CHECK_ERR(want);
-		table_free(&t);
+		csvio_free(&t);
 	}
 
 	/* Non-numeric and out-of-range geometry. */

@@ -1,9 +1,9 @@
 /*
- * table_fmtns, table_fmtfix and table_setint against printf: the cost
+ * csvio_fmtns, csvio_fmtfix and csvio_setint against printf: the cost
  * tools' numbers are formatted by hand, and must be byte for byte what
  * "%.3f", "%.*f" (0 to 6 digits) and PRId64 give (ties at exactly half a
  * unit of the last digit to even, negative zero, values past the fast
- * range), on values of every magnitude; and parse_double's own reading
+ * range), on values of every magnitude; and csvio_parse_double's own reading
  * of short decimals against strtod.
  */
 #include <inttypes.h>
@@ -21,7 +21,7 @@ static void
 one(double v)
 {
 	char a[512], b[512];
-	int na = table_fmtns(a, sizeof(a), v);
+	int na = csvio_fmtns(a, sizeof(a), v);
 	int nb = snprintf(b, sizeof(b), "%.3f", v);
 
 	if (na != nb || strcmp(a, b) != 0) {
@@ -30,7 +30,7 @@ one(double v)
 	}
 }
 
-/* table_fmtfix with every number of digits it takes. */
+/* csvio_fmtfix with every number of digits it takes. */
 static void
 fix(double v)
 {
@@ -38,7 +38,7 @@ fix(double v)
 	int d, na, nb;
 
 	for (d = 0; d <= 6; d++) {
-		na = table_fmtfix(a, sizeof(a), v, d);
+		na = csvio_fmtfix(a, sizeof(a), v, d);
 		nb = snprintf(b, sizeof(b), "%.*f", d, v);
 		if ((na != nb || strcmp(a, b) != 0) && bad++ < 10)
 			fprintf(stderr, "%.17g, %d digits: '%s', printf '%s'\n",
@@ -93,7 +93,7 @@ main(void)
 	CHECK_EQ_I(bad, 0);
 
 	/*
-	 * parse_double takes decimals of up to 15 digits without strtod:
+	 * csvio_parse_double takes decimals of up to 15 digits without strtod:
 	 * the same double, bit for bit, as strtod on every length, leading
 	 * zeros, signs, and fractions of up to 22 digits (past those, strtod).
 	 */
@@ -112,10 +112,10 @@ main(void)
 			in[n++] = (char)('0' + (j == 0 && k % 7 ? rnd(1, 9) : rnd(0, 9)));
 		}
 		in[n] = '\0';
-		if (parse_double(in, &a) < 0 || (b = strtod(in, NULL),
+		if (csvio_parse_double(in, &a) < 0 || (b = strtod(in, NULL),
 		    memcmp(&a, &b, sizeof(a)) != 0)) {
 			if (bad++ < 10)
-				fprintf(stderr, "parse_double '%s': %.17g, strtod %.17g\n",
+				fprintf(stderr, "csvio_parse_double '%s': %.17g, strtod %.17g\n",
 				    in, a, strtod(in, NULL));
 		}
 	}
@@ -133,7 +133,7 @@ main(void)
 		double a, b;
 
 		for (i = 0; i < sizeof(edge) / sizeof(edge[0]); i++) {
-			CHECK(parse_double(edge[i], &a) == 0);
+			CHECK(csvio_parse_double(edge[i], &a) == 0);
 			b = strtod(edge[i], NULL);
 			CHECK(memcmp(&a, &b, sizeof(a)) == 0);
 		}
@@ -147,25 +147,25 @@ main(void)
 		double a;
 
 		for (i = 0; i < sizeof(no) / sizeof(no[0]); i++)
-			CHECK(parse_double(no[i], &a) == -1);
+			CHECK(csvio_parse_double(no[i], &a) == -1);
 	}
 
 	/* Integers, through a table. */
-	table_init(&t, "t");
-	c = table_addcol(&t, "v");
+	csvio_init(&t, "t");
+	c = csvio_addcol(&t, "v");
 	for (k = 0; k < 2000; k++) {
 		int64_t v = k == 0 ? INT64_MIN : k == 1 ? INT64_MAX :
 		    k == 2 ? 0 : (int64_t)(rnd(0, INT64_MAX / 2) >> rnd(0, 62)) *
 		    (rnd(0, 1) ? 1 : -1);
 
-		r = table_addrow(&t);
-		table_setint(&t, r, c, v);
+		r = csvio_addrow(&t);
+		csvio_setint(&t, r, c, v);
 		snprintf(buf, sizeof(buf), "%" PRId64, v);
-		CHECK(strcmp(table_get(&t, r, c), buf) == 0);
+		CHECK(strcmp(csvio_get(&t, r, c), buf) == 0);
 	}
 	/*
-	 * table_setns and table_setfix write their cells without
-	 * table_fmtfix's buffer: the same text as printf, through a table.
+	 * csvio_setns and csvio_setfix write their cells without
+	 * csvio_fmtfix's buffer: the same text as printf, through a table.
 	 */
 	for (k = 0; k < 20000; k++) {
 		static const double odd[] = { 0, -0.0, -0.0004, 0.0005, 2.5,
@@ -178,29 +178,29 @@ main(void)
 		int d = (int)(k % 7);
 		char want[512];
 
-		r = table_addrow(&t);
-		table_setns(&t, r, c, v);
+		r = csvio_addrow(&t);
+		csvio_setns(&t, r, c, v);
 		snprintf(want, sizeof(want), "%.3f", v);
-		if (strcmp(table_get(&t, r, c), want) != 0 && bad++ < 10)
+		if (strcmp(csvio_get(&t, r, c), want) != 0 && bad++ < 10)
 			fprintf(stderr, "setns %.17g: '%s', printf '%s'\n", v,
-			    table_get(&t, r, c), want);
-		table_setfix(&t, r, c, v, d);
+			    csvio_get(&t, r, c), want);
+		csvio_setfix(&t, r, c, v, d);
 		snprintf(want, sizeof(want), "%.*f", d, v);
-		if (strcmp(table_get(&t, r, c), want) != 0 && bad++ < 10)
+		if (strcmp(csvio_get(&t, r, c), want) != 0 && bad++ < 10)
 			fprintf(stderr, "setfix %.17g, %d: '%s', printf '%s'\n",
-			    v, d, table_get(&t, r, c), want);
+			    v, d, csvio_get(&t, r, c), want);
 	}
 	CHECK_EQ_I(bad, 0);
 	/* setns through a table, and cells written twice. */
-	r = table_addrow(&t);
-	table_setns(&t, r, c, 2.0005);
-	CHECK(strcmp(table_get(&t, r, c), "2.000") == 0 ||
-	    strcmp(table_get(&t, r, c), "2.001") == 0);
+	r = csvio_addrow(&t);
+	csvio_setns(&t, r, c, 2.0005);
+	CHECK(strcmp(csvio_get(&t, r, c), "2.000") == 0 ||
+	    strcmp(csvio_get(&t, r, c), "2.001") == 0);
 	snprintf(buf, sizeof(buf), "%.3f", 2.0005);
-	CHECK(strcmp(table_get(&t, r, c), buf) == 0);
-	table_set(&t, r, c, "x");
-	CHECK(strcmp(table_get(&t, r, c), "x") == 0);
-	CHECK(strcmp(table_get(&t, table_addrow(&t), c), "") == 0);
-	table_free(&t);
+	CHECK(strcmp(csvio_get(&t, r, c), buf) == 0);
+	csvio_set(&t, r, c, "x");
+	CHECK(strcmp(csvio_get(&t, r, c), "x") == 0);
+	CHECK(strcmp(csvio_get(&t, csvio_addrow(&t), c), "") == 0);
+	csvio_free(&t);
 	return CHECK_DONE();
 }

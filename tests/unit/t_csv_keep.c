@@ -1,12 +1,12 @@
 /*
- * Cell texts kept for rows to come (lib/csvio_keep.c): a stage that sets
+ * Cell texts kept for rows to come (lib/base/csvio_keep.c): a stage that sets
  * a row's cells by key once and gives every later row of that key the
- * same texts, from a store that outlives the blocks (table_keep,
- * table_setkept, cleared between blocks) or from the key's first row of
- * the block (table_setfrom), must write what setting every row's cells
+ * same texts, from a store that outlives the blocks (csvio_keep,
+ * csvio_setkept, cleared between blocks) or from the key's first row of
+ * the block (csvio_setfrom), must write what setting every row's cells
  * anew writes: texts that need quotes and those that do not, empty cells,
  * a cell of an input column (the row's line as read no longer stands for
- * it) and added columns, through table_stream in blocks (its reader keeps
+ * it) and added columns, through csvio_stream in blocks (its reader keeps
  * each clean line as read from the second block on).
  */
 #include <stdint.h>
@@ -28,32 +28,32 @@ setcells(struct table *t, size_t r, const size_t *col, int k)
 	char buf[32];
 
 	snprintf(buf, sizeof(buf), "b%d", k);
-	table_set(t, r, col[0], buf);
+	csvio_set(t, r, col[0], buf);
 	snprintf(buf, sizeof(buf), "v,%d \"q\"", k);	/* quoted */
-	table_set(t, r, col[1], buf);
+	csvio_set(t, r, col[1], buf);
 	snprintf(buf, sizeof(buf), "%d", k);
-	table_set(t, r, col[2], k % 3 == 0 ? "" : buf);	/* empty */
+	csvio_set(t, r, col[2], k % 3 == 0 ? "" : buf);	/* empty */
 	snprintf(buf, sizeof(buf), " %d", k);		/* a leading blank */
-	table_set(t, r, col[3], buf);
+	csvio_set(t, r, col[3], buf);
 }
 
 static void
 findcols(struct table *t, size_t *col)
 {
-	col[0] = table_addcol(t, "b");
-	col[1] = table_addcol(t, "x");
-	col[2] = table_addcol(t, "y");
-	col[3] = table_addcol(t, "z");
+	col[0] = csvio_addcol(t, "b");
+	col[1] = csvio_addcol(t, "x");
+	col[2] = csvio_addcol(t, "y");
+	col[3] = csvio_addcol(t, "z");
 }
 
 static int
 keyof(const struct table *t, size_t r)
 {
-	return atoi(table_get(t, r, 0)) % NKEY;
+	return atoi(csvio_get(t, r, 0)) % NKEY;
 }
 
 /* The stage: even keys from the store, odd keys from the block's row. */
-static struct table_keep *store;
+static struct csvio_keep *store;
 static const char *const *kept[NKEY];
 static int nblock;
 
@@ -67,8 +67,8 @@ keepfn(void *arg, struct table *t, const struct table **res)
 	*res = t;
 	/* every row of the blocks before is written: the store may go */
 	if (nblock++ % 2 == 1) {
-		table_keep_clear(store);
-		CHECK_EQ_I(table_keep_bytes(store), 0);
+		csvio_keep_clear(store);
+		CHECK_EQ_I(csvio_keep_bytes(store), 0);
 		memset(kept, 0, sizeof(kept));
 	}
 	findcols(t, col);
@@ -77,13 +77,13 @@ keepfn(void *arg, struct table *t, const struct table **res)
 	for (r = 0; r < t->nrows; r++) {
 		k = keyof(t, r);
 		if (k % 2 == 0 && kept[k] != NULL)
-			table_setkept(t, r, col, NSET, kept[k]);
+			csvio_setkept(t, r, col, NSET, kept[k]);
 		else if (k % 2 == 1 && first[k] != SIZE_MAX)
-			table_setfrom(t, r, first[k], col, NSET);
+			csvio_setfrom(t, r, first[k], col, NSET);
 		else {
 			setcells(t, r, col, k);
 			if (k % 2 == 0)
-				kept[k] = table_keep(store, t, r, col, NSET);
+				kept[k] = csvio_keep(store, t, r, col, NSET);
 			first[k] = r;
 		}
 	}
@@ -92,7 +92,7 @@ keepfn(void *arg, struct table *t, const struct table **res)
 
 /*
  * Every row of a block takes column c of the block's first row, its own
- * field as read: table_setfrom copies such a field (its line is the
+ * field as read: csvio_setfrom copies such a field (its line is the
  * first row's), and the rows' lines as read no longer stand for c.
  */
 static long starts[4096];	/* each block's first line */
@@ -107,9 +107,9 @@ fromlinefn(void *arg, struct table *t, const struct table **res)
 	*res = t;
 	col[0] = 2;	/* c, as read */
 	if (t->nrows > 0 && nstarts < sizeof(starts) / sizeof(starts[0]))
-		starts[nstarts++] = table_line(t, 0);
+		starts[nstarts++] = csvio_line(t, 0);
 	for (r = 1; r < t->nrows; r++)
-		table_setfrom(t, r, 0, col, 1);
+		csvio_setfrom(t, r, 0, col, 1);
 	return 0;
 }
 
@@ -136,9 +136,9 @@ streamed(char *path, int (*fn)(void *, struct table *,
 
 	if ((fp = open_memstream(&out, n)) == NULL)
 		abort();
-	o = table_out_open(fp, 0);
-	CHECK_EQ_I(table_stream_block(files, 1, NULL, 4096, fn, NULL, o), 0);
-	CHECK_EQ_I(table_out_close(o, 1), 0);
+	o = csvio_out_open(fp, 0);
+	CHECK_EQ_I(csvio_stream_block(files, 1, NULL, 4096, fn, NULL, o), 0);
+	CHECK_EQ_I(csvio_out_close(o, 1), 0);
 	fclose(fp);
 	return out;
 }
@@ -151,16 +151,16 @@ whole(const char *s, size_t len, int from, size_t *n)
 	char *out = NULL;
 	FILE *fp = fmemopen((void *)s, len, "r");
 
-	CHECK_EQ_I(table_read(fp, "t.csv", &t), 0);
+	CHECK_EQ_I(csvio_read(fp, "t.csv", &t), 0);
 	fclose(fp);
 	if (from) {
 		size_t i = 0, src = 0;
 
 		for (r = 0; r < t.nrows; r++) {
-			while (i < nstarts && starts[i] <= table_line(&t, r))
+			while (i < nstarts && starts[i] <= csvio_line(&t, r))
 				src = (size_t)(starts[i++] - 2);
 			if (r != src)
-				table_set(&t, r, 2, table_get(&t, src, 2));
+				csvio_set(&t, r, 2, csvio_get(&t, src, 2));
 		}
 	} else {
 		findcols(&t, col);
@@ -169,9 +169,9 @@ whole(const char *s, size_t len, int from, size_t *n)
 	}
 	if ((fp = open_memstream(&out, n)) == NULL)
 		abort();
-	CHECK(table_write(fp, &t) == 0);
+	CHECK(csvio_write(fp, &t) == 0);
 	fclose(fp);
-	table_free(&t);
+	csvio_free(&t);
 	return out;
 }
 
@@ -189,7 +189,7 @@ main(void)
 		fprintf(fp, "%d,orig%d,c%d-%d\n", (int)rnd(0, 99), r, r, r % 7);
 	fclose(fp);
 	path = tmpfile_with(s, len);
-	store = table_keep_new();
+	store = csvio_keep_new();
 	a = streamed(path, keepfn, &na);
 	b = whole(s, len, 0, &nb);
 	CHECK(nblock > 4);
@@ -202,7 +202,7 @@ main(void)
 	CHECK(na == nb && memcmp(a, b, na) == 0);
 	free(a);
 	free(b);
-	table_keep_free(store);
+	csvio_keep_free(store);
 	unlink(path);
 	free(s);
 	return CHECK_DONE();

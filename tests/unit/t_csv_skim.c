@@ -1,5 +1,5 @@
 /*
- * The reader's clean-buffer path (lib/csvio.c, RD_SKIM) against its
+ * The reader's clean-buffer path (lib/base/csvio.c, RD_SKIM) against its
  * field-by-field path: tables of several 64 KiB buffers, some clean and
  * some not (quoted fields holding line ends, white space, blank lines,
  * repeated headers, '\r', a field longer than a buffer), are read as they
@@ -133,10 +133,10 @@ dump(const struct table *t, struct str *out)
 	size_t r, c;
 
 	for (r = 0; r < t->nrows; r++) {
-		snprintf(num, sizeof(num), "%ld", table_line(t, r));
+		snprintf(num, sizeof(num), "%ld", csvio_line(t, r));
 		put(out, num, strlen(num));
 		for (c = 0; c < t->ncols; c++) {
-			const char *v = table_get(t, r, c);
+			const char *v = csvio_get(t, r, c);
 
 			put(out, "|", 1);
 			/* one line a row (a cell's line end shown as '~') */
@@ -155,22 +155,22 @@ static void
 written(struct table *t, struct str *out)
 {
 	char *buf = NULL;
-	size_t n = 0, r, c = table_addcol(t, "new");
+	size_t n = 0, r, c = csvio_addcol(t, "new");
 	FILE *fp;
 
 	for (r = 0; r < t->nrows; r++) {
 		if (r % 3 == 0)
-			table_set(t, r, 1, "X,Y");
+			csvio_set(t, r, 1, "X,Y");
 		if (r % 5 == 0)
-			table_set(t, r, 3, "z");
+			csvio_set(t, r, 3, "z");
 		if (r % 7 == 0)
-			table_set(t, r, 0, " s");
+			csvio_set(t, r, 0, " s");
 		if (r % 2 == 0)
-			table_setint(t, r, c, (int64_t)r);
+			csvio_setint(t, r, c, (int64_t)r);
 	}
 	if ((fp = open_memstream(&buf, &n)) == NULL)
 		abort();
-	CHECK(table_write(fp, t) == 0);
+	CHECK(csvio_write(fp, t) == 0);
 	fclose(fp);
 	put(out, buf, n);
 	free(buf);
@@ -185,25 +185,25 @@ written(struct table *t, struct str *out)
 static void
 modify(struct table *t)
 {
-	size_t r, c = table_addcol(t, "new");
+	size_t r, c = csvio_addcol(t, "new");
 	long L;
 
 	for (r = 0; r < t->nrows; r++) {
-		L = table_line(t, r);
+		L = csvio_line(t, r);
 		if (L % 2 == 0)
-			table_setint(t, r, c, (int64_t)L);
+			csvio_setint(t, r, c, (int64_t)L);
 		if (L % 3 == 0)
-			table_set(t, r, 2, L % 9 ? "X,Y" : "plain");
+			csvio_set(t, r, 2, L % 9 ? "X,Y" : "plain");
 		if (L % 5 == 0)
-			table_setns(t, r, 3, (double)L / 7);
+			csvio_setns(t, r, 3, (double)L / 7);
 		if (L % 7 == 0)
-			table_setint(t, r, 0, -L);
+			csvio_setint(t, r, 0, -L);
 		if (L % 11 == 0)
-			table_setfix(t, r, 1, (double)L / 3, 2);
+			csvio_setfix(t, r, 1, (double)L / 3, 2);
 		if (L % 13 == 0)
-			table_setn(t, r, 3, " s", 2);
+			csvio_setn(t, r, 3, " s", 2);
 		if (L % 17 == 0)
-			table_setscan(t, r, 1, "sc", 2);
+			csvio_setscan(t, r, 1, "sc", 2);
 	}
 }
 
@@ -217,11 +217,11 @@ modfn(void *arg, struct table *in, const struct table **res)
 }
 
 /*
- * s through table_stream (whose reader keeps each clean line as read
+ * s through csvio_stream (whose reader keeps each clean line as read
  * once the stage gives back its block, and whose writer copies the part
  * of a row still as read from it) in blocks of `block` bytes, the rows
  * modified, against the whole table read, modified and written as
- * table_write does it, line by line.
+ * csvio_write does it, line by line.
  */
 static void
 streamed(const struct str *s, size_t block)
@@ -240,21 +240,21 @@ streamed(const struct str *s, size_t block)
 	files[0] = path;
 	if ((fp = open_memstream(&a, &na)) == NULL)
 		abort();
-	o = table_out_open(fp, 0);
-	CHECK_EQ_I(table_stream_block(files, 1, NULL, block, modfn, NULL, o),
+	o = csvio_out_open(fp, 0);
+	CHECK_EQ_I(csvio_stream_block(files, 1, NULL, block, modfn, NULL, o),
 	    0);
-	CHECK_EQ_I(table_out_close(o, 1), 0);
+	CHECK_EQ_I(csvio_out_close(o, 1), 0);
 	fclose(fp);
 	fp = fmemopen(s->s, s->n, "r");
-	CHECK_EQ_I(table_read(fp, "t.csv", &t), 0);
+	CHECK_EQ_I(csvio_read(fp, "t.csv", &t), 0);
 	fclose(fp);
 	modify(&t);
 	if ((fp = open_memstream(&b, &nb)) == NULL)
 		abort();
-	CHECK(table_write(fp, &t) == 0);
+	CHECK(csvio_write(fp, &t) == 0);
 	fclose(fp);
 	CHECK(na == nb && memcmp(a, b, na) == 0);
-	table_free(&t);
+	csvio_free(&t);
 	unlink(path);
 	free(a);
 	free(b);
@@ -273,7 +273,7 @@ readall(const struct str *s, struct str *out, char *err, size_t nerr)
 
 	if (capture_start(&cap) != 0)
 		abort();
-	rc = table_read(fp, "t.csv", &t);
+	rc = csvio_read(fp, "t.csv", &t);
 	capture_end(&cap, err, nerr);
 	fclose(fp);
 	out->n = 0;
@@ -283,7 +283,7 @@ readall(const struct str *s, struct str *out, char *err, size_t nerr)
 		nread = t.nrows;
 		dump(&t, out);
 		written(&t, out);
-		table_free(&t);
+		csvio_free(&t);
 	}
 	return rc;
 }
@@ -309,19 +309,19 @@ readblocks(const struct str *s, size_t block, struct str *out)
 	out->n = 0;
 	put(out, "", 0);
 	k = -1;
-	if ((r = table_reader_open(path, block, "a")) != NULL) {
-		t = table_reader_table(r);
-		col = table_addcol(t, "added");
-		while ((k = table_reader_next(r)) > 0) {
+	if ((r = csvio_reader_open(path, block, "a")) != NULL) {
+		t = csvio_reader_table(r);
+		col = csvio_addcol(t, "added");
+		while ((k = csvio_reader_next(r)) > 0) {
 			/* an added column's cells are empty in every block */
 			for (i = 0; i < t->nrows; i++)
-				CHECK(table_get(t, i, col)[0] == '\0');
+				CHECK(csvio_get(t, i, col)[0] == '\0');
 			/* (blocks end by input bytes: "\r\n" makes others) */
 			dump(t, out);
 			for (i = 0; i < t->nrows; i++)
-				table_setint(t, i, col, 7);
+				csvio_setint(t, i, col, 7);
 		}
-		table_reader_close(r);
+		csvio_reader_close(r);
 	}
 	unlink(path);
 	return k;

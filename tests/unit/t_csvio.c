@@ -19,7 +19,7 @@ static int
 readstr(const char *s, struct table *t)
 {
 	FILE *fp = fmemopen((void *)s, strlen(s), "r");
-	int rc = table_read(fp, "t.csv", t);
+	int rc = csvio_read(fp, "t.csv", t);
 
 	fclose(fp);
 	return rc;
@@ -30,12 +30,12 @@ writestr(const struct table *t, char *buf, size_t n)
 {
 	FILE *fp = fmemopen(buf, n, "w");
 
-	table_write(fp, t);
+	csvio_write(fp, t);
 	fclose(fp);
 	return buf;
 }
 
-/* The quoting rule written out plainly, to hold table_write to. */
+/* The quoting rule written out plainly, to hold csvio_write to. */
 static void
 refquote(const char *f, char *out)
 {
@@ -72,50 +72,50 @@ quoting(void)
 	size_t ncase = sizeof(cases) / sizeof(cases[0]), i, r, len;
 	FILE *fp;
 
-	table_init(&t, "q");
-	table_addcol(&t, "a");
-	table_addcol(&t, "b");
-	/* c: a's text through table_setscan; d: scanned, or the last row's */
-	table_addcol(&t, "c");
-	table_addcol(&t, "d");
+	csvio_init(&t, "q");
+	csvio_addcol(&t, "a");
+	csvio_addcol(&t, "b");
+	/* c: a's text through csvio_setscan; d: scanned, or the last row's */
+	csvio_addcol(&t, "c");
+	csvio_addcol(&t, "d");
 	for (i = 0; i < ncase; i++) {
-		r = table_addrow(&t);
-		table_set(&t, r, 0, cases[i]);
-		table_set(&t, r, 1, cases[(i + 3) % ncase]);
-		table_setscan(&t, r, 2, cases[i], strlen(cases[i]));
+		r = csvio_addrow(&t);
+		csvio_set(&t, r, 0, cases[i]);
+		csvio_set(&t, r, 1, cases[(i + 3) % ncase]);
+		csvio_setscan(&t, r, 2, cases[i], strlen(cases[i]));
 		if (i % 3 == 1)
-			table_setsame(&t, r, 3, r - 1);
+			csvio_setsame(&t, r, 3, r - 1);
 		else
-			table_setscan(&t, r, 3, cases[(i + 5) % ncase],
+			csvio_setscan(&t, r, 3, cases[(i + 5) % ncase],
 			    strlen(cases[(i + 5) % ncase]));
 	}
-	/* a NUL in the bytes given: the text ends there, as table_setn's */
-	r = table_addrow(&t);
-	table_setn(&t, r, 0, "n\0ul", 4);
-	table_setscan(&t, r, 2, "n\0ul", 4);
-	table_setsame(&t, r, 3, r - 1);
+	/* a NUL in the bytes given: the text ends there, as csvio_setn's */
+	r = csvio_addrow(&t);
+	csvio_setn(&t, r, 0, "n\0ul", 4);
+	csvio_setscan(&t, r, 2, "n\0ul", 4);
+	csvio_setsame(&t, r, 3, r - 1);
 	for (len = 1; len < sizeof(f); len = len * 3 + 1) {
 		memset(f, 'z', len);
 		f[len] = '\0';
 		if (len % 2)
 			f[len / 2] = ',';
-		r = table_addrow(&t);
-		table_set(&t, r, 0, f);
-		table_set(&t, r, 1, len % 4 == 1 ? " " : "v");
-		table_setscan(&t, r, 2, f, len);
-		table_setsame(&t, r, 3, r - 1);
+		r = csvio_addrow(&t);
+		csvio_set(&t, r, 0, f);
+		csvio_set(&t, r, 1, len % 4 == 1 ? " " : "v");
+		csvio_setscan(&t, r, 2, f, len);
+		csvio_setsame(&t, r, 3, r - 1);
 	}
 	want = w = malloc(32 * sizeof(f) + 4096);
 	strcpy(w, "a,b,c,d\n");
 	w += strlen(w);
 	for (r = 0; r < t.nrows; r++) {
-		CHECK(strcmp(table_get(&t, r, 0), table_get(&t, r, 2)) == 0);
+		CHECK(strcmp(csvio_get(&t, r, 0), csvio_get(&t, r, 2)) == 0);
 		CHECK(r >= ncase || r % 3 != 1 ||
-		    strcmp(table_get(&t, r, 3), table_get(&t, r - 1, 3)) == 0);
+		    strcmp(csvio_get(&t, r, 3), csvio_get(&t, r - 1, 3)) == 0);
 		for (i = 0; i < 4; i++) {
 			if (i > 0)
 				*w++ = ',';
-			refquote(table_get(&t, r, i), w);
+			refquote(csvio_get(&t, r, i), w);
 			w += strlen(w);
 		}
 		*w++ = '\n';
@@ -123,23 +123,23 @@ quoting(void)
 	*w = '\0';
 	got = NULL;
 	fp = open_memstream(&got, &len);
-	CHECK(table_write(fp, &t) == 0);
+	CHECK(csvio_write(fp, &t) == 0);
 	fclose(fp);
 	CHECK(strcmp(got, want) == 0);
 	CHECK(readstr(got, &u) == 0);
 	CHECK_EQ_I(u.nrows, t.nrows);
 	for (r = 0; r < t.nrows && r < u.nrows; r++)
 		for (i = 0; i < 4; i++)
-			CHECK(strcmp(table_get(&t, r, i), table_get(&u, r, i)) ==
+			CHECK(strcmp(csvio_get(&t, r, i), csvio_get(&u, r, i)) ==
 			    0);
 	free(got);
 	free(want);
-	table_free(&t);
-	table_free(&u);
+	csvio_free(&t);
+	csvio_free(&u);
 }
 
 /*
- * parse_int64 and table_int (each with a fast path of up to 18 digits)
+ * csvio_parse_int64 and csvio_int (each with a fast path of up to 18 digits)
  * against strtoll's reading of the whole string, white space refused:
  * every length of digits to past 19, signs, leading zeros, the int64
  * limits and one past them, junk after the digits, "-0".
@@ -159,8 +159,8 @@ ints(void)
 	size_t i, c, r;
 	int k, j, n, bad = 0;
 
-	table_init(&t, "t");
-	c = table_addcol(&t, "v");
+	csvio_init(&t, "t");
+	c = csvio_addcol(&t, "v");
 	for (k = 0; k < 100000; k++) {
 		int64_t a = 7, b = 7, want = 0;
 		char *end;
@@ -184,43 +184,43 @@ ints(void)
 		want = strtoll(in, &end, 10);
 		wok = in[0] != '\0' && !isspace((unsigned char)in[0]) &&
 		    errno == 0 && *end == '\0';
-		aok = parse_int64(in, &a) == 0;
-		r = table_addrow(&t);
-		table_set(&t, r, c, in);
+		aok = csvio_parse_int64(in, &a) == 0;
+		r = csvio_addrow(&t);
+		csvio_set(&t, r, c, in);
 		if (capture_start(&cap) != 0)
 			abort();
-		bok = table_int(&t, r, c, &b) == 0;
+		bok = csvio_int(&t, r, c, &b) == 0;
 		capture_end(&cap, err, sizeof(err));
 		if ((aok != wok || bok != wok || (wok && (a != want ||
 		    b != want)) || (!bok) != (err[0] != '\0')) && bad++ < 10)
-			fprintf(stderr, "'%s': parse_int64 %d %lld, table_int "
+			fprintf(stderr, "'%s': csvio_parse_int64 %d %lld, csvio_int "
 			    "%d %lld, strtoll %d %lld\n", in, aok, (long long)a,
 			    bok, (long long)b, wok, (long long)want);
 	}
 	CHECK_EQ_I(bad, 0);
-	/* what table_int says of a bad one, unchanged */
-	r = table_addrow(&t);
-	table_set(&t, r, c, "12x");
+	/* what csvio_int says of a bad one, unchanged */
+	r = csvio_addrow(&t);
+	csvio_set(&t, r, c, "12x");
 	if (capture_start(&cap) != 0)
 		abort();
-	i = (size_t)table_int(&t, r, c, &(int64_t){ 0 });
+	i = (size_t)csvio_int(&t, r, c, &(int64_t){ 0 });
 	capture_end(&cap, err, sizeof(err));
 	snprintf(in, sizeof(in), "t:%ld: column 'v': not an integer: '12x'",
-	    table_line(&t, r));
+	    csvio_line(&t, r));
 	CHECK(i == (size_t)-1 && strstr(err, in) != NULL);
-	r = table_addrow(&t);
+	r = csvio_addrow(&t);
 	if (capture_start(&cap) != 0)
 		abort();
-	i = (size_t)table_int(&t, r, c, &(int64_t){ 0 });
+	i = (size_t)csvio_int(&t, r, c, &(int64_t){ 0 });
 	capture_end(&cap, err, sizeof(err));
 	snprintf(in, sizeof(in), "t:%ld: column 'v': empty field",
-	    table_line(&t, r));
+	    csvio_line(&t, r));
 	CHECK(i == (size_t)-1 && strstr(err, in) != NULL);
-	table_free(&t);
+	csvio_free(&t);
 }
 
 /*
- * table_copyshort (cells' and the writer's short copies by fixed-size
+ * csvio_copyshort (cells' and the writer's short copies by fixed-size
  * moves): every length to past 16, at every alignment, copies s[0..n)
  * and writes nothing outside d[0..n).
  */
@@ -236,7 +236,7 @@ copyshort(void)
 	for (n = 0; n <= 40; n++)
 		for (a = 0; a < 8; a++) {
 			memset(dst, '#', sizeof(dst));
-			table_copyshort(dst + a, src + 7 - a, n);
+			csvio_copyshort(dst + a, src + 7 - a, n);
 			for (i = 0; i < sizeof(dst); i++)
 				if (dst[i] != (i >= a && i < a + n ?
 				    src[7 - a + i - a] : '#'))
@@ -259,19 +259,19 @@ main(int argc, char **argv)
 	/* Header repeated by parallel --pipe --header is skipped. */
 	CHECK(readstr("a,b\n1,2\na,b\n3,\"x,y\"\n", &t) == 0);
 	CHECK_EQ_I(t.nrows, 2);
-	CHECK(strcmp(table_get(&t, 1, 1), "x,y") == 0);
+	CHECK(strcmp(csvio_get(&t, 1, 1), "x,y") == 0);
 	CHECK_EQ_I(t.line[1], 2);	/* line count restarts per chunk */
-	CHECK_EQ_I(table_col(&t, "b"), 1);
-	CHECK_EQ_I(table_col(&t, "c"), -1);
-	CHECK_EQ_I(table_addcol(&t, "c"), 2);
-	table_setint(&t, 0, 2, -7);
+	CHECK_EQ_I(csvio_col(&t, "b"), 1);
+	CHECK_EQ_I(csvio_col(&t, "c"), -1);
+	CHECK_EQ_I(csvio_addcol(&t, "c"), 2);
+	csvio_setint(&t, 0, 2, -7);
 	CHECK(strcmp(writestr(&t, buf, sizeof(buf)),
 	    "a,b,c\n1,2,-7\n3,\"x,y\",\n") == 0);
-	CHECK(table_int(&t, 0, 0, &v) == 0 && v == 1);
-	CHECK(table_int(&t, 1, 1, &v) == -1);
-	CHECK(table_dbl(&t, 1, 2, &d) == -1);
-	CHECK(table_dbl_opt(&t, 1, 2, 4.5, &d) == 0 && d == 4.5);
-	table_free(&t);
+	CHECK(csvio_int(&t, 0, 0, &v) == 0 && v == 1);
+	CHECK(csvio_int(&t, 1, 1, &v) == -1);
+	CHECK(csvio_dbl(&t, 1, 2, &d) == -1);
+	CHECK(csvio_dbl_opt(&t, 1, 2, 4.5, &d) == 0 && d == 4.5);
+	csvio_free(&t);
 
 	/* Appending many columns (past the spare stride) keeps every cell. */
 	{
@@ -281,17 +281,17 @@ main(int argc, char **argv)
 		CHECK(readstr("a,b\n1,2\n3,4\n5,6\n", &t) == 0);
 		for (i = 0; i < 40; i++) {
 			snprintf(name, sizeof(name), "c%zu", i);
-			CHECK_EQ_I(table_addcol(&t, name), 2 + i);
+			CHECK_EQ_I(csvio_addcol(&t, name), 2 + i);
 			for (r = 0; r < t.nrows; r++)
-				table_setint(&t, r, 2 + i, (int64_t)(100 * r + i));
+				csvio_setint(&t, r, 2 + i, (int64_t)(100 * r + i));
 		}
-		r = table_addrow(&t);
-		CHECK(strcmp(table_get(&t, r, 41), "") == 0);
-		CHECK(strcmp(table_get(&t, 2, 0), "5") == 0);
-		CHECK(strcmp(table_get(&t, 1, 1), "4") == 0);
-		CHECK(strcmp(table_get(&t, 2, 41), "239") == 0);
-		CHECK(strcmp(table_get(&t, 0, 2), "0") == 0);
-		table_free(&t);
+		r = csvio_addrow(&t);
+		CHECK(strcmp(csvio_get(&t, r, 41), "") == 0);
+		CHECK(strcmp(csvio_get(&t, 2, 0), "5") == 0);
+		CHECK(strcmp(csvio_get(&t, 1, 1), "4") == 0);
+		CHECK(strcmp(csvio_get(&t, 2, 41), "239") == 0);
+		CHECK(strcmp(csvio_get(&t, 0, 2), "0") == 0);
+		csvio_free(&t);
 	}
 
 	/* Ragged rows, duplicate columns and empty input are errors. */
@@ -302,28 +302,28 @@ main(int argc, char **argv)
 
 	/* Header only: zero rows, still a table. */
 	CHECK(readstr("a,b\n", &t) == 0 && t.nrows == 0);
-	table_free(&t);
+	csvio_free(&t);
 
 	/* A NUL byte inside a field is an error, not a shorter field. */
 	{
 		static const char nul[] = "a,b\n1\0,2\n";
 		FILE *fp = fmemopen((void *)nul, sizeof(nul) - 1, "r");
 
-		CHECK(table_read(fp, "t.csv", &t) == -1);
+		CHECK(csvio_read(fp, "t.csv", &t) == -1);
 		fclose(fp);
 	}
 
 	/* Number parsing is strict. */
-	CHECK(parse_int64(" 1", &v) == -1);
-	CHECK(parse_int64("\t1", &v) == -1);
-	CHECK(parse_double(" 1.5", &d) == -1);
-	CHECK(parse_int64("12", &v) == 0 && v == 12);
-	CHECK(parse_int64("12x", &v) == -1);
-	CHECK(parse_int64("99999999999999999999", &v) == -1);
+	CHECK(csvio_parse_int64(" 1", &v) == -1);
+	CHECK(csvio_parse_int64("\t1", &v) == -1);
+	CHECK(csvio_parse_double(" 1.5", &d) == -1);
+	CHECK(csvio_parse_int64("12", &v) == 0 && v == 12);
+	CHECK(csvio_parse_int64("12x", &v) == -1);
+	CHECK(csvio_parse_int64("99999999999999999999", &v) == -1);
 	ints();
 	copyshort();
-	CHECK(parse_double("1e400", &d) == -1);
-	CHECK(parse_double("nan", &d) == -1);
+	CHECK(csvio_parse_double("1e400", &d) == -1);
+	CHECK(csvio_parse_double("nan", &d) == -1);
 
 	/* Checked arithmetic. */
 	CHECK(ck_mul(INT64_MAX, 2, &v) == -1);
@@ -333,9 +333,9 @@ main(int argc, char **argv)
 	CHECK_EQ_I(floor_div(-7, 2), -4);
 
 	/* dtype table. */
-	CHECK_EQ_I(dtype_bytes("fp16"), 2);
-	CHECK_EQ_I(dtype_bytes("fp32"), 4);
-	CHECK_EQ_I(dtype_bytes("fp17"), 0);
+	CHECK_EQ_I(layer_dtype_bytes("fp16"), 2);
+	CHECK_EQ_I(layer_dtype_bytes("fp32"), 4);
+	CHECK_EQ_I(layer_dtype_bytes("fp17"), 0);
 	quoting();
 	return CHECK_DONE();
 }

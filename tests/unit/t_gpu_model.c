@@ -41,33 +41,33 @@ occupancy(void)
 	sm75(&m);
 	/* regs 128+64 = 192: 65536/(256*192) = 1.33; smem 384*32*2*2 = 48 KiB. */
 	t = (struct gpu_tile){ 256, 128, 256 };
-	CHECK_EQ_I(gpu_occupancy(&m, &t, 2), 1);
+	CHECK_EQ_I(gpu_gemm_occupancy(&m, &t, 2), 1);
 	/* fp32 staging: 96 KiB of shared memory does not fit in 64. */
-	CHECK_EQ_I(gpu_occupancy(&m, &t, 4), 0);
+	CHECK_EQ_I(gpu_gemm_occupancy(&m, &t, 4), 0);
 	/* regs 192: 65536/(128*192) = 2.67; smem 256*32*4 = 32 KiB -> 2. */
 	t = (struct gpu_tile){ 128, 128, 128 };
-	CHECK_EQ_I(gpu_occupancy(&m, &t, 2), 2);
+	CHECK_EQ_I(gpu_gemm_occupancy(&m, &t, 2), 2);
 	/* regs 96 -> 5; smem 16 KiB -> 4; threads 8; CTAs 16 -> 4. */
 	t = (struct gpu_tile){ 64, 64, 128 };
-	CHECK_EQ_I(gpu_occupancy(&m, &t, 2), 4);
+	CHECK_EQ_I(gpu_gemm_occupancy(&m, &t, 2), 4);
 	/* regs 80 -> 6; smem 144*32*4 = 18 KiB -> 3. */
 	t = (struct gpu_tile){ 16, 128, 128 };
-	CHECK_EQ_I(gpu_occupancy(&m, &t, 2), 3);
+	CHECK_EQ_I(gpu_gemm_occupancy(&m, &t, 2), 3);
 	/* 64x64 with 32 threads: 128+64 regs -> 10; threads 32; smem -> 4. */
 	t = (struct gpu_tile){ 64, 64, 32 };
-	CHECK_EQ_I(gpu_occupancy(&m, &t, 2), 4);
+	CHECK_EQ_I(gpu_gemm_occupancy(&m, &t, 2), 4);
 	/* 256 accumulators + 64 > 255 registers: never resident. */
 	t = (struct gpu_tile){ 128, 128, 64 };
-	CHECK_EQ_I(gpu_occupancy(&m, &t, 2), 0);
+	CHECK_EQ_I(gpu_gemm_occupancy(&m, &t, 2), 0);
 	/* The CTA limit binds: a tiny tile, 16 CTAs. */
 	m.smem_kb_per_sm = 1024;
 	t = (struct gpu_tile){ 16, 16, 32 };
-	CHECK_EQ_I(gpu_occupancy(&m, &t, 2), 16);
+	CHECK_EQ_I(gpu_gemm_occupancy(&m, &t, 2), 16);
 
-	CHECK(gpu_waves(25, 60) == 1);
-	CHECK(gpu_waves(60, 60) == 1);
-	CHECK(gpu_waves(61, 60) == 2);
-	CHECK(gpu_waves(3136, 60) == 53);
+	CHECK(gpu_gemm_waves(25, 60) == 1);
+	CHECK(gpu_gemm_waves(60, 60) == 1);
+	CHECK(gpu_gemm_waves(61, 60) == 2);
+	CHECK(gpu_gemm_waves(3136, 60) == 53);
 }
 
 /*
@@ -219,7 +219,7 @@ stream_by_hand(void)
 	s.dram_wr = 2048;
 	s.flops = 1024;
 	s.rate = 128;
-	gpu_stream_cost(&g, &s, &k);
+	gpu_ops_stream_cost(&g, &s, &k);
 	/*
 	 * DRAM 4096/32 = 128; L2 4096/64 = 64; SM 1024*(4096/1024)/32 =
 	 * 128; math 1024*1/128 = 8: 128 + fill 100.
@@ -229,7 +229,7 @@ stream_by_hand(void)
 	CHECK_EQ_I(k.occ, 4);	/* 1024 threads / 256 */
 	/* 1025 elements: a second CTA, on the other SM: no slower per SM. */
 	s.elems = 1025;
-	gpu_stream_cost(&g, &s, &k);
+	gpu_ops_stream_cost(&g, &s, &k);
 	CHECK(k.ctas == 2);
 	CHECK(k.cycles >= 228);
 }
@@ -329,7 +329,7 @@ layers(void)
 	l.out_h = l.out_w = 4;
 	l.stride_h = l.stride_w = 2;
 	CHECK(layer_derive(&l) == 0);
-	CHECK(NEAR(gpu_conv_input_touched(&l), (double)l.in_bytes / 4));
+	CHECK(NEAR(gpu_ops_conv_input_touched(&l), (double)l.in_bytes / 4));
 	m.build.conv_pre_kernels = m.build.conv_post_kernels = 0;
 	m.build.l2_warm_input = 0;
 	CHECK(gpu_layer_cost(&m, &l, 1, &c) == 0);
@@ -339,12 +339,12 @@ layers(void)
 	l.kernel_h = l.kernel_w = 3;
 	l.pad_top = l.pad_left = l.pad_bottom = l.pad_right = 1;
 	CHECK(layer_derive(&l) == 0);
-	CHECK(NEAR(gpu_conv_input_touched(&l), (double)l.in_bytes));
+	CHECK(NEAR(gpu_ops_conv_input_touched(&l), (double)l.in_bytes));
 	l.stride_h = l.stride_w = 1;
 	l.dil_h = l.dil_w = 2;
 	l.out_h = l.out_w = 6;
 	CHECK(layer_derive(&l) == 0);
-	CHECK(NEAR(gpu_conv_input_touched(&l), (double)l.in_bytes));
+	CHECK(NEAR(gpu_ops_conv_input_touched(&l), (double)l.in_bytes));
 	/* A memory-bound op is one kernel; fused act is free on a conv. */
 	layer_init(&l);
 	l.op = OP_ELTWISE;
@@ -460,7 +460,7 @@ static int
 readstr(const char *s, struct table *t)
 {
 	FILE *fp = fmemopen((void *)s, strlen(s), "r");
-	int rc = table_read(fp, "m.csv", t);
+	int rc = csvio_read(fp, "m.csv", t);
 
 	fclose(fp);
 	return rc;
@@ -483,7 +483,7 @@ measured(void)
 	    "c1,conv,1,16,4,8,16,4,8,3,3,1,1,1,,30\n");
 	CHECK(readstr(buf, &t) == 0);
 	CHECK(gpu_measured_from_table(&t, &ms) == 0);
-	table_free(&t);
+	csvio_free(&t);
 	layer_init(&l);
 	l.op = OP_CONV;
 	l.in_c = l.out_c = 16;
@@ -507,7 +507,7 @@ measured(void)
 	    "c1,conv,1,16,8,8,16,8,8,3,3,1,1,1,,90\n");
 	CHECK(readstr(buf, &t) == 0);
 	CHECK(gpu_measured_from_table(&t, &ms) < 0);
-	table_free(&t);
+	csvio_free(&t);
 }
 
 int

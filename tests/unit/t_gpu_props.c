@@ -73,7 +73,7 @@ static void
 mkmem(struct layer *l, enum layer_op op, int64_t n, int64_t c, int64_t h,
     int64_t w, const char *dt)
 {
-	int64_t e = dtype_bytes(dt);
+	int64_t e = layer_dtype_bytes(dt);
 
 	layer_init(l);
 	l->op = op;
@@ -162,7 +162,7 @@ bound(const struct gpu_model *m, const struct layer *l, double ch,
 	    in <= m->l2_input_fraction * l2))
 		bytes += in;
 	/* At least one kernel, launched as the build launches. */
-	return gpu_compose(m->build.launch, fmax(2.0 * (double)l->macs / peak,
+	return gpu_build_compose(m->build.launch, fmax(2.0 * (double)l->macs / peak,
 	    bytes / dram), m->launch_cycles);
 }
 

@@ -1,5 +1,5 @@
 /*
- * Unit tests of the HBM2-PIM engine (lib/hbmpim_time.c) against Samsung
+ * Unit tests of the HBM2-PIM engine (lib/pim/hbmpim_time.c) against Samsung
  * PIMSimulator (SAITPublic/PIMSimulator@b464dde) runs: the benchmark's own
  * figures (PIMBenchFixture gemv/add/mul/relu at 64 channels), worked cases
  * with and without a refresh inside, the per-channel command counts, and

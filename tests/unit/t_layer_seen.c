@@ -10,7 +10,7 @@
  * layer_get_cached is layer_get too, through one cache over the tables
  * in turns (each turn another layout) and over each table read twice
  * (its rows found the second time), the tables quoted and bare (each
- * row's fields then read from its line in runs, table_cellkey).
+ * row's fields then read from its line in runs, csvio_cellkey).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,7 +138,7 @@ build(const char *const *cols, size_t nc, struct table *t, int bare)
 	}
 	text = csv(cols, nc, rows, r, bare);
 	fp = fmemopen(text, strlen(text), "r");
-	CHECK(table_read(fp, "seen.csv", t) == 0);
+	CHECK(csvio_read(fp, "seen.csv", t) == 0);
 	fclose(fp);
 	free(text);
 	free(rows);
@@ -226,6 +226,6 @@ main(int argc, char **argv)
 	CHECK(nerr > 100 && nrow - nerr > nrow / 2);
 	layer_cache_free(cache);
 	for (i = 0; i < 4; i++)
-		table_free(&t[i]);
+		csvio_free(&t[i]);
 	return CHECK_DONE();
 }

@@ -169,7 +169,7 @@ cmds(const struct pim_model *m, int hid, const char *s, int64_t *at)
 		case 'C': c[n++] = NT_COMP; break;
 		case 'R': c[n++] = NT_READRES; break;
 		}
-	nt_run_cmds(m, hid, c, n, at, &st);
+	newton_time_run_cmds(m, hid, c, n, at, &st);
 	return st.cycles;
 }
 
@@ -370,7 +370,7 @@ test_properties(void)
 		memset(&gl, 0, sizeof(gl));
 		gl.ci = ci; gl.co = co; gl.kh = gl.kw = k;
 		gl.p = l.out_h * l.out_w; gl.h = h;
-		CHECK(ngen_build(&M, &gl, nch, gw, &p) == 0);
+		CHECK(newton_gen_build(&M, &gl, nch, gw, &p) == 0);
 		for (pi = 0; pi < p.nparts; pi++) {
 			const struct ngen_part *pt = &p.part[pi];
 			int64_t b0 = ceil_div(pt->blocks, pt->g), L, fl, full;
@@ -426,7 +426,7 @@ test_properties(void)
 			CHECK_EQ_I(a.st.comp, comp);
 			CHECK_EQ_I(a.st.readres, rr);
 		}
-		ngen_free(&p);
+		newton_gen_free(&p);
 
 		/*
 		 * More output channels or more pixels never cost fewer cycles
@@ -487,17 +487,17 @@ test_geometry(void)
 		memset(&gl, 0, sizeof(gl));
 		gl.ci = ci; gl.co = co; gl.kh = gl.kw = k; gl.h = h;
 		gl.p = ho * ho;
-		CHECK(ngen_build(&M, &gl, 16, 4, &p) == 0);
+		CHECK(newton_gen_build(&M, &gl, 16, 4, &p) == 0);
 		for (pi = 0; pi < p.nparts; pi++) {
-			ngen_chan_block(&p.part[pi], 0, &cb[pi]);
+			newton_gen_chan_block(&p.part[pi], 0, &cb[pi]);
 			seg[pi].b = &cb[pi].b;
-			seg[pi].count = ngen_chan_blocks(&p.part[pi], 0);
+			seg[pi].count = newton_gen_chan_blocks(&p.part[pi], 0);
 		}
-		nt_run(&M, 1, seg, (size_t)p.nparts, 1, 1, &st);
+		newton_time_run(&M, 1, seg, (size_t)p.nparts, 1, 1, &st);
 		CHECK_EQ_I(st.cycles, c.cycles);
 		for (pi = 0; pi < p.nparts; pi++)
-			ngen_chblock_free(&cb[pi]);
-		ngen_free(&p);
+			newton_gen_chblock_free(&cb[pi]);
+		newton_gen_free(&p);
 
 		/* -a: channel 0 is the slowest; -G on groups = 1: no change. */
 		memset(&o, 0, sizeof(o));
@@ -543,13 +543,13 @@ test_periods(void)
 				seg[0].count = n;
 				seg[1].b = &b[1];
 				seg[1].count = n / 3 + 1;
-				nt_run(&M, hid, seg, 2, reps[j], 0, &f);
-				nt_run(&M, hid, seg, 2, reps[j], 1, &x);
+				newton_time_run(&M, hid, seg, 2, reps[j], 0, &f);
+				newton_time_run(&M, hid, seg, 2, reps[j], 1, &x);
 				SAME_STATS(f, x);
 			}
 	seg[0].b = &b[1];
 	seg[0].count = INT64_MAX / 8;
-	nt_run(&M, 1, seg, 1, 1, 0, &f);
+	newton_time_run(&M, 1, seg, 1, 1, 0, &f);
 	CHECK_EQ_I(f.cycles, -1);
 }
 
@@ -610,8 +610,8 @@ test_random_streams(void)
 		}
 		k = (int)rnd(1, 2);
 		rep = rnd(1, 3);
-		nt_run(&m, hid, seg, (size_t)k, rep, 0, &f);
-		nt_run(&m, hid, seg, (size_t)k, rep, 1, &x);
+		newton_time_run(&m, hid, seg, (size_t)k, rep, 0, &f);
+		newton_time_run(&m, hid, seg, (size_t)k, rep, 1, &x);
 		SAME_STATS(f, x);
 	}
 }

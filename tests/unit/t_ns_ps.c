@@ -1,7 +1,7 @@
 /*
- * ns_to_ps (solve_merge.h) reads the common "digits.ddd" form by hand:
+ * merge_ns_to_ps (solve_merge.h) reads the common "digits.ddd" form by hand:
  * on random and edge-case strings, valid or not, it must return what the
- * general parse (task_ns_to_ps, parse_double then llround) returns, the
+ * general parse (task_ns_to_ps, csvio_parse_double then llround) returns, the
  * same status and the same picoseconds.
  */
 #include <stdio.h>
@@ -18,7 +18,7 @@ static void
 same(const char *s)
 {
 	long long a = -7, b = -7;
-	int ra = ns_to_ps(s, &a), rb = task_ns_to_ps(s, MERGE_PIECE_MAX_NS, &b);
+	int ra = merge_ns_to_ps(s, &a), rb = task_ns_to_ps(s, MERGE_PIECE_MAX_NS, &b);
 
 	if (ra != rb || (ra == 0 && a != b)) {
 		if (bad++ < 10)

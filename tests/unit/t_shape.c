@@ -343,7 +343,7 @@ main(int argc, char **argv)
 		for (r = 0; r < 84; r++)
 			M.t[x].fv[r] = r;
 		M.t[outs[0]].isconst = 1;
-		CHECK(ceval_node(&M, &N) == 0 && M.t[outs[0]].hasval &&
+		CHECK(consteval_node(&M, &N) == 0 && M.t[outs[0]].hasval &&
 		    M.t[outs[0]].fv[0] == 72 && M.t[outs[0]].fv[12] == 48);
 	}
 
@@ -409,7 +409,7 @@ main(int argc, char **argv)
 	node("Expand", 2, in3, 1);
 	CHECK(infer() == 0 && dims(outs[0], 3, 2, 1, 4, 0));
 	M.t[outs[0]].isconst = 1;
-	CHECK(ceval_node(&M, &N) == 0 && M.t[outs[0]].hasval &&
+	CHECK(consteval_node(&M, &N) == 0 && M.t[outs[0]].hasval &&
 	    M.t[outs[0]].fv[0] == 1 && M.t[outs[0]].fv[7] == 4);
 	/* Sum is variadic: all three operands count. */
 	reset();
@@ -422,7 +422,7 @@ main(int argc, char **argv)
 	node("Sum", 3, in3, 1);
 	CHECK(infer() == 0);
 	M.t[outs[0]].isconst = 1;
-	CHECK(ceval_node(&M, &N) == 0 && M.t[outs[0]].iv[0] == 111 &&
+	CHECK(consteval_node(&M, &N) == 0 && M.t[outs[0]].iv[0] == 111 &&
 	    M.t[outs[0]].iv[1] == 222);
 	/* ReduceSum of floats in floating point, not truncated. */
 	reset();
@@ -436,7 +436,7 @@ main(int argc, char **argv)
 	node("ReduceSum", 2, in3, 1);
 	CHECK(infer() == 0 && dims(outs[0], 2, 2, 1, 0, 0));
 	M.t[outs[0]].isconst = 1;
-	CHECK(ceval_node(&M, &N) == 0 && M.t[outs[0]].fv[0] == 0.75 &&
+	CHECK(consteval_node(&M, &N) == 0 && M.t[outs[0]].fv[0] == 0.75 &&
 	    M.t[outs[0]].fv[1] == 1.75);
 	/* Cast to bool: 0.5 is true. */
 	node("Cast", 1, &x, 1);
@@ -445,7 +445,7 @@ main(int argc, char **argv)
 	M.t[x].fv[0] = 0.5;
 	CHECK(infer() == 0);
 	M.t[outs[0]].isconst = 1;
-	CHECK(ceval_node(&M, &N) == 0 && M.t[outs[0]].iv[0] == 1);
+	CHECK(consteval_node(&M, &N) == 0 && M.t[outs[0]].iv[0] == 1);
 	/* ScatterND: a zero mask with rows written (Swin's attention mask). */
 	reset();
 	d[0] = 3; d[1] = 2;
@@ -468,7 +468,7 @@ main(int argc, char **argv)
 	node("ScatterND", 3, in3, 1);
 	CHECK(infer() == 0 && dims(outs[0], 2, 3, 2, 0, 0));
 	M.t[outs[0]].isconst = 1;
-	CHECK(ceval_node(&M, &N) == 0 && M.t[outs[0]].iv[0] == 3 &&
+	CHECK(consteval_node(&M, &N) == 0 && M.t[outs[0]].iv[0] == 3 &&
 	    M.t[outs[0]].iv[1] == 4 && M.t[outs[0]].iv[2] == 0 &&
 	    M.t[outs[0]].iv[4] == 1 && M.t[outs[0]].iv[5] == 2);
 	/* Tile repeats the values. */
@@ -479,7 +479,7 @@ main(int argc, char **argv)
 	node("Tile", 2, in3, 1);
 	CHECK(infer() == 0 && dims(outs[0], 1, 4, 0, 0, 0));
 	M.t[outs[0]].isconst = 1;
-	CHECK(ceval_node(&M, &N) == 0 && M.t[outs[0]].iv[2] == 7 &&
+	CHECK(consteval_node(&M, &N) == 0 && M.t[outs[0]].iv[2] == 7 &&
 	    M.t[outs[0]].iv[3] == 8);
 
 	reset();

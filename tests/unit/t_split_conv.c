@@ -1,5 +1,5 @@
 /*
- * Proof of the split geometry of lib/split_geom.c and lib/split_pipe.c: a real
+ * Proof of the split geometry of lib/plan/split_geom.c and lib/plan/split_pipe.c: a real
  * convolution (random integer data, direct loops, so results are exact)
  * is computed whole and as the pieces the library describes, and the two
  * outputs must be identical element by element.  Shapes are random over
@@ -189,7 +189,7 @@ test_split(void)
 		for (ratio = 1; ratio < 100; ratio += 7) {
 			enum task_axis ax = axis == 0 ? TA_H : TA_N;
 
-			if (task_axes[ax].divide(&l, ratio, pc, &units) < 0)
+			if (split_axes[ax].divide(&l, ratio, pc, &units) < 0)
 				continue;
 			nsplit++;
 			memset(z.v, 0x55, (size_t)(z.b_ * z.c_ * z.h_ * z.w_) *
@@ -237,7 +237,7 @@ test_pipe(void)
 			    ch[i - 1].out_h, ch[i - 1].out_w);
 		if (!ok)
 			continue;
-		n = pipe_chain(ch, L, S, iter % 2 ? DEV_GPU : DEV_PIM, pc);
+		n = split_pipe_chain(ch, L, S, iter % 2 ? DEV_GPU : DEV_PIM, pc);
 		if (n < 0)
 			continue;
 		CHECK_EQ_I(n, L * S);

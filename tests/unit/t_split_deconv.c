@@ -3,7 +3,7 @@
  * the conv row with transposed = 1) and of a 3-D conv's depth pieces: a
  * real transposed convolution (integer data, direct scatter loops, so
  * results are exact) is computed whole and as the output-channel and
- * output-row pieces lib/split_geom.c describes, each run as a transposed
+ * output-row pieces lib/plan/split_geom.c describes, each run as a transposed
  * convolution of its own over its input rows, and joined; the outputs
  * must be identical element by element, channel pieces' MACs must add up
  * to the layer's col2im count and row pieces' to at least it (their halo
@@ -140,10 +140,10 @@ depth_trials(const struct split_rules *rules)
 		if (l.out_d < 2 || l.out_h < 1 || l.out_w < 1)
 			continue;
 		CHECK(layer_derive(&l) == 0);
-		CHECK(!task_axes[TA_H].eligible(&l, rules));
+		CHECK(!split_axes[TA_H].eligible(&l, rules));
 		if (l.dil_d > 1 && !rules->split_dil)
 			continue;
-		CHECK(task_axes[TA_D].eligible(&l, rules));
+		CHECK(split_axes[TA_D].eligible(&l, rules));
 		x = calloc((size_t)(l.in_c * l.in_d * l.in_h * l.in_w),
 		    sizeof(*x));
 		n = l.out_c * l.in_c * l.kernel_d * l.kernel_h * l.kernel_w;
@@ -160,7 +160,7 @@ depth_trials(const struct split_rules *rules)
 			struct piece pc[2];
 			int64_t units, j;
 
-			if (task_axes[TA_D].divide(&l, ratio, pc, &units) < 0 ||
+			if (split_axes[TA_D].divide(&l, ratio, pc, &units) < 0 ||
 			    units == prev)
 				continue;
 			prev = units;
@@ -232,9 +232,9 @@ main(int argc, char **argv)
 		/* col2im: every input pixel meets every weight once. */
 		CHECK_EQ_I(l.macs, l.in_h * l.in_w * l.in_c * (l.out_c /
 		    l.groups) * l.kernel_h * l.kernel_w);
-		CHECK(task_axes[TA_H].eligible(&l, &rules) == (l.out_h > 1));
-		CHECK(task_axes[TA_N].eligible(&l, &rules));
-		CHECK(!task_axes[TA_D].eligible(&l, &rules));
+		CHECK(split_axes[TA_H].eligible(&l, &rules) == (l.out_h > 1));
+		CHECK(split_axes[TA_N].eligible(&l, &rules));
+		CHECK(!split_axes[TA_D].eligible(&l, &rules));
 		x = calloc((size_t)(l.in_c * l.in_h * l.in_w), sizeof(*x));
 		n = l.in_c * (l.out_c / l.groups) * l.kernel_h * l.kernel_w;
 		w = calloc((size_t)n, sizeof(*w));
@@ -252,7 +252,7 @@ main(int argc, char **argv)
 			int64_t units, macs = 0;
 
 			memset(y1, 0, (size_t)n * sizeof(*y1));
-			if (task_axes[TA_N].divide(&l, ratio, pc, &units) < 0)
+			if (split_axes[TA_N].divide(&l, ratio, pc, &units) < 0)
 				continue;
 			for (ax = 0; ax < 2; ax++) {
 				struct layer *p = &pc[ax].l;
@@ -312,7 +312,7 @@ main(int argc, char **argv)
 			struct piece pc[2];
 			int64_t units;
 
-			if (task_axes[TA_H].divide(&l, ratio, pc, &units) < 0)
+			if (split_axes[TA_H].divide(&l, ratio, pc, &units) < 0)
 				continue;
 			CHECK_EQ_I(pc[0].l.out_h, units);
 			CHECK_EQ_I(pc[1].row0, units);
@@ -347,14 +347,14 @@ main(int argc, char **argv)
 		CHECK_EQ_I(l.macs, (int64_t)8 * 16 * 16 * 64 * 32 * 27);
 		CHECK_EQ_I(l.in_bytes, (int64_t)32 * 8 * 16 * 16 * 2);
 		CHECK_EQ_I(l.weight_bytes, (int64_t)64 * 32 * 27 * 2);
-		CHECK(!task_axes[TA_H].eligible(&l, &rules));
-		CHECK(task_axes[TA_N].eligible(&l, &rules));
-		CHECK(task_axes[TA_D].eligible(&l, &rules));
-		CHECK(task_axes[TA_N].divide(&l, 50, pc, &units) == 0);
+		CHECK(!split_axes[TA_H].eligible(&l, &rules));
+		CHECK(split_axes[TA_N].eligible(&l, &rules));
+		CHECK(split_axes[TA_D].eligible(&l, &rules));
+		CHECK(split_axes[TA_N].divide(&l, 50, pc, &units) == 0);
 		CHECK_EQ_I(pc[0].l.macs + pc[1].l.macs, l.macs);
 		CHECK(pc[0].l.out_d == 8 && pc[1].l.kernel_d == 3);
 		/* depth 50 %: 4 input slices, the output slices centred in them */
-		CHECK(task_axes[TA_D].divide(&l, 50, pc, &units) == 0);
+		CHECK(split_axes[TA_D].divide(&l, 50, pc, &units) == 0);
 		CHECK_EQ_I(units, 4);
 		CHECK(pc[0].l.out_d == 4 && pc[0].l.in_d == 5 &&
 		    pc[0].l.pad_front == 1 && pc[0].l.pad_back == 0);

@@ -1,5 +1,5 @@
 /*
- * Proof of the gemm/matmul splits of lib/split_geom.c and of gemm pipeline
+ * Proof of the gemm/matmul splits of lib/plan/split_geom.c and of gemm pipeline
  * chains: a real matrix product (random integers, exact) computed whole
  * and as the pieces (token rows on axis m, columns on axis n), compared
  * element by element; MAC counts of the pieces add up to the layer's and
@@ -82,7 +82,7 @@ test_split(int matmul)
 			enum task_axis axis = ax ? TA_N : TA_M;
 			int64_t per, rows;
 
-			if (task_axes[axis].divide(&l, r, pc, &units) < 0)
+			if (split_axes[axis].divide(&l, r, pc, &units) < 0)
 				continue;
 			nchecked++;
 			memset(z, 0x55, (size_t)(gb * M * N) * sizeof(*z));
@@ -157,7 +157,7 @@ test_chain(void)
 		c[1].in_c = c[0].out_c;
 		c[1].out_c = rnd(1, 8);
 		CHECK(layer_derive(&c[0]) == 0 && layer_derive(&c[1]) == 0);
-		n = pipe_chain(c, 2, S, DEV_GPU, pc);
+		n = split_pipe_chain(c, 2, S, DEV_GPU, pc);
 		if (c[0].in_h < S) {
 			CHECK(n < 0);
 			continue;

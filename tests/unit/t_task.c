@@ -68,38 +68,38 @@ generated(const char *fixture, const char *axes, const char *types)
 	CHECK(split_opt_axes(&o, axes) == 0);
 	CHECK(split_opt_types(&o, types) == 0);
 	CHECK(split_opt_stages(&o, "2,3") == 0);
-	CHECK(table_load(path, &in) == 0);
-	CHECK(split_tasks(&in, &o, &out) == 0);
-	CHECK(table_need(&out, cols, col) == 0);
+	CHECK(csvio_load(path, &in) == 0);
+	CHECK(split_gen_tasks(&in, &o, &out) == 0);
+	CHECK(csvio_need(&out, cols, col) == 0);
 	CHECK(out.nrows > 10);
 	for (r = 0; r < out.nrows; r++) {
-		const char *id = table_get(&out, r, (size_t)col[0]);
+		const char *id = csvio_get(&out, r, (size_t)col[0]);
 
 		roundtrip(id);
 		if (task_cand_parse(id, &c) < 0)
 			continue;
-		CHECK(table_int(&out, r, (size_t)col[1], &v) == 0 &&
+		CHECK(csvio_int(&out, r, (size_t)col[1], &v) == 0 &&
 		    v == c.first);
-		CHECK(table_int(&out, r, (size_t)col[2], &v) == 0 &&
+		CHECK(csvio_int(&out, r, (size_t)col[2], &v) == 0 &&
 		    v == c.last);
-		CHECK(task_kind_parse(table_get(&out, r, (size_t)col[3]),
+		CHECK(task_kind_parse(csvio_get(&out, r, (size_t)col[3]),
 		    &k) == 0 && k == c.kind);
 		if (c.kind == TK_SPLIT) {
-			ax[0] = task_axes[c.axis].letter;
+			ax[0] = task_axis_letter(c.axis);
 			ax[1] = '\0';
-			CHECK(strcmp(table_get(&out, r, (size_t)col[4]), ax) ==
+			CHECK(strcmp(csvio_get(&out, r, (size_t)col[4]), ax) ==
 			    0);
-			CHECK(table_int(&out, r, (size_t)col[5], &v) == 0 &&
+			CHECK(csvio_int(&out, r, (size_t)col[5], &v) == 0 &&
 			    v == c.ratio);
 		}
 	}
-	table_free(&in);
-	table_free(&out);
+	csvio_free(&in);
+	csvio_free(&out);
 }
 
 /*
- * pf-split's output written a block of rows at a time (split_write: the
- * rows' shared cells restart with each block) is the table split_tasks
+ * pf-split's output written a block of rows at a time (split_gen_write: the
+ * rows' shared cells restart with each block) is the table split_gen_tasks
  * makes whole, byte for byte, over several blocks of a chain whose
  * layers change shape every few layers.
  */
@@ -135,23 +135,23 @@ blocks(void)
 	}
 	fclose(fp);
 	fp = fmemopen(csv, n, "r");
-	CHECK(table_read(fp, "blocks.csv", &in) == 0);
+	CHECK(csvio_read(fp, "blocks.csv", &in) == 0);
 	fclose(fp);
 	split_opts_init(&o);
 	o.pim_channels = 16;
 	fp = open_memstream(&a, &na);
-	w = table_out_open(fp, 0);
-	CHECK(split_write(&in, &o, w) == 0);
-	CHECK(table_out_close(w, 1) == 0);
+	w = csvio_out_open(fp, 0);
+	CHECK(split_gen_write(&in, &o, w) == 0);
+	CHECK(csvio_out_close(w, 1) == 0);
 	fclose(fp);
-	CHECK(split_tasks(&in, &o, &whole) == 0);
+	CHECK(split_gen_tasks(&in, &o, &whole) == 0);
 	CHECK(whole.nrows > 3 * 4096);
 	fp = open_memstream(&b, &nb);
-	CHECK(table_write(fp, &whole) == 0);
+	CHECK(csvio_write(fp, &whole) == 0);
 	fclose(fp);
 	CHECK(na == nb && memcmp(a, b, na) == 0);
-	table_free(&in);
-	table_free(&whole);
+	csvio_free(&in);
+	csvio_free(&whole);
 	free(csv);
 	free(a);
 	free(b);
@@ -168,14 +168,16 @@ main(int argc, char **argv)
 	pf_setprogname(argv[0]);
 
 	/* The axes, in column order, each letter read back. */
-	CHECK(task_axes[TA_H].letter == 'h' && task_axes[TA_N].letter == 'n' &&
-	    task_axes[TA_M].letter == 'm' && task_axes[TA_D].letter == 'd');
+	CHECK(task_axis_letter(TA_H) == 'h' && task_axis_letter(TA_N) == 'n' &&
+	    task_axis_letter(TA_M) == 'm' && task_axis_letter(TA_D) == 'd');
 	for (i = 0; i < TA_NAXIS; i++) {
-		char s[2] = { task_axes[i].letter, '\0' };
+		char s[2] = { task_axis_letter(i), '\0' };
 
 		CHECK(task_axis_parse(s, &a) == 0 && a == (enum task_axis)i);
-		CHECK(task_axes[i].eligible != NULL &&
-		    task_axes[i].divide != NULL);
+		/* The plan wing's table of each axis agrees with its letter. */
+		CHECK(split_axes[i].letter == task_axis_letter(i));
+		CHECK(split_axes[i].eligible != NULL &&
+		    split_axes[i].divide != NULL);
 	}
 	CHECK(task_axis_parse("", &a) < 0 && task_axis_parse("hn", &a) < 0 &&
 	    task_axis_parse("x", &a) < 0);
@@ -283,7 +285,7 @@ main(int argc, char **argv)
 			if (c.kind == TK_SPLIT)
 				snprintf(b, sizeof(b), "%lld:split:%c:%d",
 				    (long long)c.first,
-				    task_axes[c.axis].letter, c.ratio);
+				    task_axis_letter(c.axis), c.ratio);
 			else if (c.kind == TK_PIPE)
 				snprintf(b, sizeof(b), "%lld-%lld:pipe:%s:s%d",
 				    (long long)c.first, (long long)c.last,
