@@ -29,7 +29,9 @@ DEBPKGS = build-essential libcsv-dev libprotobuf-c-dev protobuf-c-compiler \
 all: $(TOOLS) $(UNITS)
 
 # Installs the Debian packages the build, tests and pipelines use; a no-op
-# when every one of them is already installed.
+# when every one of them is already installed.  Only deps itself and the
+# targets the README's Set-up names as installing (demo, check, check-san)
+# depend on it; all, bench, fuzz and install never install anything.
 deps:
 	@missing=""; for p in $(DEBPKGS); do \
 		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \

@@ -15,10 +15,10 @@
 static void
 usage(int rc)
 {
-	fprintf(rc == PF_EXIT_OK ? stdout : stderr, "usage: %s [-m] [-a axes] [-C total_channels] "
-	    "[-c gpu_config] [-e rules] [-g max_gwrite]\n"
-	    "\t[-n pim_channels] [-p types] [-r from:to:step] [-s stages] "
-	    "[file]\n",
+	fprintf(rc == PF_EXIT_OK ? stdout : stderr, "usage: %s [-m] [-A attach] [-a axes] "
+	    "[-C total_channels] [-c gpu_config] [-e rules]\n"
+	    "\t[-g max_gwrite] [-M pim_config] [-n pim_channels] [-p types] "
+	    "[-r from:to:step]\n\t[-s stages] [file]\n",
 	    pf_progname());
 	exit(rc);
 }
@@ -53,19 +53,29 @@ int
 main(int argc, char **argv)
 {
 	struct split_opts o;
-	const char *config = NULL;
+	const char *config = NULL, *pimconf = NULL, *attach = NULL;
 	int64_t total = 0, npim = 0;
 	int ch, gset = 0, machine = 0, rc = PF_EXIT_OK;
 
 	pf_setprogname(argv[0]);
 	split_opts_init(&o);
-	while ((ch = getopt(argc, argv, "a:C:c:e:g:hmn:p:r:s:")) != -1) {
+	while ((ch = getopt(argc, argv, "A:a:C:c:e:g:hM:mn:p:r:s:")) != -1) {
 		switch (ch) {
 		case 'h':
 			usage(PF_EXIT_OK);
 			break;
+		case 'A':
+			attach = optarg;
+			break;
+		case 'M':
+			pimconf = optarg;
+			break;
 		case 'a':
-			if (split_opt_axes(&o, optarg) < 0)
+		case 'e':
+		case 'p':
+		case 'r':
+		case 's':
+			if (split_opt(&o, ch, optarg) < 0)
 				badopt(ch, optarg);
 			break;
 		case 'C':
@@ -73,10 +83,6 @@ main(int argc, char **argv)
 			break;
 		case 'c':
 			config = optarg;
-			break;
-		case 'e':
-			if (split_opt_rules(&o, optarg) < 0)
-				badopt(ch, optarg);
 			break;
 		case 'g':
 			if (split_opt_gwrite(&o, optarg) < 0)
@@ -89,18 +95,6 @@ main(int argc, char **argv)
 		case 'n':
 			npim = num(optarg, ch, 1, 1 << 20);
 			break;
-		case 'p':
-			if (split_opt_types(&o, optarg) < 0)
-				badopt(ch, optarg);
-			break;
-		case 'r':
-			if (split_opt_ratios(&o, optarg) < 0)
-				badopt(ch, optarg);
-			break;
-		case 's':
-			if (split_opt_stages(&o, optarg) < 0)
-				badopt(ch, optarg);
-			break;
 		default:
 			usage(PF_EXIT_USAGE);
 		}
@@ -109,7 +103,8 @@ main(int argc, char **argv)
 	argv += optind;
 	if (argc > 1)
 		usage(PF_EXIT_USAGE);
-	switch (split_opt_machine(&o, total, config, npim, gset)) {
+	switch (split_opt_machine(&o, attach, pimconf, total, config, npim,
+	    gset)) {
 	case -1:
 		return PF_EXIT_DATA;
 	case -2:

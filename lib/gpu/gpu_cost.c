@@ -94,7 +94,7 @@ no_rate(const char *fname, long line, const char *dtype, const char *config)
 /* Fill one gpu row; returns -1 after reporting. */
 static int
 cost_row(struct table *t, size_t r, const struct layer_cols *lc,
-    const size_t *col, long kind, long pimch, long name,
+    const size_t *col, long kind, long pimch, long attach, long name,
     const struct gpu_cost_opts *o, struct memo *memo,
     const struct gpu_text *tx, struct layer_seen *seen)
 {
@@ -115,7 +115,7 @@ cost_row(struct table *t, size_t r, const struct layer_cols *lc,
 	if ((o->lcache != NULL ? layer_get_cached(t, lc, r, &l, o->lcache) :
 	    layer_get_seen(t, lc, r, &l, seen)) < 0)
 		return -1;
-	if (task_gpu_channels(t, r, kind, pimch, o->total, o->config,
+	if (task_gpu_channels(t, r, kind, pimch, attach, o->total, o->config,
 	    &ch) < 0)
 		return -1;
 	memset(&key, 0, sizeof(key));
@@ -229,7 +229,7 @@ gpu_cost_table(struct table *t, const struct gpu_cost_opts *o)
 	struct gpu_text tx;
 	struct layer_seen seen;
 	struct memo *memo;
-	long dev, kind, pimch, name;
+	long dev, kind, pimch, attach, name;
 	size_t col[C_N];
 	size_t r, i, ndev[TASK_NDEV], ngpu;
 	int rc = 0;
@@ -241,8 +241,9 @@ gpu_cost_table(struct table *t, const struct gpu_cost_opts *o)
 		return -1;
 	kind = csvio_col(t, task_head_cols[TT_KIND]);
 	pimch = csvio_col(t, task_pim_cols[TT_PIM_CHANNELS]);
+	attach = csvio_col(t, TASK_COL_PIM_ATTACH);
 	/* the machine is known here: the share pf-split left open is set */
-	task_pim_resolve(t, pimch, o->total);
+	task_pim_resolve(t, pimch, attach, o->total);
 	name = csvio_col(t, "name");
 	if (ms != NULL && ngpu > 0 && name < 0) {
 		pf_errl(t->fname, 1, "missing column 'name' (needed by -m)");
@@ -261,8 +262,8 @@ gpu_cost_table(struct table *t, const struct gpu_cost_opts *o)
 	for (r = 0; r < t->nrows && rc == 0; r++)
 		if (strcmp(csvio_get(t, r, (size_t)dev),
 		    task_dev_name(TASK_GPU)) == 0 &&
-		    cost_row(t, r, &lc, col, kind, pimch, name, o, memo,
-		    &tx, &seen) < 0)
+		    cost_row(t, r, &lc, col, kind, pimch, attach, name, o,
+		    memo, &tx, &seen) < 0)
 			rc = -1;
 	if (memo != o->memo)
 		memo_free(memo);

@@ -30,8 +30,8 @@ static const char *const kname[] = { "gemv", "gemv-tree", "add", "mul", "relu" }
 static const struct pim_col cols[] = {
 	{ "pim_kernel", "Samsung PIM kernel run: gemv, add or relu", PC_NAME,
 	    kname },
-	{ "pim_n_ot", "GEMV output tiles (64 outputs per channel each)", PC_INT,
-	    NULL },
+	{ "pim_n_ot", "GEMV output tiles (8 x pim_blocks outputs per channel "
+	    "each)", PC_INT, NULL },
 	{ "pim_n_it", "GEMV input tiles (128 inputs each); 0 for eltwise",
 	    PC_INT, NULL },
 	{ "pim_iters", "kernel iterations: n_ot x rows (GEMV) or tiles (eltwise)",
@@ -58,6 +58,28 @@ static const struct pim_col cols[] = {
 	{ NULL, NULL, PC_INT, NULL }
 };
 
+
+/*
+ * --- the units of a channel (attach) ---------------------------------
+ * Samsung's stream is the same for every unit count: each all-bank
+ * column command drives every unit of the channel, each unit holding 8
+ * outputs of a GEMV output tile (its GRF_B) and 16 lanes x 16 columns of
+ * an eltwise tile.  So the tiles hold 8 x pim_blocks outputs (64 on
+ * HBM2-PIM's 8 blocks, 128 on 16 bank-level units) and 256 x pim_blocks
+ * elements per channel.
+ */
+static int64_t
+gemv_ot(const struct hbmpim_model *m, int64_t out, int64_t chans)
+{
+	return ceil_div(out, 8 * (int64_t)m->e.pim_blocks * chans);
+}
+
+static int64_t
+elt_tiles(const struct hbmpim_model *m, int64_t n, int64_t chans)
+{
+	return ceil_div(n, 256 * (int64_t)m->e.pim_blocks * chans);
+}
+/* --- end of the units of a channel ----------------------------------- */
 
 /* Refresh-free clocks per iteration, an upper estimate for the budget. */
 static int64_t
@@ -228,14 +250,15 @@ hbmpim_cost_layer(const struct hbmpim_model *m, const struct layer *l,
 		c->rounds = (inst + nch - 1) / nch;
 	}
 	if (c->kernel == HP_GEMV) {
-		c->n_ot = hbmpim_gemv_ot(out, c->chans);
+		/* attach: units per channel (pim_blocks) size the tiles */
+		c->n_ot = gemv_ot(m, out, c->chans);
 		c->n_it = hbmpim_gemv_it(in);
 		if (c->n_ot > ((int64_t)1 << 40) / rows ||
 		    c->n_it * c->n_ot + 2 >= 4 * 0x1000)
 			goto toolarge;
 		c->iters = c->n_ot * rows;
 	} else {
-		c->iters = (out + 2048 * c->chans - 1) / (2048 * c->chans);
+		c->iters = elt_tiles(m, out, c->chans);
 	}
 	if (memo_time(&m->dram, memo, c->kernel, c->n_it, c->iters, &c->run,
 	    &c->exact) < 0)
@@ -295,6 +318,8 @@ engine_open(const char *path, struct pim_row *def)
 	/* a column access (burst_bytes) every bl/2 clocks on one channel */
 	def->link_bpns = (double)st->m.dram.burst_bytes /
 	    ((double)st->m.dram.bl / 2.0) * st->m.clock_mhz / 1000.0;
+	/* attach: an added device's link to the GPU (GB/s = B/ns) */
+	def->link_cap_bpns = st->m.attach_link_gbs;
 	return st;
 }
 

@@ -11,6 +11,7 @@
 #include "conf.h"
 #include "diag.h"
 #include "hbmpim_model.h"
+#include "pim_attach.h"
 
 /* T: a whole number (int64_t) of the DRAM parameters. */
 #define T(f, lo, hi, unit, doc) \
@@ -82,13 +83,35 @@ const struct conf_key hbmpim_model_keys[] = {
 	{ NULL, 0, 0, 0, 0, NULL, NULL }
 };
 
+/*
+ * The engine times Samsung's command stream, whose all-bank commands
+ * address bank 0 (the even banks) or bank 1 (the odd ones): a unit sits
+ * beside each bank pair (banks / 2, HBM2-PIM) or each bank (banks, the
+ * bank-level units of AttAcc_bank); any other count has no stream.
+ */
+int
+hbmpim_model_units_check(const struct hbmpim_model *m, const char *path,
+    const struct conf *c)
+{
+	int64_t banks = m->dram.bankgroups * m->dram.banks_per_group;
+	int64_t u = (int64_t)m->e.pim_blocks;
+
+	if (u == banks / 2 || u == banks)
+		return 0;
+	pf_errl(path, conf_line(c, "pim_blocks"), "key 'pim_blocks': want "
+	    "one unit per bank pair (%lld) or per bank (%lld) of the %lld "
+	    "banks of a rank, not %lld", (long long)(banks / 2),
+	    (long long)banks, (long long)banks, (long long)u);
+	return -1;
+}
+
 int
 hbmpim_model_load(const char *path, struct hbmpim_model *m)
 {
 	struct conf c;
 	const char *arch;
 	int64_t banks;
-	int rc = 0;
+	int rc = 0, attach;
 
 	memset(m, 0, sizeof(*m));
 	conf_name(path, m->name, sizeof(m->name));
@@ -104,7 +127,12 @@ hbmpim_model_load(const char *path, struct hbmpim_model *m)
 		pf_err(path, "key 'banks_per_group': 16 to 64 banks per rank "
 		    "needed, not %lld", (long long)banks);
 		rc = -1;
-	}
+	} else if (hbmpim_model_units_check(m, path, &c) < 0)
+		rc = -1;
+	/* pim_attach (optional): pf-split's default machine, checked here */
+	if (rc == 0 && (pim_attach_conf(&c, path, &attach) == -2 ||
+	    pim_attach_link(&c, path, &m->attach_link_gbs) < 0))
+		rc = -1;
 	/* the PIM devices' memory: capacity.c reads it (pf-solve -M) */
 	(void)conf_str(&c, "memory_bytes_per_channel");
 	return conf_done(&c, rc);

@@ -34,11 +34,22 @@ struct hbmpim_model {
 	int64_t			channels;	/* PIM pseudo-channels (default) */
 	double			dispatch_ns;	/* the host issuing a piece */
 	double			handoff_sync_ns; /* one GPU<->PIM hand-off */
+	double			attach_link_gbs; /* added: link to the GPU,
+						    0: none (optional key) */
 	struct hbmpim_energy	e;
 };
 
 /* The keys of an hbm-pim config (conf.h), NULL-terminated; arch apart. */
 extern const struct conf_key hbmpim_model_keys[];
+
+/*
+ * 0 when the PIM units of m (pim_blocks) fit the engine's stream: one
+ * per bank pair or one per bank of a rank; else -1 after reporting
+ * "path:line: key 'pim_blocks': ..." (c: the loaded config, for the
+ * line).
+ */
+int hbmpim_model_units_check(const struct hbmpim_model *m, const char *path,
+    const struct conf *c);
 
 /*
  * Load a model from a config path.  Every key is required and

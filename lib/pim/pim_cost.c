@@ -116,7 +116,12 @@ pim_refuse_newton(void *state, const struct layer *l)
 double
 pim_handoff_ns(const struct pim_row *p, int64_t nch, double bytes)
 {
-	return p->sync_ns + bytes / ((double)nch * p->link_bpns);
+	double bw = (double)nch * p->link_bpns;
+
+	/* attach: an added device's data also crosses its link to the GPU */
+	if (p->added && p->link_cap_bpns > 0 && bw > p->link_cap_bpns)
+		bw = p->link_cap_bpns;
+	return p->sync_ns + bytes / bw;
 }
 
 int64_t
@@ -149,15 +154,22 @@ rowparam(const struct table *t, size_t row, long col, int64_t def,
 
 /*
  * pim_channels of row r: rowparam's, but the share pf-split left to the
- * GPU config (TASK_PIM_AUTO) is only known here when -n gave it.
+ * GPU config (TASK_PIM_AUTO) is only known here when -n gave it; on an
+ * added machine (column attach, -1: absent) auto is the PIM config's own
+ * channels (or -n's).
  */
 static int
-channels(const struct table *t, size_t r, long col, int64_t def,
-    int fill_auto, int64_t *v)
+channels(const struct table *t, size_t r, long col, long attach,
+    int64_t def, int fill_auto, int64_t *v, int *added)
 {
+	enum task_attach a;
+
+	if (task_attach_row(t, r, attach, &a) < 0)
+		return -1;
+	*added = a == TASK_ADDED;
 	if (col >= 0 && strcmp(csvio_get(t, r, (size_t)col),
 	    TASK_PIM_AUTO) == 0) {
-		if (!fill_auto) {
+		if (!fill_auto && a != TASK_ADDED) {
 			pf_errl(t->fname, csvio_line(t, r), "column "
 			    "'pim_channels': '%s' is the share the GPU config "
 			    "decides: run gpu-cycles first, or give pf-split -c "
@@ -199,6 +211,7 @@ put(struct table *t, size_t r, size_t col, const struct pim_col *pc,
 struct pim_key {
 	struct layer	l;
 	int64_t		channels, max_gwrite, hiding;
+	int64_t		added;		/* attach: the hand-off's link */
 };
 
 /*
@@ -227,7 +240,8 @@ pim_cost_table(const struct pim_engine *e, void *state, struct table *t,
 	struct pim_key key;
 	const struct pim_memoval *hit;
 	struct memo *memo = NULL;
-	long dev, cch, cgw, chd;
+	long dev, cch, cgw, chd, cat;
+	int added = 0;
 	size_t r, k, ncol, rfc, col[PO_ENGINE + PIM_MAXCOLS];
 	double hin = 0, hout = 0;
 	int64_t hid, nrows = 0, ncmd = 0;
@@ -240,6 +254,7 @@ pim_cost_table(const struct pim_engine *e, void *state, struct table *t,
 	cch = csvio_col(t, task_pim_cols[TT_PIM_CHANNELS]);
 	cgw = csvio_col(t, task_pim_cols[TT_PIM_GWRITE]);
 	chd = csvio_col(t, task_pim_cols[TT_PIM_HIDING]);
+	cat = csvio_col(t, TASK_COL_PIM_ATTACH);
 	/*
 	 * The output columns (a row's cells are written once it is costed;
 	 * a fault leaves the table to be dropped).
@@ -263,8 +278,8 @@ pim_cost_table(const struct pim_engine *e, void *state, struct table *t,
 		havelc = 1;
 		if ((o->lcache != NULL ? layer_get_cached(t, &lc, r, &l,
 		    o->lcache) : layer_get_seen(t, &lc, r, &l, &seen)) < 0 ||
-		    channels(t, r, cch, def->channels, o->fill_auto,
-		    &p.channels) < 0 ||
+		    channels(t, r, cch, cat, def->channels, o->fill_auto,
+		    &p.channels, &added) < 0 ||
 		    rowparam(t, r, cgw, def->max_gwrite, 1, 1 << 20,
 		    &p.max_gwrite) < 0 ||
 		    rowparam(t, r, chd, def->hiding, 0, 1, &hid) < 0)
@@ -291,6 +306,7 @@ pim_cost_table(const struct pim_engine *e, void *state, struct table *t,
 			key.channels = p.channels;
 			key.max_gwrite = p.max_gwrite;
 			key.hiding = p.hiding;
+			key.added = added;
 			if (memo == NULL)
 				memo = memo_new(sizeof(key), sizeof(cost));
 			hit = memo_get(memo, &key);
@@ -319,9 +335,12 @@ pim_cost_table(const struct pim_engine *e, void *state, struct table *t,
 		/* the host starts the stream before the engine's first clock */
 		cost.c.ns += def->dispatch_ns;
 		if (!o->no_handoff) {
-			hin = pim_handoff_ns(def, p.channels,
+			struct pim_row hp = *def;
+
+			hp.added = added;
+			hin = pim_handoff_ns(&hp, p.channels,
 			    (double)l.in_bytes);
-			hout = pim_handoff_ns(def, p.channels,
+			hout = pim_handoff_ns(&hp, p.channels,
 			    (double)l.out_bytes);
 			if (!(hin <= 9e12 && hout <= 9e12)) {
 				pf_err(where, "hand-off time %g ns does not fit "

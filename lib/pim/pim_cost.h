@@ -35,6 +35,9 @@ struct pim_row {
 	double	dispatch_ns;	/* the host issuing the piece's command stream */
 	double	sync_ns;	/* one GPU<->PIM hand-off's synchronisation */
 	double	link_bpns;	/* bytes/ns of one PIM channel's external bus */
+	/* attach: an added device's link to the GPU, bytes/ns (0: none) */
+	double	link_cap_bpns;
+	int	added;		/* the row's pim_attach is added */
 };
 
 /*
@@ -141,7 +144,10 @@ struct pim_engine {
 /* The engines, NULL-terminated; the first is the default of a config. */
 extern const struct pim_engine *const pim_engines[];
 
-/* The hand-off of bytes over nch channels (pim_cost_table). */
+/*
+ * The hand-off of bytes over nch channels (pim_cost_table); on an added
+ * machine (p->added) no faster than the link, p->link_cap_bpns, when set.
+ */
 double pim_handoff_ns(const struct pim_row *p, int64_t nch, double bytes);
 
 /*

@@ -10,6 +10,7 @@
 
 #include "conf.h"
 #include "diag.h"
+#include "pim_attach.h"
 #include "pim_model.h"
 
 /* D: a decimal, I: a whole number (int64_t), B: 0 or 1 (int). */
@@ -77,7 +78,7 @@ pim_model_load(const char *path, struct pim_model *m)
 {
 	struct conf c;
 	const char *arch;
-	int rc = 0;
+	int rc = 0, attach;
 
 	memset(m, 0, sizeof(*m));
 	conf_name(path, m->name, sizeof(m->name));
@@ -88,6 +89,9 @@ pim_model_load(const char *path, struct pim_model *m)
 		pf_err(path, "key 'arch': must be 'newton' here, not '%s'", arch);
 		rc = -1;
 	}
+	/* pim_attach (optional): pf-split's default machine, checked here */
+	if (rc == 0 && pim_attach_conf(&c, path, &attach) == -2)
+		rc = -1;
 	/* the PIM devices' memory: capacity.c reads it (pf-solve -M) */
 	(void)conf_str(&c, "memory_bytes_per_channel");
 	return conf_done(&c, rc);

@@ -50,6 +50,7 @@ struct gen {
 	struct layer_cols	 lc, olc;
 	struct layer_seen	 seen;
 	long			 head[TT_NHEAD], tail[TT_NPIM];
+	long			 attach;	/* pim_attach, -1: none */
 	long			 name_in, onnx_in, preds_in;
 	long			 name_out, onnx_out, preds_out;
 	size_t			*extra_in, *extra_out, nextra, ntxt;
@@ -199,6 +200,10 @@ emit(struct gen *g, const struct task_cand *c, char axis, int ratio,
 		else
 			put_text(t, r, g->tail[TT_PIM_CHANNELS], TASK_PIM_AUTO);
 	}
+	/* the machine's attachment, when stated: the same on every piece */
+	if (!m->have && g->attach >= 0)
+		put_text(t, r, g->attach, task_attach_name(
+		    (enum task_attach)g->o->attach));
 	/* a GPU piece's PIM settings are empty */
 	if (pc->dev != DEV_PIM)
 		gw = hide = KEY_EMPTY;
@@ -401,6 +406,8 @@ setup_cols(struct gen *g)
 	g->preds_out = csvio_col(g->out, "preds");
 	for (i = 0; task_pim_cols[i] != NULL; i++)
 		g->tail[i] = (long)csvio_addcol(g->out, task_pim_cols[i]);
+	g->attach = g->o->attach >= 0 ? (long)csvio_addcol(g->out,
+	    TASK_COL_PIM_ATTACH) : -1;
 	/* unknown layer columns travel after ours, in input order */
 	g->extra_in = xcalloc(g->in->ncols, sizeof(size_t));
 	g->extra_out = xcalloc(g->in->ncols, sizeof(size_t));

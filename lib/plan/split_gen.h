@@ -25,6 +25,9 @@ struct split_opts {
 	int64_t			gwrite;
 	int64_t			channels;	/* the machine's memory
 						   channels, 0: unknown */
+	int			attach;		/* enum task_attach on every
+						   piece (pim_attach); -1:
+						   not stated, no column */
 	struct split_rules	rules;
 };
 
@@ -41,6 +44,8 @@ int split_opt_axes(struct split_opts *o, const char *arg);
 int split_opt_types(struct split_opts *o, const char *arg);
 int split_opt_stages(struct split_opts *o, const char *arg);
 int split_opt_rules(struct split_opts *o, const char *arg);
+/* The one of those that pf-split's option letter (a, e, p, r, s) names. */
+int split_opt(struct split_opts *o, int letter, const char *arg);
 /*
  * "-g max_gwrite": a power of two from 1 to 64 (n_gwrite).  0, or -1
  * after a report (the caller prints usage).
@@ -48,20 +53,26 @@ int split_opt_rules(struct split_opts *o, const char *arg);
 int split_opt_gwrite(struct split_opts *o, const char *arg);
 
 /*
- * The machine into o: its memory channels (total, from -C, when > 0; else
+ * The machine into o: how its PIM is attached (attach, from -A:
+ * "partition" or "added", when not NULL; else the pim_attach that the
+ * PIM config pim_config names states, conf_resolve "pim", when not NULL
+ * and stated; else none: no pim_attach column, the partitioned machine),
+ * its memory channels (total, from -C, when > 0; else
  * those of the GPU config gpu_config names, conf_resolve "gpu", when not
  * NULL; else unknown) and the PIM share on every piece (npim, from -n,
  * when > 0; else the machine's default, task_pim_share, when it is known),
- * fewer than the machine's channels and no fewer than the GWRITE groups
+ * fewer than the machine's channels unless the PIM is added, and no
+ * fewer than the GWRITE groups
  * when gwrite_set (-g given).  Returns 0; -1 after a report when the
  * config does not load; -2 after a report when the numbers contradict
  * each other (the caller prints usage).
  */
-int split_opt_machine(struct split_opts *o, int64_t total,
-    const char *gpu_config, int64_t npim, int gwrite_set);
+int split_opt_machine(struct split_opts *o, const char *attach,
+    const char *pim_config, int64_t total, const char *gpu_config,
+    int64_t npim, int gwrite_set);
 /*
  * pf-split -m: the machine of o as a one-row CSV (channels,
- * pim_channels, max_gwrite) on fp, for drivers that must not parse
+ * pim_channels, max_gwrite, pim_attach) on fp, for drivers that must not parse
  * configs.  0, or -1 on a write error (unreported).
  */
 int split_opt_machine_write(const struct split_opts *o, FILE *fp);

@@ -12,6 +12,7 @@
 #include "csvio.h"
 #include "diag.h"
 #include "gpu_model.h"
+#include "pim_attach.h"
 #include "split_pipe.h"
 #include "split_gen.h"
 #include "task.h"
@@ -36,6 +37,7 @@ split_opts_init(struct split_opts *o)
 	/* §0 glossary: 16 of 32 channels for PIM, n_gwrite 4 with hiding */
 	o->pim_channels = 0;	/* TASK_PIM_AUTO: the GPU config decides */
 	o->gwrite = 4;
+	o->attach = -1;		/* no pim_attach column: partition */
 	split_rules_init(&o->rules);
 }
 
@@ -145,6 +147,24 @@ split_opt_rules(struct split_opts *o, const char *arg)
 }
 
 int
+split_opt(struct split_opts *o, int letter, const char *arg)
+{
+	switch (letter) {
+	case 'a':
+		return split_opt_axes(o, arg);
+	case 'e':
+		return split_opt_rules(o, arg);
+	case 'p':
+		return split_opt_types(o, arg);
+	case 'r':
+		return split_opt_ratios(o, arg);
+	case 's':
+		return split_opt_stages(o, arg);
+	}
+	return -1;
+}
+
+int
 split_opt_gwrite(struct split_opts *o, const char *arg)
 {
 	int64_t v;
@@ -163,10 +183,40 @@ split_opt_gwrite(struct split_opts *o, const char *arg)
 	return 0;
 }
 
+/* o->attach from the pim_attach the PIM config name states, if any. */
+static int
+machine_attach(struct split_opts *o, const char *name)
+{
+	char *path;
+	int a = -1, rc;
+
+	if ((path = conf_resolve("pim", name)) == NULL)
+		return -1;
+	rc = pim_attach_load(path, &a);
+	free(path);
+	if (rc == -2)
+		return -1;
+	if (rc == 0)
+		o->attach = a;
+	return 0;
+}
+
 int
-split_opt_machine(struct split_opts *o, int64_t total, const char *gpu_config,
+split_opt_machine(struct split_opts *o, const char *attach,
+    const char *pim_config, int64_t total, const char *gpu_config,
     int64_t npim, int gwrite_set)
 {
+	enum task_attach at;
+
+	if (attach != NULL) {
+		if (task_attach_parse(attach, &at) < 0) {
+			pf_err(NULL, "-A '%s': want partition or added",
+			    attach);
+			return -2;
+		}
+		o->attach = (int)at;
+	} else if (pim_config != NULL && machine_attach(o, pim_config) < 0)
+		return -1;
 	if (total == 0 && gpu_config != NULL) {
 		struct gpu_model m;
 		char *path = conf_resolve("gpu", gpu_config);
@@ -179,10 +229,17 @@ split_opt_machine(struct split_opts *o, int64_t total, const char *gpu_config,
 		total = (int64_t)m.channels;
 	}
 	o->channels = total;
-	/* The machine, when known, decides the default share and bounds it. */
-	o->pim_channels = npim > 0 ? npim : total > 0 ? task_pim_share(total) :
-	    0;
-	if (total > 0 && o->pim_channels >= total) {
+	/*
+	 * The machine, when known, decides the default share and bounds it;
+	 * added PIM brings its own channels (the PIM config's, pim-cycles
+	 * fills auto), so the GPU's do not bound them.
+	 */
+	if (o->attach == TASK_ADDED)
+		o->pim_channels = npim;
+	else
+		o->pim_channels = npim > 0 ? npim : total > 0 ?
+		    task_pim_share(total) : 0;
+	if (o->attach != TASK_ADDED && total > 0 && o->pim_channels >= total) {
 		pf_err(NULL, "-n %lld: PIM channels must be fewer than the %lld "
 		    "channels of the machine", (long long)o->pim_channels,
 		    (long long)total);
@@ -205,8 +262,10 @@ split_opt_machine_write(const struct split_opts *o, FILE *fp)
 
 	if (o->pim_channels > 0)
 		snprintf(n, sizeof(n), "%lld", (long long)o->pim_channels);
-	return fprintf(fp, "channels,pim_channels,max_gwrite\n%lld,%s,%lld\n",
-	    (long long)o->channels, n, (long long)o->gwrite) < 0 ? -1 : 0;
+	return fprintf(fp, "channels,pim_channels,max_gwrite,pim_attach\n"
+	    "%lld,%s,%lld,%s\n", (long long)o->channels, n,
+	    (long long)o->gwrite, task_attach_name(o->attach == TASK_ADDED ?
+	    TASK_ADDED : TASK_PARTITION)) < 0 ? -1 : 0;
 }
 
 /*

@@ -314,26 +314,82 @@ task_pim_share(int64_t total)
 	return total > TASK_PIM_SHARE ? TASK_PIM_SHARE : total / 2;
 }
 
+/* --- the machine's attachment (pim_attach) ---------------------------- */
+
+static const char *const attachnames[TASK_NATTACH] = { "partition", "added" };
+
+const char *
+task_attach_name(enum task_attach a)
+{
+	return a < TASK_NATTACH ? attachnames[a] : "?";
+}
+
+int
+task_attach_parse(const char *s, enum task_attach *a)
+{
+	int i;
+
+	for (i = 0; i < TASK_NATTACH; i++)
+		if (strcmp(s, attachnames[i]) == 0) {
+			*a = (enum task_attach)i;
+			return 0;
+		}
+	return -1;
+}
+
+int
+task_attach_row(const struct table *t, size_t r, long col,
+    enum task_attach *a)
+{
+	const char *s;
+
+	*a = TASK_PARTITION;
+	if (col < 0 || *(s = csvio_get(t, r, (size_t)col)) == '\0')
+		return 0;
+	if (task_attach_parse(s, a) < 0) {
+		pf_errl(t->fname, csvio_line(t, r), "column 'pim_attach': "
+		    "want partition or added, not '%s'", s);
+		return -1;
+	}
+	return 0;
+}
+
+/* Whether row r is of an added machine (a bad cell reads as not). */
+static int
+row_added(const struct table *t, size_t r, long attach)
+{
+	const char *s;
+
+	if (attach < 0)
+		return 0;
+	s = csvio_get(t, r, (size_t)attach);
+	return strcmp(s, attachnames[TASK_ADDED]) == 0;
+}
+
 void
-task_pim_resolve(struct table *t, long pimch, int64_t total)
+task_pim_resolve(struct table *t, long pimch, long attach, int64_t total)
 {
 	size_t r;
 
 	if (pimch < 0)
 		return;
 	for (r = 0; r < t->nrows; r++)
-		if (strcmp(csvio_get(t, r, (size_t)pimch), TASK_PIM_AUTO) == 0)
+		if (strcmp(csvio_get(t, r, (size_t)pimch), TASK_PIM_AUTO) == 0 &&
+		    !row_added(t, r, attach))
 			csvio_setint(t, r, (size_t)pimch,
 			    task_pim_share(total));
 }
 
 int
 task_gpu_channels(const struct table *t, size_t r, long kind, long pimch,
-    int64_t total, const char *cfg, int64_t *ch)
+    long attach, int64_t total, const char *cfg, int64_t *ch)
 {
+	enum task_attach a;
 	const char *s;
 	int64_t n;
 
+	if (task_attach_row(t, r, attach, &a) < 0)
+		return -1;
 	if (kind >= 0 && strcmp(csvio_get(t, r, (size_t)kind),
 	    task_kind_name(TK_BASE)) == 0) {
 		*ch = total;
@@ -351,10 +407,19 @@ task_gpu_channels(const struct table *t, size_t r, long kind, long pimch,
 		    "piece)");
 		return -1;
 	}
+	if (a == TASK_ADDED && strcmp(s, TASK_PIM_AUTO) == 0) {
+		*ch = total;
+		return 0;
+	}
 	if (csvio_parse_int64(s, &n) < 0 || n < 1) {
 		pf_errl(t->fname, csvio_line(t, r), "column 'pim_channels': "
 		    "want a positive whole number of channels, not '%s'", s);
 		return -1;
+	}
+	/* added: the PIM brings its own channels, the GPU keeps all */
+	if (a == TASK_ADDED) {
+		*ch = total;
+		return 0;
 	}
 	if (n >= total) {
 		pf_errl(t->fname, csvio_line(t, r), "column 'pim_channels': "

@@ -106,6 +106,7 @@ int task_devices(const struct table *t, long *col, size_t n[TASK_NDEV]);
 #define TASK_COL_GPU_TENSOR	"gpu_tensor"
 #define TASK_COL_ENERGY		"energy_nj"
 #define TASK_COL_STATIC		"static_w"
+#define TASK_COL_PIM_ATTACH	"pim_attach"	/* partition or added */
 
 /*
  * The columns of tasks.csv that pf-split writes ahead of a piece's
@@ -167,19 +168,45 @@ int64_t task_pim_share(int64_t total);
 
 /*
  * Write task_pim_share(total) in column pimch (-1: absent, nothing to
- * do) of every row of t that holds TASK_PIM_AUTO.
+ * do) of every row of t that holds TASK_PIM_AUTO, but a row of an added
+ * machine (column attach, -1: absent): its N is the PIM config's, which
+ * pim-cycles writes.
  */
-void task_pim_resolve(struct table *t, long pimch, int64_t total);
+void task_pim_resolve(struct table *t, long pimch, long attach,
+    int64_t total);
+
+/*
+ * How the PIM devices sit in the machine (column pim_attach, key
+ * pim_attach of a PIM config; pf-formats(7), "Machine model"):
+ * partition, PIMFlow's machine, where PIM takes N of the GPU's own
+ * channels; added, where the PIM devices bring their own N channels and
+ * the GPU keeps all of its own in every candidate.  An absent column or
+ * an empty cell is partition.
+ */
+enum task_attach { TASK_PARTITION, TASK_ADDED, TASK_NATTACH };
+
+/* "partition" or "added". */
+const char *task_attach_name(enum task_attach a);
+/* The attachment named s: 0, or -1 when s names none (no report). */
+int task_attach_parse(const char *s, enum task_attach *a);
+/*
+ * The attachment of row r (column col, -1: absent, partition): 0, or
+ * -1 after reporting "file:line: column 'pim_attach': ...".
+ */
+int task_attach_row(const struct table *t, size_t r, long col,
+    enum task_attach *a);
 
 /*
  * The GPU's memory channels for row r of t, a GPU piece of a machine of
  * total channels (cfg names the config in reports): total for kind
- * "base", total - pim_channels otherwise.  kind and pimch are column
- * indexes (-1: absent).  A missing, zero, fractional or negative
- * pim_channels, or one that leaves the GPU no channel, is reported as
- * "file:line: column 'pim_channels': ..." and -1 returned.
+ * "base" and for every row of an added machine (column attach, -1:
+ * absent), total - pim_channels otherwise.  kind, pimch and attach are
+ * column indexes (-1: absent).  A missing, zero, fractional or negative
+ * pim_channels, or one that leaves a partitioned GPU no channel, is
+ * reported as "file:line: column 'pim_channels': ..." and -1 returned;
+ * under added pim_channels may also be TASK_PIM_AUTO (the PIM config's).
  */
 int task_gpu_channels(const struct table *t, size_t r, long kind, long pimch,
-    int64_t total, const char *cfg, int64_t *ch);
+    long attach, int64_t total, const char *cfg, int64_t *ch);
 
 #endif

@@ -114,4 +114,12 @@ awk '$1 ~ /^(none|newton\+|newton\+\+|mddp|pipeline|pimflow|attn-pim)$/ { print 
 [ -z "$(find "$W/three" -mindepth 1 -type d)" ] || fail "three: a folder nested in the result"
 left=$(ls -A "$W" | grep '^\.three\.' || true)
 [ -z "$left" ] || fail "three: left beside the result: $left"
+# A good run over an earlier result replaces it whole: the -n 8 run's
+# tables and summary, nothing of the old one, nothing left beside.
+pimflow -q -x -n 8 "$m" "$W/keep" || fail "replacing run: exit $?"
+[ "$(csvcol "$W/keep/tasks.csv" pim_channels | sort -u)" = 8 ] || fail "replacing run: tasks.csv not the -n 8 run's"
+cmp -s "$W/keep/summary.json" "$W/summary.before" && fail "replacing run: summary.json still the old one"
+[ ! -e "$W/keep/plan.png" ] || fail "replacing run: the old result's plots are left in the new one"
+left=$(ls -A "$W" | grep '^\.keep\.' || true)
+[ -z "$left" ] || fail "replacing run: left beside: $left"
 echo "publishing keeps the old result"
