@@ -76,10 +76,12 @@ check-san: deps
 bench: all
 	@bash pipelines/bench
 
-# The GPU model's error on its training set (share/doc/gpu-model.md);
-# FIT=1 searches the fitted constants again.
+# The GPU model's error on its training sets (share/doc/gpu-model.md),
+# and its error table for the uncertainty band written to
+# share/pimflow/gpu/error.csv; FIT=1 searches the fitted constants again
+# (and writes nothing).
 gpu-fit: all
-	@PF_BIN=$(CURDIR)/$(B) python3 tests/gpu-fit/fit.py $(if $(FIT),--fit)
+	@PF_BIN=$(CURDIR)/$(B) python3 tests/gpu-fit/fit.py $(if $(FIT),--fit,--err share/pimflow/gpu/error.csv)
 
 demo: deps
 	@$(MAKE) --no-print-directory all

@@ -54,7 +54,7 @@ $(OUT).points/%.csv:
 		$(wordlist 5,6,$(subst @, ,$*)) >$@.tmp && mv $@.tmp $@
 
 $(OUT).csv: $(POINTS)
-	echo model,gpu,pim_config,pim_channels,max_gwrite,policy,ns,gpu_cycles,speedup,objective,energy_nj,power_w,energy_ratio,dtype >$@.tmp
+	echo model,gpu,pim_config,pim_channels,max_gwrite,policy,ns,gpu_cycles,speedup,objective,energy_nj,power_w,energy_ratio,dtype,speedup_p05,speedup_p50,speedup_p95,beats_gpu >$@.tmp
 	cat $(POINTS) >>$@.tmp
 	mv $@.tmp $@
 	$(PFSWEEP) -p -o $@ -G $(call commas,$(GPUS)) -g $(call commas,$(GWRITES)) \
@@ -73,7 +73,7 @@ $(OUT).points/%.csv:
 	$(PFSWEEP) -2 $(subst @, ,$*) >$@.tmp && mv $@.tmp $@
 
 $(OUT).csv: $(POINTS)
-	echo model,gpu,pim_config,batch,context,policy,ns,tokens_per_s,speedup,attn_share,fc_share,rest_share,dtype,energy_nj,max_batch,fits,gpu_needs_bytes,gpu_has_bytes,pim_needs_bytes,pim_has_bytes >$@.tmp
+	echo model,gpu,pim_config,batch,context,policy,ns,tokens_per_s,speedup,attn_share,fc_share,rest_share,dtype,speedup_p05,speedup_p50,speedup_p95,beats_gpu,energy_nj,max_batch,fits,gpu_needs_bytes,gpu_has_bytes,pim_needs_bytes,pim_has_bytes >$@.tmp
 	cat $(POINTS) >>$@.tmp
 	mv $@.tmp $@
 	$(PFSWEEP) -p -o $@ -B $(call commas,$(BATCHES)) -L $(call commas,$(CONTEXTS)) \

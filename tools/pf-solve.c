@@ -11,7 +11,9 @@
 
 #include "csvio.h"
 #include "capacity.h"
+#include "conf.h"
 #include "diag.h"
+#include "solve_band.h"
 #include "solve_io.h"
 #include "solve_text.h"
 #include "xalloc.h"
@@ -19,24 +21,121 @@
 static void
 usage(int rc)
 {
-	fprintf(rc == PF_EXIT_OK ? stdout : stderr, "usage: %s [-ADF] [-f gpu_clock_mhz] [-G gpu_config] "
-	    "[-j summary.json] [-l layers.csv]\n"
-	    "\t[-M pim_config] [-m model] [-n pim_channels] "
+	fprintf(rc == PF_EXIT_OK ? stdout : stderr, "usage: %s [-ADF] [-E error.csv] [-f gpu_clock_mhz] "
+	    "[-G gpu] [-j summary.json]\n"
+	    "\t[-l layers.csv] [-M pim] [-m model] [-n pim_channels] "
 	    "[-O time|energy|edp] [-P policy|all]\n"
-	    "\t[-t table.txt] [-W watts] [-w window] [costs.csv]\n", pf_progname());
+	    "\t[-R range.csv] [-S seed] [-t table.txt] [-U samples|auto] "
+	    "[-W watts]\n\t[-w window] [costs.csv]\n", pf_progname());
 	exit(rc);
 }
 
 struct opts {
-	int		 all, dag, fixed, window, allow;
-	int64_t		 npim;		/* -n: PIM channels (0: the config's) */
-	const char	*gpuconf, *pimconf;	/* -G, -M: the memory check */
+	int		 all, dag, fixed, window;
 	enum policy	 pol;
 	struct objective obj;
 	double		 mhz;
 	const char	*json, *layers, *model, *text;
+	/* -U: the error band (solve_band.h) */
+	int		 samples;
+	uint64_t	 seed;
+	const char	*errf, *gpu, *rangef, *pim;
+	/* -G (a config, not "*"): the memory check (capacity.h); -A, -n */
+	int		 allow;
+	int64_t		 npim;
 };
 
+/*
+ * The error model of -U: -E's error table (default the share folder's
+ * gpu/error.csv) for -G's GPU, -R's range table (pim/range.csv) for -M's
+ * PIM.  Returns 0 or -1 after a report.
+ */
+static int
+band_open(const struct opts *o, struct band_model *m)
+{
+	char *share = NULL, *ef = NULL, *rf = NULL;
+	size_t n;
+	int rc;
+
+	if (o->errf == NULL || o->rangef == NULL) {
+		if ((share = conf_sharedir()) == NULL) {
+			pf_err(NULL, "cannot find the pimflow share directory "
+			    "for -U's error files (set PIMFLOW_SHARE or give "
+			    "-E and -R)");
+			memset(m, 0, sizeof(*m));
+			return -1;
+		}
+		n = strlen(share) + 32;
+		ef = xmalloc(n);
+		rf = xmalloc(n);
+		snprintf(ef, n, "%s/gpu/error.csv", share);
+		snprintf(rf, n, "%s/pim/range.csv", share);
+	}
+	rc = solve_band_model_load(m, o->errf != NULL ? o->errf : ef, o->gpu,
+	    o->rangef != NULL ? o->rangef : rf, o->pim);
+	free(share);
+	free(ef);
+	free(rf);
+	return rc;
+}
+
+/*
+ * -U auto (pimflow's default): BAND_AUTO_MAX samples, fewer where the
+ * candidates are many, so that samples x candidates stays within
+ * BAND_AUTO_WORK (about 0.5 s of solving on the development machine);
+ * none, with a warning, where that leaves fewer than BAND_AUTO_MIN.
+ */
+#define BAND_AUTO_MAX	100
+#define BAND_AUTO_MIN	20
+#define BAND_AUTO_WORK	1000000
+
+static int
+auto_samples(const struct solve_in *in, const struct band_cands *bc)
+{
+	size_t n = in->nc > 0 ? BAND_AUTO_WORK / in->nc : BAND_AUTO_MAX;
+
+	if (bc->over || n < BAND_AUTO_MIN) {
+		pf_warn(in->fname, "-U auto: %zu candidates, no error band "
+		    "(give -U N)", in->nc);
+		return 0;
+	}
+	return n > BAND_AUTO_MAX ? BAND_AUTO_MAX : (int)n;
+}
+
+/* The summary (text 0: -j) or the table (1: -t) to path; 0 or -1 after a report. */
+static int
+write_out(const char *path, int text, const struct solve_in *in,
+    const struct opts *o, const struct solve_result *res)
+{
+	FILE *fp;
+	long long lb;
+	int rc;
+
+	if ((fp = fopen(path, "w")) == NULL) {
+		pf_err(path, "cannot create: %s", strerror(errno));
+		return -1;
+	}
+	if (text)
+		rc = solve_text_table(fp, in, o->model, o->mhz, &o->obj, res);
+	else {
+		lb = o->dag ? solve_lower_bound(in->c, in->nc, in->nlayers,
+		    in->preds, in->npreds, P_PIMFLOW) : 0;
+		rc = solve_io_summary(fp, in, o->model, o->mhz, &o->obj, o->fixed,
+		    res, o->dag ? o->window : 0, lb);
+	}
+	if (rc < 0 || fflush(fp) != 0 || ferror(fp)) {
+		pf_write_error(path);
+		fclose(fp);
+		return -1;
+	}
+	if (fclose(fp) != 0) {
+		pf_write_error(path);
+		return -1;
+	}
+	return 0;
+}
+
+/* Solve what is asked; write the plan and the summary.  Returns an exit status. */
 /*
  * -G: each solved plan's memory (capacity.h) into its result; -1 after
  * one line when the plan written does not fit (any, with -P all), unless
@@ -51,11 +150,9 @@ fit(struct solve_in *in, const struct opts *o, const unsigned char *want,
 	const char *where = o->layers != NULL ? o->layers : in->fname;
 	int p, bad = -1;
 
-	if (o->layers == NULL) {
-		pf_err(in->fname, "-G needs -l layers.csv: the bytes to place");
-		return -1;
-	}
-	if (capacity_machine_load(o->gpuconf, o->pimconf, o->npim, &m) < 0)
+	if (o->layers == NULL)
+		return 0;	/* no layers.csv: no bytes to place */
+	if (capacity_machine_load(o->gpu, o->pim, o->npim, &m) < 0)
 		return -1;
 	if (!m.known)
 		return 0;
@@ -81,21 +178,23 @@ fit(struct solve_in *in, const struct opts *o, const unsigned char *want,
 	return 0;
 }
 
-/* Solve what is asked; write the plan and the summary.  Returns an exit status. */
 static int
 run(struct solve_in *in, const struct opts *o)
 {
 	struct solve_result res[P_NPOL];
+	struct band_result bres[P_NPOL];
 	struct plan plans[P_NPOL];
 	unsigned char want[P_NPOL];
 	struct table out;
-	FILE *fp;
 	int p, rc = PF_EXIT_OK;
 
 	memset(plans, 0, sizeof(plans));
 	memset(res, 0, sizeof(res));
+	memset(bres, 0, sizeof(bres));
 	solve_io_want(in, o->pol, o->all, o->json != NULL || o->text != NULL,
 	    want);
+	/* the band's speedups are over the none plan */
+	want[P_NONE] |= o->samples > 0;
 	if ((o->obj.kind != O_TIME || o->obj.cap_mw > 0) && !in->have_energy) {
 		pf_err(in->fname, "no energy_nj on every candidate: -O %s%s "
 		    "needs the energy columns (gpu-cycles with an energy "
@@ -105,125 +204,125 @@ run(struct solve_in *in, const struct opts *o)
 		goto done;
 	}
 	if (solve_io_policies(in, &o->obj, o->fixed, want, plans, res) < 0 ||
-	    (o->gpuconf != NULL && fit(in, o, want, plans, res) < 0)) {
+	    (strcmp(o->gpu, "*") != 0 && fit(in, o, want, plans, res) < 0)) {
 		rc = PF_EXIT_DATA;
 		goto done;
 	}
-	if (o->json != NULL) {
-		if ((fp = fopen(o->json, "w")) == NULL) {
-			pf_err(o->json, "cannot create: %s", strerror(errno));
-			rc = PF_EXIT_DATA;
-			goto done;
-		}
-		long long lb = o->dag ? solve_lower_bound(in->c, in->nc,
-		    in->nlayers, in->preds, in->npreds, P_PIMFLOW) : 0;
+	if (o->samples > 0) {
+		struct band_run br = { o->samples, o->seed, o->fixed,
+			&o->obj };
 
-		if (solve_io_summary(fp, in, o->model, o->mhz, &o->obj, o->fixed,
-		    res, o->dag ? o->window : 0, lb) < 0 || fflush(fp) != 0 ||
-		    ferror(fp)) {
-			pf_write_error(o->json);
-			fclose(fp);
+		if (solve_band_sample_all(in->c, in->nc, in->nlayers, in->band, &br,
+		    want, plans, bres) < 0) {
 			rc = PF_EXIT_DATA;
 			goto done;
 		}
-		if (fclose(fp) != 0) {
-			pf_write_error(o->json);
-			rc = PF_EXIT_DATA;
-			goto done;
-		}
+		for (p = 0; p < P_NPOL; p++)
+			if (bres[p].done)
+				res[p].band = &bres[p];
 	}
-	if (o->text != NULL) {
-		if ((fp = fopen(o->text, "w")) == NULL) {
-			pf_err(o->text, "cannot create: %s", strerror(errno));
-			rc = PF_EXIT_DATA;
-			goto done;
-		}
-		if (solve_text_table(fp, in, o->model, o->mhz, &o->obj,
-		    res) < 0) {
-			pf_write_error(o->text);
-			fclose(fp);
-			rc = PF_EXIT_DATA;
-			goto done;
-		}
-		if (fclose(fp) != 0) {
-			pf_write_error(o->text);
-			rc = PF_EXIT_DATA;
-			goto done;
-		}
+	if ((o->json != NULL && write_out(o->json, 0, in, o, res) < 0) ||
+	    (o->text != NULL && write_out(o->text, 1, in, o, res) < 0)) {
+		rc = PF_EXIT_DATA;
+		goto done;
 	}
 	solve_io_plan_table(in, &plans[o->all ? P_PIMFLOW : o->pol], &o->obj,
 	    &out);
+	if (bres[o->all ? P_PIMFLOW : o->pol].done)
+		solve_band_stability(&out, &bres[o->all ? P_PIMFLOW : o->pol]);
 	if (csvio_write(stdout, &out) < 0) {
 		pf_write_error(NULL);
 		rc = PF_EXIT_DATA;
 	}
 	csvio_free(&out);
 done:
-	for (p = 0; p < P_NPOL; p++)
+	for (p = 0; p < P_NPOL; p++) {
 		plan_free(&plans[p]);
+		solve_band_result_free(&bres[p]);
+	}
 	return rc;
 }
 
-int
-main(int argc, char **argv)
+/* The options into *o (exits 2 on a bad one); returns optind. */
+static int
+parse_opts(int argc, char **argv, struct opts *o)
 {
-	struct opts o;
-	struct solve_in in;
-	struct cap_layers cap;
 	int64_t v;
-	unsigned pols;
-	int ch, rc = PF_EXIT_DATA;
+	int ch;
 
-	pf_setprogname(argv[0]);
-	memset(&o, 0, sizeof(o));
-	o.all = 1;
-	o.pol = P_PIMFLOW;
-	o.window = 8;
-	o.model = "";
-	while ((ch = getopt(argc, argv, "ADFf:G:hj:l:M:m:n:O:P:t:W:w:")) != -1) {
+	memset(o, 0, sizeof(*o));
+	o->all = 1;
+	o->pol = P_PIMFLOW;
+	o->window = 8;
+	o->model = "";
+	o->gpu = "*";
+	o->pim = "newton-gddr6";
+	o->seed = 1;
+	while ((ch = getopt(argc, argv, "ADE:FG:M:R:S:U:f:hj:l:m:n:O:P:t:W:w:")) !=
+	    -1) {
 		switch (ch) {
+		case 'A':
+			o->allow = 1;
+			break;
+		case 'n':
+			if (csvio_parse_int64(optarg, &o->npim) < 0 ||
+			    o->npim < 1 || o->npim > 1048576)
+				usage(PF_EXIT_USAGE);
+			break;
+		case 'E':
+			o->errf = optarg;
+			break;
+		case 'G':
+			o->gpu = optarg;
+			break;
+		case 'M':
+			o->pim = optarg;
+			break;
+		case 'R':
+			o->rangef = optarg;
+			break;
+		case 'S':
+			if (csvio_parse_int64(optarg, &v) < 0 || v < 0)
+				usage(PF_EXIT_USAGE);
+			o->seed = (uint64_t)v;
+			break;
+		case 'U':
+			/* auto: BAND_AUTO below */
+			if (strcmp(optarg, "auto") == 0)
+				v = -1;
+			else if (csvio_parse_int64(optarg, &v) < 0 || v < 0 ||
+			    v > 100000)
+				usage(PF_EXIT_USAGE);
+			o->samples = (int)v;
+			break;
 		case 'h':
 			usage(PF_EXIT_OK);
 			break;
-		case 'A':
-			o.allow = 1;
-			break;
 		case 'D':
-			o.dag = 1;
-			break;
-		case 'G':
-			o.gpuconf = optarg;
-			break;
-		case 'M':
-			o.pimconf = optarg;
-			break;
-		case 'n':
-			if (csvio_parse_int64(optarg, &o.npim) < 0 || o.npim < 1 ||
-			    o.npim > 1048576)
-				usage(PF_EXIT_USAGE);
+			o->dag = 1;
 			break;
 		case 'F':
-			o.fixed = 1;
+			o->fixed = 1;
 			break;
 		case 'f':
-			if (csvio_parse_double(optarg, &o.mhz) < 0 || o.mhz <= 0)
+			if (csvio_parse_double(optarg, &o->mhz) < 0 || o->mhz <= 0)
 				usage(PF_EXIT_USAGE);
 			break;
 		case 'j':
-			o.json = optarg;
+			o->json = optarg;
 			break;
 		case 'l':
-			o.layers = optarg;
+			o->layers = optarg;
 			break;
 		case 'm':
-			o.model = optarg;
+			o->model = optarg;
 			break;
 		case 'O':
-			if (objective_parse(optarg, &o.obj.kind) < 0)
+			if (objective_parse(optarg, &o->obj.kind) < 0)
 				usage(PF_EXIT_USAGE);
 			break;
 		case 't':
-			o.text = optarg;
+			o->text = optarg;
 			break;
 		case 'W': {
 			double w;
@@ -231,33 +330,66 @@ main(int argc, char **argv)
 			/* integer milliwatts keep the capped DP exact */
 			if (csvio_parse_double(optarg, &w) < 0 || !(w > 0) || w > 1e6)
 				usage(PF_EXIT_USAGE);
-			o.obj.cap_mw = llround(w * 1000.0);
-			if (o.obj.cap_mw < 1)
+			o->obj.cap_mw = llround(w * 1000.0);
+			if (o->obj.cap_mw < 1)
 				usage(PF_EXIT_USAGE);
 			break;
 		}
 		case 'P':
-			o.all = strcmp(optarg, "all") == 0;
-			if (!o.all && policy_parse(optarg, &o.pol) < 0)
+			o->all = strcmp(optarg, "all") == 0;
+			if (!o->all && policy_parse(optarg, &o->pol) < 0)
 				usage(PF_EXIT_USAGE);
 			break;
 		case 'w':
 			if (csvio_parse_int64(optarg, &v) < 0 || v < 2 || v > 12)
 				usage(PF_EXIT_USAGE);
-			o.window = (int)v;
+			o->window = (int)v;
 			break;
 		default:
 			usage(PF_EXIT_USAGE);
 		}
 	}
+	return optind;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct opts o;
+	struct solve_in in;
+	struct band_model bm;
+	struct band_cands bc;
+	struct cap_layers cap;
+	int64_t v;
+	unsigned pols;
+	int rc = PF_EXIT_DATA;
+
+	pf_setprogname(argv[0]);
+	optind = parse_opts(argc, argv, &o);
 	argc -= optind;
 	argv += optind;
-	if (argc > 1 || (o.dag && o.layers == NULL))
+	if (argc > 1 || (o.dag && o.layers == NULL) ||
+	    (o.dag && o.samples > 0))
 		usage(PF_EXIT_USAGE);
+	if (o.dag && o.samples < 0) {
+		pf_warn(NULL, "-U auto: no error band with -D (its windows "
+		    "have no kernel classes)");
+		o.samples = 0;
+	}
+	if (o.samples != 0 && band_open(&o, &bm) < 0) {
+		solve_band_model_free(&bm);
+		goto out;
+	}
 	solve_io_in_init(&in);
 	memset(&cap, 0, sizeof(cap));
-	if (o.gpuconf != NULL)
+	if (strcmp(o.gpu, "*") != 0)
 		in.cap = &cap;
+	memset(&bc, 0, sizeof(bc));
+	if (o.samples != 0) {
+		bc.m = &bm;
+		bc.limit = o.samples < 0 ? BAND_AUTO_WORK / BAND_AUTO_MIN : 0;
+		in.band = &bc;
+	}
 	/*
 	 * Time plans are solved as the costs come (solve_stream.h): the
 	 * policies this run may solve; pimflow's -D candidates come after.
@@ -279,10 +411,17 @@ main(int argc, char **argv)
 		    "column 'gpu_clock_mhz' missing or empty (give -f)");
 		v = -1;
 	}
+	if (v == 0 && o.samples < 0)
+		o.samples = auto_samples(&in, &bc);
 	if (v == 0)
 		rc = run(&in, &o);
 	solve_io_in_free(&in);
 	capacity_layers_free(&cap);
+	if (bc.m != NULL) {
+		solve_band_cands_free(&bc);
+		solve_band_model_free(&bm);
+	}
+out:
 	if (pf_close_stdout() < 0)
 		rc = PF_EXIT_DATA;
 	return rc;

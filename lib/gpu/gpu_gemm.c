@@ -87,7 +87,8 @@ wave_cost(const struct gpu_mach *g, const struct gpu_gemm *p,
 	k->l2_bytes += l2b;
 	/* Each k-step waits for its loads when too few CTAs hide them. */
 	return fmax(fmax(math, fmax(l2, dram)), ks / m->tile_k *
-	    m->kstep_cycles) + m->fill_cycles;
+	    (p->conv ? m->conv_kstep_cycles : m->kstep_cycles)) +
+	    m->fill_cycles;
 }
 
 double
@@ -155,7 +156,7 @@ gpu_gemm_option(const struct gpu_mach *g, const struct gpu_gemm *p,
 		k->l2_bytes += rk.l2_bytes;
 		k->kernels = 2;
 	}
-	cyc += g->fixed;
+	cyc += p->conv ? g->conv_fixed : g->fixed;
 	k->cycles = cyc + k->aux_cycles;
 	/* What the layer pays for it, launches composed as the build says. */
 	return gpu_build_compose(m->build.launch, k->cycles,
@@ -175,10 +176,15 @@ gpu_gemm_cost(const struct gpu_mach *g, const struct gpu_gemm *p,
 	int i, s, smax;
 
 	memset(k, 0, sizeof(*k));
+	if (p->conv && (i = gpu_gemm_conv_tile(g, p, menu, n)) >= 0) {
+		gpu_gemm_option(g, p, &menu[i], 1, k);
+		return;
+	}
+	/* (a conv no heuristic tile fits: the cheapest, still no split-K) */
 	for (i = 0; i < n; i++) {
 		tiles = p->g * ceil(p->m / menu[i].tm) *
 		    ceil(p->n / menu[i].tn);
-		smax = tiles < m->sms ? (int)m->splitk_max : 1;
+		smax = tiles < m->sms && !p->conv ? (int)m->splitk_max : 1;
 		for (s = 1; s <= smax; s *= 2) {
 			c = gpu_gemm_option(g, p, &menu[i], s, &cur);
 			if (c >= 0 && (best < 0 || c < best)) {
@@ -187,4 +193,54 @@ gpu_gemm_cost(const struct gpu_mach *g, const struct gpu_gemm *p,
 			}
 		}
 	}
+}
+
+/* A tile the conv heuristic considers: tn at most the channels' width. */
+static int
+conv_tile_ok(const struct gpu_model *m, const struct gpu_gemm *p,
+    const struct gpu_tile *t, double tn)
+{
+	return t->tm >= 64 && t->tn <= tn && gpu_gemm_occupancy(m, t, p->esz) >= 1;
+}
+
+int
+gpu_gemm_conv_tile(const struct gpu_mach *g, const struct gpu_gemm *p,
+    const struct gpu_tile *menu, int n)
+{
+	const struct gpu_model *m = g->m;
+	struct gpu_kern k;
+	double area, fill = -1, small = -1, want, c, best = -1, tn = 0;
+	int i, pick = -1;
+
+	/* No tile wider than the output channels need (narrow layers). */
+	for (i = 0; i < n; i++)
+		if (menu[i].tm >= 64 && (tn == 0 || menu[i].tn < tn))
+			tn = menu[i].tn;
+	if (tn <= 0)
+		return -1;
+	while (tn < p->n)
+		tn *= 2;
+	/* The largest tile whose grid fills the SMs, else the smallest. */
+	for (i = 0; i < n; i++) {
+		if (!conv_tile_ok(m, p, &menu[i], tn))
+			continue;
+		area = (double)menu[i].tm * menu[i].tn;
+		if (p->g * ceil(p->m / menu[i].tm) * ceil(p->n / menu[i].tn) >=
+		    m->sms && area > fill)
+			fill = area;
+		if (small < 0 || area < small)
+			small = area;
+	}
+	want = fill > 0 ? fill : small;
+	for (i = 0; i < n && want > 0; i++) {
+		if (!conv_tile_ok(m, p, &menu[i], tn) ||
+		    (double)menu[i].tm * menu[i].tn != want)
+			continue;
+		c = gpu_gemm_option(g, p, &menu[i], 1, &k);
+		if (c >= 0 && (best < 0 || c < best)) {
+			best = c;
+			pick = i;
+		}
+	}
+	return pick;
 }

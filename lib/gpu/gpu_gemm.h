@@ -24,6 +24,14 @@ struct gpu_gemm {
 	 * to whole tile_k steps (small C pays the padding once per tap).
 	 */
 	double	taps;
+	/*
+	 * 1: the forward implicit-GEMM kernel of a convolution.  Such a
+	 * kernel never splits K across CTAs (each CTA walks all of K, tap
+	 * by tap), its tile comes from the library's heuristic
+	 * (gpu_gemm_conv_tile), and its k-steps and call floor are
+	 * conv_kstep_cycles and conv_fixed_ns.
+	 */
+	int	conv;
 	int	esz;		/* operand element bytes */
 	double	rate;		/* FLOP/cycle/SM of the unit used */
 	double	eff;		/* share of rate sustained (0: eff_math) */
@@ -61,9 +69,23 @@ double gpu_gemm_option(const struct gpu_mach *g, const struct gpu_gemm *p,
 
 /*
  * The fastest option over the tile menu and, when the grid has fewer
- * tiles than SMs, split-K factors 2, 4, ... up to splitk_max.
+ * tiles than SMs, split-K factors 2, 4, ... up to splitk_max.  For an
+ * implicit-GEMM conv (p->conv): split-K 1 and the tile
+ * gpu_gemm_conv_tile picks (the cheapest resident tile when it picks
+ * none).
  */
 void gpu_gemm_cost(const struct gpu_mach *g, const struct gpu_gemm *p,
     struct gpu_kern *k);
+
+/*
+ * The tile a library's heuristic gives an implicit-GEMM conv: the
+ * largest CTA tile (tm x tn, at least 64 rows: the 16- and 32-row tiles
+ * are the GEMV-like GEMM kernels) whose grid still puts a CTA on every
+ * SM; when no tile fills the SMs (a small grid, batch 1), the smallest
+ * such tile.  Among tiles of the chosen size the one of least cost.
+ * Returns its index in menu, or -1 when none is resident.
+ */
+int gpu_gemm_conv_tile(const struct gpu_mach *g, const struct gpu_gemm *p,
+    const struct gpu_tile *menu, int n);
 
 #endif

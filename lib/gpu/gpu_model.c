@@ -85,6 +85,20 @@ const struct conf_key gpu_model_keys[] = {
 	    "latency floor of one tile_k step of a GEMM CTA: a wave takes at "
 	    "least k-steps x this (few resident CTAs cannot hide the load "
 	    "latency)"),
+	R(conv_fixed_ns, 0, 1e6, "ns",
+	    "device time a library convolution kernel (implicit GEMM or "
+	    "depthwise) pays besides its work, in place of kernel_fixed_ns: "
+	    "the per-call floor of a conv call"),
+	W(conv_kstep_cycles, 0, 1e6, "cycles",
+	    "latency floor of one tile_k step of an implicit-GEMM convolution "
+	    "CTA, in place of kstep_cycles: each k-step also computes the "
+	    "input addresses of its filter tap (im2col on the fly) before "
+	    "its loads"),
+	R(wino_eff_math, TINY, 1, "ratio",
+	    "share of the CUDA-core FLOP rate the multiplies of a Winograd "
+	    "convolution sustain (its batched GEMMs have K = C and read "
+	    "transformed tiles; the fused kernel also transforms in the "
+	    "same CTA)"),
 	R(l2_input_fraction, 0, 1, "ratio",
 	    "an activation tensor written by the previous kernel is read "
 	    "from L2 when it is at most this share of L2"),
@@ -233,6 +247,7 @@ gpu_mach_init(struct gpu_mach *g, const struct gpu_model *m, double channels)
 	g->scale = m->clock_mhz / m->sustained_mhz;
 	g->launch = m->launch_cycles / g->scale;
 	g->fixed = m->kernel_fixed_ns * m->sustained_mhz / 1e3;
+	g->conv_fixed = m->conv_fixed_ns * m->sustained_mhz / 1e3;
 	g->l2_bytes = channels * m->l2_kb_per_channel * 1024;
 	g->l2_bpc = channels * m->l2_bytes_per_cycle_per_channel;
 }
@@ -403,6 +418,7 @@ gemm_layer(const struct gpu_mach *g, const struct layer *l, int esz,
 	p.a_in_l2 = in_l2;
 	p.b_bytes = (double)l->weight_bytes;
 	p.c_bytes = (double)l->out_bytes;
+	p.conv = l->op == OP_CONV;
 	/*
 	 * For a conv the K loop runs channel-innermost (NHWC), so alignment
 	 * is a property of the channels per group, not of C*R*S.
@@ -474,15 +490,19 @@ winograd(const struct gpu_mach *g, const struct layer *l, int in_l2,
 	struct gpu_kern k;
 	double best;
 	size_t i;
+	enum gpu_wino forced = gpu_wino_forced(m, l);
 
-	best = gpu_build_compose(m->build.launch, c->main_cycles + c->aux_cycles -
+	/* The heuristic's Winograd layers leave the implicit GEMM aside. */
+	best = forced != GPU_WINO_NONE ? -1 : gpu_build_compose(
+	    m->build.launch, c->main_cycles + c->aux_cycles -
 	    before->aux_cycles, (c->kernels - before->kernels) * g->launch);
 	for (i = 0; i < sizeof(algs) / sizeof(algs[0]); i++) {
-		if (!gpu_wino_ok(m, l, algs[i]))
+		if (!gpu_wino_ok(m, l, algs[i]) ||
+		    (forced != GPU_WINO_NONE && algs[i] != forced))
 			continue;
 		gpu_wino_cost(g, l, algs[i], in_l2, &k);
-		if (gpu_build_compose(m->build.launch, k.cycles, k.kernels *
-		    g->launch) >= best)
+		if (best >= 0 && gpu_build_compose(m->build.launch, k.cycles,
+		    k.kernels * g->launch) >= best)
 			continue;
 		best = gpu_build_compose(m->build.launch, k.cycles, k.kernels *
 		    g->launch);

@@ -54,6 +54,9 @@ struct gpu_model {
 	double	launch_cycles;		/* per kernel */
 	double	kernel_fixed_ns;	/* device time every kernel pays */
 	double	kstep_cycles;		/* latency floor of one GEMM k-step */
+	double	conv_fixed_ns;		/* kernel_fixed_ns of an implicit-GEMM conv */
+	double	conv_kstep_cycles;	/* kstep_cycles of an implicit-GEMM conv */
+	double	wino_eff_math;		/* eff_math_cuda of Winograd's multiplies */
 	double	l2_input_fraction;	/* input in L2 if <= this share of L2 */
 	double	l2_reuse_fraction;	/* GEMM operands read once if they fit */
 	double	stream_threads, stream_elems_per_thread;
@@ -114,6 +117,7 @@ struct gpu_mach {
 	double	l2_bpc;		/* L2 bytes per cycle */
 	double	launch;		/* launch latency of a kernel, cycles */
 	double	fixed;		/* fixed device cycles of every kernel */
+	double	conv_fixed;	/* the same of an implicit-GEMM conv kernel */
 	double	scale;		/* clock_mhz / sustained_mhz */
 };
 

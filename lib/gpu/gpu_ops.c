@@ -174,7 +174,8 @@ gpu_ops_direct_conv_cost(const struct gpu_mach *g, const struct layer *l,
 	sm = busy * stage / m->sm_l2_bytes_per_cycle;
 	k->math = math;
 	k->mem = fmax(dram, fmax(l2, sm));
-	k->cycles = fmax(k->math, k->mem) + m->fill_cycles + g->fixed;
+	/* a library conv call: the conv's per-call floor (conv_fixed_ns) */
+	k->cycles = fmax(k->math, k->mem) + m->fill_cycles + g->conv_fixed;
 	k->dram_bytes = (in_l2 ? 0 : in) + w + out;
 	k->l2_bytes = ctas * stage;
 }

@@ -65,7 +65,7 @@ void gpu_ops_memop_stream(const struct gpu_model *m, const struct layer *l,
  * and the channels' filters in shared memory.  Time = max(its 2 x MACs
  * FLOPs on the busiest SM at eff_math_cuda, DRAM (input unless in_l2,
  * weights and output once), L2 and the busiest SM's staged bytes) + one
- * fill + kernel_fixed_ns.
+ * fill + conv_fixed_ns (the per-call floor of a library convolution).
  */
 void gpu_ops_direct_conv_cost(const struct gpu_mach *g, const struct layer *l,
     int in_l2, struct gpu_kern *k);

@@ -48,6 +48,27 @@ gpu_wino_ok(const struct gpu_model *m, const struct layer *l, enum gpu_wino w)
 	return l->kernel_h == 3 || (l->kernel_h == 5 && w == GPU_WINO_NONFUSED);
 }
 
+/*
+ * source: fitted to gpu-measured-conv-train.csv (its 26 fp32 3x3 rows'
+ * algorithm labels: fused for C <= 128 with C N P Q <= 1.6e6, non-fused
+ * at C = 128 with 3.2e6 and at every C >= 256; the bound set between)
+ */
+#define WINO_FUSED_MAX_C	128
+#define WINO_FUSED_MAX_WORK	(2.0 * 1024 * 1024)
+
+enum gpu_wino
+gpu_wino_forced(const struct gpu_model *m, const struct layer *l)
+{
+	double work = (double)l->in_c * (double)l->batch *
+	    (double)l->out_h * (double)l->out_w;
+
+	if (!gpu_wino_ok(m, l, GPU_WINO_FUSED) || l->kernel_h != 3 ||
+	    l->in_c <= 4)
+		return GPU_WINO_NONE;
+	return l->in_c <= WINO_FUSED_MAX_C && work <= WINO_FUSED_MAX_WORK ?
+	    GPU_WINO_FUSED : GPU_WINO_NONFUSED;
+}
+
 /* Add a streaming kernel's parts to k; returns its cycles. */
 static double
 stream(const struct gpu_mach *g, const struct gpu_stream *s,
@@ -89,7 +110,7 @@ gpu_wino_cost(const struct gpu_mach *g, const struct layer *l,
 	p.k = c;
 	p.esz = (int)esz;
 	p.rate = rate;
-	p.eff = m->eff_math_cuda;
+	p.eff = m->wino_eff_math;
 	p.tiles = m->tiles32;
 	p.ntiles = m->ntiles32;
 	if (w == GPU_WINO_FUSED) {
@@ -137,7 +158,7 @@ gpu_wino_cost(const struct gpu_mach *g, const struct layer *l,
 		 * each tile and filter transformed once, spread over the SMs.
 		 */
 		xf = (tiles * c * f->data + c * n * f->filt + tiles * n *
-		    f->inv) / (m->sms * rate * m->eff_math_cuda);
+		    f->inv) / (m->sms * rate * m->wino_eff_math);
 		cyc += xf;
 		k->math += xf;
 	} else {

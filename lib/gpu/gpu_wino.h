@@ -40,6 +40,22 @@ int gpu_wino_ok(const struct gpu_model *m, const struct layer *l,
     enum gpu_wino w);
 
 /*
+ * The Winograd algorithm the library's heuristic runs layer l as,
+ * whatever the implicit GEMM would cost, or GPU_WINO_NONE when it leaves
+ * the choice to cost: a 3x3 conv gpu_wino_ok() admits with more than 4
+ * input channels (a first layer's RGB or RGBA input stays on the
+ * implicit GEMM) runs as the fused kernel when it has at most
+ * WINO_FUSED_MAX_C input channels and C x N x P x Q is at most
+ * WINO_FUSED_MAX_WORK, else as the non-fused algorithm.  In the training
+ * set (gpu-measured-conv-train.csv) cuDNN 7 ran every such fp32 conv as
+ * WINOGRAD or WINOGRAD_NONFUSED, the 3-channel one as
+ * IMPLICIT_PRECOMP_GEMM; the two bounds part its 4 fused rows from its
+ * 22 non-fused ones.
+ */
+enum gpu_wino gpu_wino_forced(const struct gpu_model *m,
+    const struct layer *l);
+
+/*
  * Cost of layer l as Winograd algorithm w on machine g (its first
  * kernel's input in L2 when in_l2).  Fills k (cycles = all its kernels'
  * device cycles, aux_cycles = the transform kernels', kernels, the

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "solve_band.h"
 #include "solve_merge.h"
 #include "solve_io.h"
 #include "task.h"
@@ -362,6 +363,8 @@ costs_begin(const struct table *t, struct solve_in *in, struct costs_rd *k)
 	k->maxlast = -1;
 	k->cap = 1024;
 	in->c = xcalloc(k->cap, sizeof(*in->c));
+	if (in->band != NULL && solve_band_cands_begin(in->band, in->band->m, t) < 0)
+		return -1;
 	return 0;
 }
 
@@ -382,7 +385,8 @@ costs_rows(const struct table *t, struct solve_in *in, struct costs_rd *k)
 		x = &in->c[in->nc++];
 		in->nread = in->nc;
 		if (parse_row(t, i, k->c, x, in) < 0 ||
-		    parse_edges(t, i, k->hc, x) < 0)
+		    parse_edges(t, i, k->hc, x) < 0 || (in->band != NULL &&
+		    solve_band_cands_row(in->band, t, i, in->nc - 1) < 0))
 			return -1;
 		x->tensor = -1;
 		if (k->tc >= 0 && *(s = csvio_get(t, i, (size_t)k->tc)) != '\0') {

@@ -9,6 +9,7 @@
 
 #include "diag.h"
 #include "jsonw.h"
+#include "solve_band.h"
 #include "solve_merge.h"
 #include "solve_io.h"
 #include "task.h"
@@ -494,6 +495,8 @@ solve_io_summary(FILE *fp, const struct solve_in *in, const char *model,
 			jw_int(&w, solve_kind_name((enum cand_kind)k),
 			    res[p].layers[k]);
 		jw_end(&w);
+		if (res[p].band != NULL && res[p].band->done)
+			solve_band_json(&w, res[p].band, in->nlayers);
 		if (in->have_kv) {
 			const struct solve_result *r = &res[p];
 			double all = (double)(r->attn_ps + r->fc_ps + r->rest_ps);

@@ -18,6 +18,9 @@
 #include "solve_stream.h"
 #include "textpool.h"
 
+struct band_cands;
+struct band_result;
+
 struct solve_in {
 	struct cand	 *c;
 	size_t		  nc;
@@ -47,6 +50,12 @@ struct solve_in {
 	/* Set by the caller: the layers' bytes are read into it (capacity.h). */
 	struct cap_layers *cap;
 	/*
+	 * Set by the caller before the costs are read, for pf-solve -U:
+	 * each candidate's band data is read beside it (solve_band.h);
+	 * NULL: none.  The caller frees it.
+	 */
+	struct band_cands *band;
+	/*
 	 * The ids of the candidates read (the first nread of c) live in
 	 * these chunks, freed together; the ids of any appended after
 	 * (pf-solve -D's) are their own allocations.
@@ -65,6 +74,8 @@ struct solve_result {
 	int64_t		layers[K_NKIND];
 	/* decode models: time of KV-cache, weight-gemm and other segments */
 	long long	attn_ps, fc_ps, rest_ps;
+	/* -U: its error band (the summary's and the table's), or NULL */
+	const struct band_result *band;
 	/* memory capacity (pf-solve -G): the summary's "memory" object */
 	int		have_mem;
 	struct cap_need	mem;

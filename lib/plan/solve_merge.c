@@ -8,6 +8,7 @@
 #include "arith.h"
 #include "diag.h"
 #include "layer.h"
+#include "solve_band.h"
 #include "solve_merge.h"
 #include "solve_names.h"
 #include "task.h"
@@ -75,6 +76,7 @@ struct group {
 struct mblock {
 	long		 c[TT_NHEAD + 1];
 	long		 gw, hide, layer, clk, energy, stat, hc[2], tens, rfc;
+	long		 op, groups, inc, disp, dtype;	/* the band's (-1: absent) */
 	int64_t		*step;		/* a candidate's times per step, device */
 	int64_t		*st, *lay;	/* per row */
 	unsigned char	*dev;		/* per row */
@@ -143,6 +145,54 @@ handoff_ps(const struct table *t, size_t r, long col, long long *ps)
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * What pf-solve -U rescales (solve_band.h): the GPU pieces' time by
+ * kernel class, the PIM pieces' dispatch, the GPU pieces' precision.
+ */
+struct bandsum {
+	long long	 g[BC_N], disp;
+	const char	*dtype;
+};
+
+/* Piece r (device d, time ps) into s. */
+static int
+band_piece(const struct table *t, const struct mblock *b, size_t r, int d,
+    long long ps, struct bandsum *s)
+{
+	long long v;
+
+	if (d == 0 && b->op >= 0) {
+		enum band_class c = solve_band_class_of(csvio_get(t, r,
+		    (size_t)b->op), b->groups < 0 ? "" : csvio_get(t, r,
+		    (size_t)b->groups), b->inc < 0 ? "" : csvio_get(t, r,
+		    (size_t)b->inc));
+
+		s->g[c] += ps;
+		if (s->dtype == NULL && b->dtype >= 0)
+			s->dtype = csvio_get(t, r, (size_t)b->dtype);
+	}
+	if (d == 1 && handoff_ps(t, r, b->disp, &v) < 0)
+		return -1;
+	if (d == 1)
+		s->disp += v;
+	return 0;
+}
+
+/* The band's columns of row r (after task_cost_opt's). */
+static void
+band_put(struct table *out, size_t r, const struct mblock *b,
+    const struct bandsum *s)
+{
+	int c;
+
+	if (b->op >= 0)
+		for (c = 0; c < BC_N; c++)
+			put_ns(out, r, TC_NCOL + BCC_GPU0 + c, s->g[c]);
+	if (b->disp >= 0)
+		put_ns(out, r, TC_NCOL + BCC_DISPATCH, s->disp);
+	csvio_set(out, r, TC_NCOL + BCC_DTYPE, s->dtype ? s->dtype : "");
 }
 
 /*
@@ -255,7 +305,9 @@ fold(const struct table *t, const struct mblock *b, const size_t *idx,
 	const char *gw = "", *hide = "", *clk = "", *swt[2] = { NULL, NULL };
 	size_t k, r, j;
 	int devs = 0;
+	struct bandsum bs;
 
+	memset(&bs, 0, sizeof(bs));
 	for (k = g->lo; k < g->hi; k++) {
 		r = idx[k];
 		if (csvio_int(t, r, (size_t)c[N_STEP], &st) < 0)
@@ -317,6 +369,8 @@ fold(const struct table *t, const struct mblock *b, const size_t *idx,
 			    "column 'ns': bad time '%s'", ns);
 			return -1;
 		}
+		if (band_piece(t, b, r, d, ps, &bs) < 0)
+			return -1;
 		if (ck_add(step[st * 2 + d], ps, &step[st * 2 + d]) < 0 ||
 		    ck_add(d == 0 ? gpu : pim, ps, d == 0 ? &gpu : &pim) < 0) {
 			pf_errl(t->fname, csvio_line(t, r), "candidate '%s': "
@@ -418,6 +472,7 @@ fold(const struct table *t, const struct mblock *b, const size_t *idx,
 	put_ns(out, r, TC_HANDOFF_OUT, out_ps);
 	if (tens >= 0)
 		csvio_setint(out, r, TC_GPU_TENSOR, tens);
+	band_put(out, r, b, &bs);
 	return 0;
 }
 
@@ -436,6 +491,9 @@ merge_init(struct merge *m, double sync_ns)
 	/* the clock of the GPU pieces' cycles travels to the summary */
 	for (i = 0; task_cost_opt[i] != NULL; i++)
 		csvio_addcol(&m->out, task_cost_opt[i]);
+	/* pf-solve -U's (solve_band.h), after them */
+	for (i = 0; solve_band_cost_cols[i] != NULL; i++)
+		csvio_addcol(&m->out, solve_band_cost_cols[i]);
 }
 
 int
@@ -493,6 +551,11 @@ merge_rows(struct merge *m, const struct table *t)
 	b.energy = csvio_col(t, TASK_COL_ENERGY);
 	b.stat = csvio_col(t, TASK_COL_STATIC);
 	b.tens = csvio_col(t, TASK_COL_GPU_TENSOR);
+	b.op = csvio_col(t, "op");
+	b.groups = csvio_col(t, "groups");
+	b.inc = csvio_col(t, "in_c");
+	b.disp = csvio_col(t, TASK_COL_DISPATCH);
+	b.dtype = csvio_col(t, "dtype");
 	for (i = 0; i < t->nrows; i++)
 		if (*csvio_get(t, i, (size_t)c[N_CAND]) == '\0') {
 			pf_errl(t->fname, csvio_line(t, i),

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "solve_band.h"
 #include "solve_text.h"
 
 /* Room for two 64-bit integers, a point, a sign and the NUL. */
@@ -78,13 +79,38 @@ ratio(long long a, long long b)
 	return b > 0 ? (double)a / (double)b : NAN;
 }
 
+/* -U: what the band cell is, and the plans re-solved under each sample. */
+static void
+band_notes(FILE *fp, const struct solve_in *in, const struct solve_result *res)
+{
+	char bc[2 * CELL];
+	int p;
+
+	fprintf(fp, "note: band: %d samples (seed %llu) of the models' "
+	    "errors: the plan's speedup p50 [p05-p95], beats = the share of "
+	    "samples in which it beats the GPU alone\n",
+	    res[P_NONE].band->samples,
+	    (unsigned long long)res[P_NONE].band->seed);
+	fprintf(fp, "note: re-solved under each sample:");
+	for (p = 1; p < P_NPOL; p++) {
+		if (res[p].band == NULL || (p == P_ATTNPIM && !in->have_kv))
+			continue;
+		solve_band_cell(bc, sizeof(bc), &res[p].band->resolved);
+		fprintf(fp, " %s %s%s", policy_name((enum policy)p), bc,
+		    p + 1 < P_NPOL && (p + 1 != P_ATTNPIM || in->have_kv) ?
+		    ";" : "");
+	}
+	fputc('\n', fp);
+}
+
 int
 solve_text_table(FILE *fp, const struct solve_in *in, const char *model,
     double mhz, const struct objective *o, const struct solve_result *res)
 {
 	char a[CELL], b[CELL], c[CELL], e[CELL], f[CELL], g[CELL], l[4 * CELL];
 	const struct solve_result *r;
-	int p, energy = in->have_energy;
+	int p, energy = in->have_energy, band = res[P_NONE].band != NULL;
+	char bc[2 * CELL];
 
 	fprintf(fp, "model %s, GPU clock %s MHz, objective %s", *model ? model :
 	    "-", plain(a, mhz, 3), objective_name(o->kind));
@@ -94,6 +120,9 @@ solve_text_table(FILE *fp, const struct solve_in *in, const char *model,
 	fputc('\n', fp);
 	fprintf(fp, "%-9s %12s %12s %8s", "policy", "time_us", "gpu_cycles",
 	    "speedup");
+	/* -U: the nominal plan under the error band (solve_band.h) */
+	if (band)
+		fprintf(fp, "  %-22s", "p50 [p05-p95] beats");
 	if (energy)
 		fprintf(fp, " %10s %7s %8s", "energy_uJ", "e_ratio", "power_W");
 	fprintf(fp, "  %s\n", "layers gpu/pim/split/pipe");
@@ -106,6 +135,10 @@ solve_text_table(FILE *fp, const struct solve_in *in, const char *model,
 		    fix(a, summ(ns_of(r), 3) / 1000.0, 1),
 		    fix(b, summ(ns_of(r) * mhz / 1000.0, 3), 0),
 		    fix(c, summ(ratio(res[P_NONE].ps, r->ps), 6), 3));
+		if (band && r->band != NULL) {
+			solve_band_cell(bc, sizeof(bc), &r->band->nominal);
+			fprintf(fp, "  %-22s", bc);
+		}
 		if (energy)
 			fprintf(fp, " %10s %7s %8s",
 			    fix(e, summ((double)r->pj / 1000.0, 3) / 1000.0,
@@ -163,6 +196,8 @@ solve_text_table(FILE *fp, const struct solve_in *in, const char *model,
 		    "every channel; it runs the none plan (pimflow -F keeps "
 		    "its own)\n", objective_name(o->kind));
 	}
+	if (band)
+		band_notes(fp, in, res);
 	if (in->bytes_only != NULL && in->nbytes_only > 0)
 		fprintf(fp, "note: %" PRId64 " layer%s of op other (data "
 		    "movement, ops kept with onnx2layers -k) costed by bytes "

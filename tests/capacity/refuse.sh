@@ -13,7 +13,7 @@ TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 m=$TOP/share/pimflow/models/llama_block_decode.onnx
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-pimflow -q -x -G rtx2060-sim "$m" "$tmp/ok" 2>"$tmp/err" || { cat "$tmp/err"; exit 1; }
+pimflow -q -x -U 0 -G rtx2060-sim "$m" "$tmp/ok" 2>"$tmp/err" || { cat "$tmp/err"; exit 1; }
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
     { kv = $c["resident"] == "kv" && $c["op"] == "matmul"
       if (kv) k += $c["weight_bytes"]; else w += $c["weight_bytes"]
@@ -34,7 +34,7 @@ conf=$TOP/share/pimflow/gpu/rtx2060-sim.conf
 sed "s/^memory_bytes = .*/memory_bytes = $((need - 1))/" "$conf" >"$tmp/short.conf"
 sed "s/^memory_bytes = .*/memory_bytes = $need/" "$conf" >"$tmp/exact.conf"
 rc=0
-pimflow -q -x -G "$tmp/short.conf" "$m" "$tmp/short" 2>"$tmp/err" || rc=$?
+pimflow -q -x -U 0 -G "$tmp/short.conf" "$m" "$tmp/short" 2>"$tmp/err" || rc=$?
 want="pf-solve: $tmp/.ok.tmp: policy 'pimflow' does not fit: needs $need bytes of the card's memory (weights, KV cache, activations: $w, $k, $a), short has $((need - 1))"
 first=$(head -n 1 "$tmp/err")
 # (the layers.csv named is in pimflow's temporary folder: compare the rest)
@@ -44,6 +44,6 @@ case $first in
 esac
 [ "$rc" -eq 1 ] || { echo "exit $rc, want 1"; exit 1; }
 [ ! -e "$tmp/short" ] || { echo "a refused run left $tmp/short"; exit 1; }
-pimflow -q -x -G "$tmp/exact.conf" "$m" "$tmp/exact" 2>"$tmp/err" ||
+pimflow -q -x -U 0 -G "$tmp/exact.conf" "$m" "$tmp/exact" 2>"$tmp/err" ||
     { echo "exactly $need bytes: refused"; cat "$tmp/err"; exit 1; }
 echo ok

@@ -17,7 +17,7 @@ hand() {	# hand GPU [pf-split options...]
 	g=$1
 	shift
 	pf-split "$@" "$W/layers.csv" | gpu-cycles -c "$g" | pim-cycles |
-	    pf-merge | pf-solve -P all -G "$g" -m resnet18_cifar10 -l "$W/layers.csv" \
+	    pf-merge | pf-solve -P all -m resnet18_cifar10 -U 100 -G "$g" -l "$W/layers.csv" \
 	    -j "$W/$g.hand.json" >"$W/$g.hand.csv" || fail "$g: hand-made pipeline failed"
 }
 same() {	# same GPU: the hand-made results equal pimflow -G GPU's

@@ -62,7 +62,7 @@ pimflow -q -x -i input=1x3x48x40 "$MODELS/resnet18.onnx" "$W/i" || fail "-i: exi
 # -o passes words to a stage (no split candidates at all with -a none).
 pimflow -q -x -P mddp "$m" "$W/p" || fail "-P mddp: exit $?"
 case " $(vals "$W/p/plan.csv" kind)" in *" pipe "* | *" base "*) fail "-P mddp plan kinds: $(vals "$W/p/plan.csv" kind)" ;; esac
-pf-solve -P mddp -m resnet18_cifar10 -l "$W/p/layers.csv" "$W/p/costs.csv" >"$W/mddp.csv" || fail "pf-solve"
+pf-solve -P mddp -m resnet18_cifar10 -U 100 -G rtx2060-sim -l "$W/p/layers.csv" "$W/p/costs.csv" >"$W/mddp.csv" || fail "pf-solve"
 cmp -s "$W/mddp.csv" "$W/p/plan.csv" || fail "-P mddp: plan.csv is not pf-solve -P mddp's plan"
 # pf-plot -P draws that policy's plan (solved again from costs.csv), not
 # plan.csv's, and leaves plan.csv as it was.

@@ -11,7 +11,7 @@ scratch
 cd "$W" || exit 1
 pf-sweep -S : -m resnet18_cifar10 -n 8,24 -g 1,4 -G rtx2060-sim -o "$W/res.csv" 2>"$W/err" ||
     fail "pf-sweep exit $?: $(cat "$W/err")"
-[ "$(head -1 res.csv)" = "model,gpu,pim_config,pim_channels,max_gwrite,policy,ns,gpu_cycles,speedup,objective,energy_nj,power_w,energy_ratio,dtype" ] ||
+[ "$(head -1 res.csv)" = "model,gpu,pim_config,pim_channels,max_gwrite,policy,ns,gpu_cycles,speedup,objective,energy_nj,power_w,energy_ratio,dtype,speedup_p05,speedup_p50,speedup_p95,beats_gpu" ] ||
     fail "header: $(head -1 res.csv)"
 # 1 model x 1 GPU x 2 channel counts x 2 n_gwrite x 6 policies, in sweep order.
 [ "$(($(wc -l <res.csv) - 1))" -eq 24 ] || fail "$(($(wc -l <res.csv) - 1)) rows, want 24"
@@ -24,6 +24,12 @@ for n in 8 24; do
 		pick -v where=pim_channels -v is=$n -v cols=max_gwrite,policy,ns,speedup res.csv |
 		    awk -F, -v g=$g '$1 == g { print $2 "," $3 "," $4 }' >got
 		cmp -s want got || fail "-n $n -g $g: sweep rows differ from pimflow: $(diff want got)"
+		# the error band carried: pimflow's own (-U, on by default)
+		jq -r '.policies[] | "\(.policy),\(.band.nominal.p05),\(.band.nominal.p50),\(.band.nominal.p95),\(.band.nominal.beats_gpu)"' \
+		    "p$n-$g/summary.json" >want
+		pick -v where=pim_channels -v is=$n -v cols=max_gwrite,policy,speedup_p05,speedup_p50,speedup_p95,beats_gpu res.csv |
+		    awk -F, -v g=$g '$1 == g { print $2 "," $3 "," $4 "," $5 "," $6 }' >got
+		cmp -s want got || fail "-n $n -g $g: sweep band differs from pimflow: $(diff want got)"
 	done
 done
 # The channel count must reach the cost tools: 8 and 24 PIM channels

@@ -382,7 +382,7 @@ winograd(void)
 	struct layer l;
 
 	toy(&m);
-	m.eff_math_cuda = 1;
+	m.eff_math_cuda = m.wino_eff_math = 1;
 	m.tiles[0] = m.tiles32[0] = (struct gpu_tile){ 64, 64, 128 };
 	m.ntiles = m.ntiles32 = 1;
 	m.splitk_max = 1;
@@ -407,14 +407,32 @@ winograd(void)
 	gpu_wino_cost(&g, &l, GPU_WINO_NONFUSED, 0, &k);
 	CHECK_EQ_I(k.kernels, 4);
 	CHECK(k.aux_cycles > 0 && k.aux_cycles < k.cycles);
-	/* The layer keeps whichever is cheapest, never worse than the GEMM. */
+	/*
+	 * 16 channels, C N P Q = 1024: the heuristic runs the fused kernel
+	 * whatever the implicit GEMM costs; 256 channels the non-fused one.
+	 */
+	CHECK_EQ_I(gpu_wino_forced(&m, &l), GPU_WINO_FUSED);
+	CHECK(gpu_layer_cost(&m, &l, 1, &c) == 0);
+	CHECK_EQ_I(c.winograd, GPU_WINO_FUSED);
+	l.in_c = 256;
+	CHECK(layer_derive(&l) == 0);
+	CHECK_EQ_I(gpu_wino_forced(&m, &l), GPU_WINO_NONFUSED);
+	CHECK(gpu_layer_cost(&m, &l, 1, &c) == 0);
+	CHECK_EQ_I(c.winograd, GPU_WINO_NONFUSED);
+	/* 4 channels (a first layer): the cheapest, never worse than the GEMM. */
+	l.in_c = 4;
+	CHECK(layer_derive(&l) == 0);
+	CHECK(!gpu_wino_forced(&m, &l));
 	CHECK(gpu_layer_cost(&m, &l, 1, &c) == 0);
 	m.build.winograd = 0;
 	CHECK(gpu_layer_cost(&m, &l, 1, &d) == 0);
 	CHECK_EQ_I(d.winograd, GPU_WINO_NONE);
 	CHECK(c.cycles <= d.cycles);
 	CHECK(!gpu_wino_ok(&m, &l, GPU_WINO_FUSED));
+	CHECK(!gpu_wino_forced(&m, &l));
 	m.build.winograd = 1;
+	conv3_fp32(&l);
+	CHECK(layer_derive(&l) == 0);
 	/*
 	 * An fp32 GEMM on CUDA cores chooses from tile_menu_fp32: with a
 	 * narrow-N 64x32 tile there, 32 output columns fill it.
@@ -510,6 +528,86 @@ measured(void)
 	csvio_free(&t);
 }
 
+/*
+ * The implicit-GEMM conv kernel: K is never split across CTAs, the tile
+ * is the largest that still fills the SMs (else the smallest), never
+ * wider than the output channels, and the call floor is conv_fixed_ns.
+ */
+static void
+conv_igemm(void)
+{
+	struct gpu_model m;
+	struct gpu_mach g;
+	struct gpu_gemm p;
+	struct gpu_kern k;
+
+	toy(&m);
+	m.max_ctas_per_sm = 4;
+	m.tiles[0] = (struct gpu_tile){ 128, 128, 128 };
+	m.tiles[1] = (struct gpu_tile){ 128, 64, 128 };
+	m.tiles[2] = (struct gpu_tile){ 64, 64, 128 };
+	m.tiles[3] = (struct gpu_tile){ 16, 128, 128 };
+	m.ntiles = 4;
+	m.kernel_fixed_ns = 1000;
+	m.conv_fixed_ns = 5000;
+	m.kstep_cycles = 0;
+	m.conv_kstep_cycles = 0;
+	gpu_mach_init(&g, &m, 1);
+	memset(&p, 0, sizeof(p));
+	/* One 64-row, 128-channel block, K = 4096: a GEMM splits K... */
+	p.g = 1;
+	p.m = 64;
+	p.n = 128;
+	p.k = 4096;
+	p.esz = 2;
+	p.rate = 512;
+	p.a_bytes = 64 * 4096 * 2;
+	p.b_bytes = 4096 * 128 * 2;
+	p.c_bytes = 64 * 128 * 2;
+	m.ntiles = 1;
+	gpu_gemm_cost(&g, &p, &k);
+	CHECK(k.splitk > 1);
+	CHECK_EQ_I(k.kernels, 2);
+	/*
+	 * ...a conv does not: 128x64 is the largest tile whose grid (2
+	 * CTAs) fills the 2 SMs; each CTA walks all of K.
+	 */
+	m.ntiles = 4;
+	p.conv = 1;
+	gpu_gemm_cost(&g, &p, &k);
+	CHECK_EQ_I(k.splitk, 1);
+	CHECK_EQ_I(k.kernels, 1);
+	CHECK_EQ_I(k.tile.tm, 128);
+	CHECK_EQ_I(k.tile.tn, 64);
+	/* One CTA per SM, 128 k-steps of 2*128*64*32/512 = 1024 cycles. */
+	CHECK(NEAR(k.math, 128 * 1024));
+	/* The floor: conv_fixed_ns (5000 ns at 1 GHz), not kernel_fixed_ns. */
+	CHECK(NEAR(k.cycles, 128 * 1024 + 100 + 5000));
+	/* Many pixels: the largest tile filling the SMs, 128 x 128. */
+	p.m = 4096;
+	gpu_gemm_cost(&g, &p, &k);
+	CHECK_EQ_I(k.tile.tm, 128);
+	CHECK_EQ_I(k.tile.tn, 128);
+	/* 32 output channels: no tile wider than 64 (the narrowest). */
+	p.n = 32;
+	gpu_gemm_cost(&g, &p, &k);
+	CHECK_EQ_I(k.tile.tn, 64);
+	CHECK_EQ_I(k.tile.tm, 128);
+	/* A grid too small for any tile to fill the SMs: the smallest. */
+	p.m = 16;
+	gpu_gemm_cost(&g, &p, &k);
+	CHECK_EQ_I(k.tile.tm, 64);
+	CHECK_EQ_I(k.tile.tn, 64);
+	/* A menu of GEMV-like tiles only: the cheapest of them, never 0. */
+	m.tiles[0] = m.tiles[3];
+	m.ntiles = 1;
+	CHECK_EQ_I(gpu_gemm_conv_tile(&g, &p, m.tiles, m.ntiles), -1);
+	gpu_gemm_cost(&g, &p, &k);
+	CHECK_EQ_I(k.tile.tm, 16);
+	CHECK_EQ_I(k.splitk, 1);
+	CHECK(k.cycles > 5000);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -521,6 +619,7 @@ main(int argc, char **argv)
 	tiles();
 	layers();
 	winograd();
+	conv_igemm();
 	measured();
 	return CHECK_DONE();
 }

@@ -1,5 +1,5 @@
 # pf-sweep plot: pimflow's speedup over GPU only against the number of PIM
-# channels; one row of panels per GPU config, one panel per max n_gwrite,
+# channels, with the error band's p05-p95 as error bars (pimflow -U); one row of panels per GPU config, one panel per max n_gwrite,
 # one line per model, the same logarithmic y range in every panel, one
 # legend at the right.  Variables (gnuplot -e): base (base.I.gG.dat and
 # base.range.gp from sweep2dat.awk), gws (the n_gwrite values, space
@@ -40,7 +40,7 @@ do for [j = 1:r] {
 		if (j == r) { set xlabel "PIM channels (of the total)" } else { unset xlabel }
 		set title sprintf("%s, max n_gwrite = %s", word(gpus, j), g) noenhanced
 		f = sprintf("%s.%d.g%s.dat", base, j, g)
-		plot for [k = 0:*] f index k using 1:2 with linespoints lw 2 \
+		plot for [k = 0:*] f index k using 1:2:3:4 with yerrorlines lw 2 \
 		    pt (k % 6) + 5 ps 0.9 lc (k + 1) title columnheader(1)
 	}
 }

@@ -1,7 +1,8 @@
 # pf-sweep results CSV -> one data file per GPU config and max n_gwrite,
 # BASE.<i>.g<G>.dat (i = the GPU's position in the results, from 1), each
-# holding one block per model: a title line, then "pim_channels speedup"
-# rows of the pimflow policy; blocks are separated by two blank lines
+# holding one block per model: a title line, then "pim_channels speedup
+# p05 p95" rows of the pimflow policy (p05 and p95 the error band's,
+# speedup_p05 and speedup_p95; the speedup itself without them); blocks are separated by two blank lines
 # (gnuplot "index").  Also BASE.range.gp, setting ymin and ymax over all
 # panels, xmin and xmax, and gpus (the GPU names in order, space separated)
 # for sweep.gp.  With an objective (dtype) column, only the rows of the
@@ -31,14 +32,20 @@ $col["policy"] == "pimflow" {
 	if (!((p, m) in seen)) { seen[p, m] = 1; nm[p]++; mod[p, nm[p]] = m }
 	if (!(g in gs)) { gs[g] = 1; gl[++ng] = g }
 	v = $col["speedup"] + 0
+	b0 = b1 = $col["speedup"]
+	if ("speedup_p05" in col && $col["speedup_p05"] != "") {
+		b0 = $col["speedup_p05"]; b1 = $col["speedup_p95"]
+	}
 	if (!nv || v < lo) lo = v
 	if (!nv || v > hi) hi = v
+	if (b0 + 0 < lo) lo = b0 + 0
+	if (b1 + 0 > hi) hi = b1 + 0
 	x = $col["pim_channels"] + 0
 	if (!nv || x < xlo) xlo = x
 	if (!nv || x > xhi) xhi = x
 	nv++
 	np[p, m]++
-	pt[p, m, np[p, m]] = $col["pim_channels"] " " $col["speedup"]
+	pt[p, m, np[p, m]] = $col["pim_channels"] " " $col["speedup"] " " b0 " " b1
 }
 END {
 	if (bad) exit 1
