@@ -73,7 +73,7 @@ $(OUT).points/%.csv:
 	$(PFSWEEP) -2 $(subst @, ,$*) >$@.tmp && mv $@.tmp $@
 
 $(OUT).csv: $(POINTS)
-	echo model,gpu,pim_config,batch,context,policy,ns,tokens_per_s,speedup,attn_share,fc_share,rest_share,dtype,speedup_p05,speedup_p50,speedup_p95,beats_gpu >$@.tmp
+	echo model,gpu,pim_config,batch,context,policy,ns,tokens_per_s,speedup,attn_share,fc_share,rest_share,dtype,speedup_p05,speedup_p50,speedup_p95,beats_gpu,energy_nj,max_batch,fits,gpu_needs_bytes,gpu_has_bytes,pim_needs_bytes,pim_has_bytes >$@.tmp
 	cat $(POINTS) >>$@.tmp
 	mv $@.tmp $@
 	$(PFSWEEP) -p -o $@ -B $(call commas,$(BATCHES)) -L $(call commas,$(CONTEXTS)) \

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "csvio.h"
+#include "capacity.h"
 #include "conf.h"
 #include "diag.h"
 #include "solve_band.h"
@@ -20,10 +21,10 @@
 static void
 usage(int rc)
 {
-	fprintf(rc == PF_EXIT_OK ? stdout : stderr, "usage: %s [-DF] [-E error.csv] [-f gpu_clock_mhz] "
+	fprintf(rc == PF_EXIT_OK ? stdout : stderr, "usage: %s [-ADF] [-E error.csv] [-f gpu_clock_mhz] "
 	    "[-G gpu] [-j summary.json]\n"
-	    "\t[-l layers.csv] [-M pim] [-m model] [-O time|energy|edp] "
-	    "[-P policy|all]\n"
+	    "\t[-l layers.csv] [-M pim] [-m model] [-n pim_channels] "
+	    "[-O time|energy|edp] [-P policy|all]\n"
 	    "\t[-R range.csv] [-S seed] [-t table.txt] [-U samples|auto] "
 	    "[-W watts]\n\t[-w window] [costs.csv]\n", pf_progname());
 	exit(rc);
@@ -39,6 +40,9 @@ struct opts {
 	int		 samples;
 	uint64_t	 seed;
 	const char	*errf, *gpu, *rangef, *pim;
+	/* -G (a config, not "*"): the memory check (capacity.h); -A, -n */
+	int		 allow;
+	int64_t		 npim;
 };
 
 /*
@@ -132,6 +136,48 @@ write_out(const char *path, int text, const struct solve_in *in,
 }
 
 /* Solve what is asked; write the plan and the summary.  Returns an exit status. */
+/*
+ * -G: each solved plan's memory (capacity.h) into its result; -1 after
+ * one line when the plan written does not fit (any, with -P all), unless
+ * -A.
+ */
+static int
+fit(struct solve_in *in, const struct opts *o, const unsigned char *want,
+    const struct plan *plans, struct solve_result *res)
+{
+	struct cap_machine m;
+	unsigned char *pct;
+	const char *where = o->layers != NULL ? o->layers : in->fname;
+	int p, bad = -1;
+
+	if (o->layers == NULL)
+		return 0;	/* no layers.csv: no bytes to place */
+	if (capacity_machine_load(o->gpu, o->pim, o->npim, &m) < 0)
+		return -1;
+	if (!m.known)
+		return 0;
+	pct = xcalloc((size_t)in->nlayers + 1, 1);
+	for (p = 0; p < P_NPOL; p++) {
+		if (!want[p])
+			continue;
+		capacity_plan_pct(in->c, in->nlayers, &plans[p], pct);
+		if (capacity_place(in->cap, &m, pct, where, &res[p].mem) < 0) {
+			free(pct);
+			return -1;
+		}
+		res[p].have_mem = 1;
+		if (bad < 0 && !res[p].mem.fits && (o->all || p == (int)o->pol))
+			bad = p;
+	}
+	free(pct);
+	if (bad >= 0 && !o->allow) {
+		capacity_report(where, policy_name((enum policy)bad), &m,
+		    &res[bad].mem);
+		return -1;
+	}
+	return 0;
+}
+
 static int
 run(struct solve_in *in, const struct opts *o)
 {
@@ -157,7 +203,8 @@ run(struct solve_in *in, const struct opts *o)
 		rc = PF_EXIT_DATA;
 		goto done;
 	}
-	if (solve_io_policies(in, &o->obj, o->fixed, want, plans, res) < 0) {
+	if (solve_io_policies(in, &o->obj, o->fixed, want, plans, res) < 0 ||
+	    (strcmp(o->gpu, "*") != 0 && fit(in, o, want, plans, res) < 0)) {
 		rc = PF_EXIT_DATA;
 		goto done;
 	}
@@ -211,9 +258,17 @@ parse_opts(int argc, char **argv, struct opts *o)
 	o->gpu = "*";
 	o->pim = "newton-gddr6";
 	o->seed = 1;
-	while ((ch = getopt(argc, argv, "DE:FG:M:R:S:U:f:hj:l:m:O:P:t:W:w:")) !=
+	while ((ch = getopt(argc, argv, "ADE:FG:M:R:S:U:f:hj:l:m:n:O:P:t:W:w:")) !=
 	    -1) {
 		switch (ch) {
+		case 'A':
+			o->allow = 1;
+			break;
+		case 'n':
+			if (csvio_parse_int64(optarg, &o->npim) < 0 ||
+			    o->npim < 1 || o->npim > 1048576)
+				usage(PF_EXIT_USAGE);
+			break;
 		case 'E':
 			o->errf = optarg;
 			break;
@@ -304,6 +359,7 @@ main(int argc, char **argv)
 	struct solve_in in;
 	struct band_model bm;
 	struct band_cands bc;
+	struct cap_layers cap;
 	int64_t v;
 	unsigned pols;
 	int rc = PF_EXIT_DATA;
@@ -325,6 +381,9 @@ main(int argc, char **argv)
 		goto out;
 	}
 	solve_io_in_init(&in);
+	memset(&cap, 0, sizeof(cap));
+	if (strcmp(o.gpu, "*") != 0)
+		in.cap = &cap;
 	memset(&bc, 0, sizeof(bc));
 	if (o.samples != 0) {
 		bc.m = &bm;
@@ -357,6 +416,7 @@ main(int argc, char **argv)
 	if (v == 0)
 		rc = run(&in, &o);
 	solve_io_in_free(&in);
+	capacity_layers_free(&cap);
 	if (bc.m != NULL) {
 		solve_band_cands_free(&bc);
 		solve_band_model_free(&bm);

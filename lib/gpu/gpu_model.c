@@ -231,6 +231,8 @@ gpu_model_load(const char *path, struct gpu_model *m)
 	memset(m, 0, sizeof(*m));
 	if (conf_read(path, gpu_model_keys, m, &c) < 0)
 		return -1;
+	/* the card's memory: capacity.c reads it for pf-solve -G */
+	(void)conf_str(&c, "memory_bytes");
 	return conf_done(&c, load_strings(&c, path, m));
 }
 

@@ -133,5 +133,7 @@ hbmpim_model_load(const char *path, struct hbmpim_model *m)
 	if (rc == 0 && (pim_attach_conf(&c, path, &attach) == -2 ||
 	    pim_attach_link(&c, path, &m->attach_link_gbs) < 0))
 		rc = -1;
+	/* the PIM devices' memory: capacity.c reads it (pf-solve -M) */
+	(void)conf_str(&c, "memory_bytes_per_channel");
 	return conf_done(&c, rc);
 }

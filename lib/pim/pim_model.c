@@ -92,6 +92,8 @@ pim_model_load(const char *path, struct pim_model *m)
 	/* pim_attach (optional): pf-split's default machine, checked here */
 	if (rc == 0 && pim_attach_conf(&c, path, &attach) == -2)
 		rc = -1;
+	/* the PIM devices' memory: capacity.c reads it (pf-solve -M) */
+	(void)conf_str(&c, "memory_bytes_per_channel");
 	return conf_done(&c, rc);
 }
 

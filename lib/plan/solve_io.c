@@ -87,6 +87,8 @@ solve_io_read_layers(const struct table *t, struct solve_in *in)
 
 	if (csvio_need(t, cols, c) < 0)
 		return -1;
+	if (in->cap != NULL && capacity_read_layers(t, in->cap) < 0)
+		return -1;
 	in->nlayers = (int64_t)n;
 	in->kv = xcalloc(n + 1, 1);
 	for (i = 0; rcol >= 0 && i < n; i++)
@@ -510,6 +512,21 @@ solve_io_summary(FILE *fp, const struct solve_in *in, const char *model,
 			    (double)r->fc_ps / all : NAN, 6);
 			jw_num(&w, "rest_share", all > 0 ?
 			    (double)r->rest_ps / all : NAN, 6);
+			jw_end(&w);
+		}
+		if (res[p].have_mem) {
+			const struct cap_need *m = &res[p].mem;
+
+			jw_obj(&w, "memory");
+			jw_int(&w, "weights_bytes", m->weights);
+			jw_int(&w, "kv_bytes", m->kv);
+			jw_int(&w, "act_bytes", m->act);
+			jw_int(&w, "gpu_needs_bytes", m->gpu);
+			jw_int(&w, "gpu_has_bytes", m->gpu_has);
+			jw_int(&w, "pim_needs_bytes", m->pim);
+			jw_int(&w, "pim_has_bytes", m->pim_has);
+			jw_bool(&w, "fits", m->fits);
+			jw_int(&w, "max_batch", m->max_batch);
 			jw_end(&w);
 		}
 		jw_end(&w);

@@ -12,6 +12,7 @@
 
 #include <stdio.h>
 
+#include "capacity.h"
 #include "csvio.h"
 #include "solve.h"
 #include "solve_stream.h"
@@ -46,6 +47,8 @@ struct solve_in {
 	 * in.
 	 */
 	struct solve_stream *ss;
+	/* Set by the caller: the layers' bytes are read into it (capacity.h). */
+	struct cap_layers *cap;
 	/*
 	 * Set by the caller before the costs are read, for pf-solve -U:
 	 * each candidate's band data is read beside it (solve_band.h);
@@ -73,6 +76,9 @@ struct solve_result {
 	long long	attn_ps, fc_ps, rest_ps;
 	/* -U: its error band (the summary's and the table's), or NULL */
 	const struct band_result *band;
+	/* memory capacity (pf-solve -G): the summary's "memory" object */
+	int		have_mem;
+	struct cap_need	mem;
 };
 
 void solve_io_in_init(struct solve_in *in);

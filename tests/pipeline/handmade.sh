@@ -5,7 +5,7 @@
 # pipeline gives pimflow's plan and summary byte for byte on GPU configs
 # of 16 channels (t4: PIM gets half) and 80 (h100: the published 16), as
 # does pf-split -c; the clock of the summary's cycles comes from the
-# data; a PIM share that leaves the GPU no channel is refused, not
+# data (and pf-solve -G the memory); a PIM share that leaves the GPU no channel is refused, not
 # costed, and pim-cycles refuses a share nobody decided.
 . "$TOP/tests/pipeline/common"
 need_tools

@@ -11,7 +11,7 @@ scratch
 cd "$W" || exit 1
 pf-sweep -B 1,4 -L 256 -t fp16,fp32 -m llama_block_decode -j 2 -o "$W/want.csv" 2>"$W/err" ||
     fail "pf-sweep exit $?: $(cat "$W/err")"
-[ "$(head -1 want.csv)" = "model,gpu,pim_config,batch,context,policy,ns,tokens_per_s,speedup,attn_share,fc_share,rest_share,dtype,speedup_p05,speedup_p50,speedup_p95,beats_gpu" ] ||
+[ "$(head -1 want.csv)" = "model,gpu,pim_config,batch,context,policy,ns,tokens_per_s,speedup,attn_share,fc_share,rest_share,dtype,speedup_p05,speedup_p50,speedup_p95,beats_gpu,energy_nj,max_batch,fits,gpu_needs_bytes,gpu_has_bytes,pim_needs_bytes,pim_has_bytes" ] ||
     fail "header: $(head -1 want.csv)"
 # 2 batches x 2 dtypes x 7 policies
 [ "$(($(wc -l <want.csv) - 1))" -eq 28 ] || fail "$(($(wc -l <want.csv) - 1)) rows, want 28"
