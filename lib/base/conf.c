@@ -254,22 +254,6 @@ conf_str_req(struct conf *c, const char *key)
 	return s;
 }
 
-void
-conf_name(const char *path, char *buf, size_t size)
-{
-	const char *base = strrchr(path, '/');
-	size_t n;
-
-	base = base != NULL ? base + 1 : path;
-	n = strlen(base);
-	if (n > 5 && strcmp(base + n - 5, ".conf") == 0)
-		n -= 5;
-	if (n >= size)
-		n = size - 1;
-	memcpy(buf, base, n);
-	buf[n] = '\0';
-}
-
 int
 conf_check_unused(const struct conf *c)
 {
