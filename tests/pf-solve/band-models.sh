@@ -47,6 +47,12 @@ tab() { grep -F "$1" "$W/ladder.txt" | awk '{ for (i = NF - 5; i < NF; i++) prin
     fail "published row '$(tab 'published (')' is not pimflow -F -d 0 -H's '$(row "$W/pub/summary.json")'"
 [ "$(tab '+ whole-machine')" = "$(row "$W/ours/summary.json")" ] ||
     fail "whole-machine row '$(tab '+ whole-machine')' is not pimflow -b fused's '$(row "$W/ours/summary.json")'"
+# pimflow's other options reach the runs: -a partition (pf-split -A) is
+# the default machine, so the same ladder
+pimflow -A -a partition "$m" >"$W/ladder-a.txt" 2>"$W/err" ||
+    fail "pimflow -A -a partition: exit $?: $(cat "$W/err")"
+cmp -s "$W/ladder.txt" "$W/ladder-a.txt" ||
+    fail "pimflow -A -a partition differs: $(diff "$W/ladder.txt" "$W/ladder-a.txt" | head -5)"
 [ "$(grep -c '^+ ' "$W/ladder.txt")" -eq 5 ] || fail "ladder rows: $(cat "$W/ladder.txt")"
 awk 'NR > 2 && NR <= 7 { best = 0; for (i = NF - 5; i < NF; i++) if ($i > best) best = $i
 	if (NR > 3 && (($NF - (best - prev)) > 0.0015 || (best - prev) - $NF > 0.0015)) bad = 1; prev = best }
