@@ -119,7 +119,8 @@ load_range(const struct table *t, const long *rc, const char *pim,
 		f[1] = hi / nom;
 		return 0;
 	}
-	pf_err(t->fname, "no row for pim '%s', quantity '%s'", pim, q);
+	pf_err(t->fname, "no row for pim '%s', quantity '%s' (add "
+	    "one, or run without the band: -U 0)", pim, q);
 	return -1;
 }
 

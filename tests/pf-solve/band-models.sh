@@ -35,6 +35,18 @@ for f in "$MODELS"/*.onnx; do
 	n=$((n + 1))
 done
 [ "$n" -ge 10 ] || fail "only $n bundled models"
+# every shipped PIM config has its dispatch and hand-off ranges: the
+# default band runs with each (hbm3-pim had none and -M hbm3-pim failed)
+n=0
+for c in "$TOP"/share/pimflow/pim/*.conf; do
+	c=$(basename "$c" .conf)
+	pimflow -q -x -M "$c" "$MODELS/resnet18_cifar10.onnx" "$W/m-$c" 2>"$W/err" ||
+	    fail "pimflow -M $c: exit $?: $(cat "$W/err")"
+	jq -e '.policies[1].band.samples == 100' "$W/m-$c/summary.json" >/dev/null ||
+	    fail "pimflow -M $c: no band"
+	n=$((n + 1))
+done
+[ "$n" -ge 4 ] || fail "only $n PIM configs"
 
 m=$MODELS/resnet18_cifar10.onnx
 pimflow -A "$m" "$W/ladder" >"$W/ladder.txt" 2>"$W/err" || fail "pimflow -A: exit $?: $(cat "$W/err")"
