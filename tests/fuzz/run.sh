@@ -104,24 +104,21 @@ if want csv; then
 	run fuzz_csv "$OUT/corpus-csv" -dict=tests/fuzz/csv.dict -max_len=8192 ||
 	    fail=1
 fi
-if want onnx; then
-	build fuzz_onnx $ONNXSRC || exit 1
-	# The light zoo models of ../shared too, when present (not copied
-	# into the repository, only into the corpus).
-	# Not tests/fuzz/regress: known crashers would stop every run at once
-	# (regress.sh checks them).
-	seed "$OUT/corpus-onnx" 131072 share/pimflow/models/*.onnx \
+# Model-bytes harnesses: the bundled models, the models under tests/ and
+# the light zoo models of ../shared too, when present (not copied into the
+# repository, only into the corpus).  Not tests/fuzz/regress: known
+# crashers would stop every run at once (regress.sh checks them).
+model() {	# harness
+	h=$1
+	want "$h" || return 0
+	build "fuzz_$h" $ONNXSRC || exit 1
+	seed "$OUT/corpus-$h" 131072 share/pimflow/models/*.onnx \
 	    $(ls tests/*/*/*.onnx tests/*/*/*/*.onnx 2>/dev/null |
 	    grep -v '^tests/fuzz/regress/') ../shared/onnx-light/*.onnx
-	run fuzz_onnx "$OUT/corpus-onnx" -max_len=131072 || fail=1
-fi
-if want wire; then
-	build fuzz_wire $ONNXSRC || exit 1
-	seed "$OUT/corpus-wire" 131072 share/pimflow/models/*.onnx \
-	    $(ls tests/*/*/*.onnx tests/*/*/*/*.onnx 2>/dev/null |
-	    grep -v '^tests/fuzz/regress/') ../shared/onnx-light/*.onnx
-	run fuzz_wire "$OUT/corpus-wire" -max_len=131072 || fail=1
-fi
+	run "fuzz_$h" "$OUT/corpus-$h" -max_len=131072 || fail=1
+}
+model onnx
+model wire
 if want graph; then
 	# Structure-aware: the bytes build a graph; no seeds needed.
 	build fuzz_graph $ONNXSRC || exit 1
