@@ -55,6 +55,10 @@ T(const char *name, int rank, const int64_t *d, int isconst)
 	return (int)M.nt++;
 }
 
+/* A tensor of the dims listed, e.g. TD("x", 0, 1, 3, 8): [1, 3, 8]. */
+#define TD(name, isconst, ...) T((name), (int)(sizeof((int64_t[]){ \
+	__VA_ARGS__ }) / sizeof(int64_t)), (int64_t[]){ __VA_ARGS__ }, (isconst))
+
 /* An int64 constant with values. */
 static int
 V(const char *name, int n, const int64_t *v)
@@ -225,8 +229,7 @@ main(int argc, char **argv)
 	CHECK(shape_broadcast(d, 1, o, 1, d, &r) < 0);
 
 	/* Reshape with 0 (copy) and -1 (infer): 2x3x4x5 -> 2x3x20. */
-	d[0] = 2; d[1] = 3; d[2] = 4; d[3] = 5;
-	x = T("x", 4, d, 0);
+	x = TD("x", 0, 2, 3, 4, 5);
 	v[0] = 0; v[1] = 0; v[2] = -1;
 	in3[0] = x; in3[1] = V("s", 3, v);
 	node("Reshape", 2, in3, 1);
@@ -250,10 +253,8 @@ main(int argc, char **argv)
 
 	/* Gemm with transB; K must match. */
 	reset();
-	d[0] = 4; d[1] = 512;
-	x = T("a", 2, d, 0);
-	d[0] = 10; d[1] = 512;
-	y = T("w", 2, d, 1);
+	x = TD("a", 0, 4, 512);
+	y = TD("w", 1, 10, 512);
 	in3[0] = x; in3[1] = y;
 	node("Gemm", 2, in3, 1);
 	v[0] = 1;
@@ -263,23 +264,19 @@ main(int argc, char **argv)
 	CHECK(infer() < 0);
 
 	/* Batched MatMul broadcasting [2,1,5,8] x [3,8,4] -> [2,3,5,4]. */
-	d[0] = 2; d[1] = 1; d[2] = 5; d[3] = 8;
-	x = T("p", 4, d, 0);
-	d[0] = 3; d[1] = 8; d[2] = 4;
-	y = T("q", 3, d, 0);
+	x = TD("p", 0, 2, 1, 5, 8);
+	y = TD("q", 0, 3, 8, 4);
 	in3[0] = x; in3[1] = y;
 	node("MatMul", 2, in3, 1);
 	CHECK(infer() == 0 && dims(outs[0], 4, 2, 3, 5, 4));
 	/* A vector operand drops its dim: [8] x [3,8,4] -> [3,4]. */
-	d[0] = 8;
-	in3[0] = T("vec", 1, d, 0);
+	in3[0] = TD("vec", 0, 8);
 	node("MatMul", 2, in3, 1);
 	CHECK(infer() == 0 && dims(outs[0], 2, 3, 4, 0, 0));
 
 	/* Squeeze: opset 11 attribute, opset 13 input, and no axes. */
 	reset();
-	d[0] = 1; d[1] = 3; d[2] = 1; d[3] = 5;
-	x = T("x", 4, d, 0);
+	x = TD("x", 0, 1, 3, 1, 5);
 	node("Squeeze", 1, &x, 1);
 	v[0] = 2;
 	A("axes", 1, v);
@@ -303,8 +300,7 @@ main(int argc, char **argv)
 
 	/* Split: sizes as attribute (opset 11) or input (13), or equal. */
 	reset();
-	d[0] = 1; d[1] = 7; d[2] = 4;
-	x = T("x", 3, d, 0);
+	x = TD("x", 0, 1, 7, 4);
 	node("Split", 1, &x, 2);
 	v[0] = 1;
 	A("axis", -1, v);
@@ -323,8 +319,7 @@ main(int argc, char **argv)
 
 	/* Slice with a negative step: rows 6, 4, 2, 0 of 7. */
 	reset();
-	d[0] = 7; d[1] = 12;
-	x = T("x", 2, d, 0);
+	x = TD("x", 0, 7, 12);
 	v[0] = -1;
 	in3[0] = x;
 	in3[1] = V("st", 1, v);
@@ -349,10 +344,8 @@ main(int argc, char **argv)
 
 	/* Concat along axis 1, and a mismatch outside the axis. */
 	reset();
-	d[0] = 1; d[1] = 3; d[2] = 8;
-	x = T("x", 3, d, 0);
-	d[1] = 5;
-	y = T("y", 3, d, 0);
+	x = TD("x", 0, 1, 3, 8);
+	y = TD("y", 0, 1, 5, 8);
 	in3[0] = x; in3[1] = y;
 	node("Concat", 2, in3, 1);
 	v[0] = 1;
@@ -365,8 +358,7 @@ main(int argc, char **argv)
 
 	/* Resize by sizes (opset 11+) and by scales. */
 	reset();
-	d[0] = 1; d[1] = 2; d[2] = 5; d[3] = 6;
-	x = T("x", 4, d, 0);
+	x = TD("x", 0, 1, 2, 5, 6);
 	v[0] = 1; v[1] = 2; v[2] = 9; v[3] = 20;
 	in3[0] = x; in3[1] = -1;
 	{
@@ -379,10 +371,8 @@ main(int argc, char **argv)
 
 	/* Conv: channel mismatch, groups and depthwise. */
 	reset();
-	d[0] = 1; d[1] = 4; d[2] = 9; d[3] = 9;
-	x = T("x", 4, d, 0);
-	d[0] = 8; d[1] = 2; d[2] = 3; d[3] = 3;
-	y = T("w", 4, d, 1);
+	x = TD("x", 0, 1, 4, 9, 9);
+	y = TD("w", 1, 8, 2, 3, 3);
 	in3[0] = x; in3[1] = y;
 	node("Conv", 2, in3, 1);
 	v[0] = 2;
@@ -399,8 +389,7 @@ main(int argc, char **argv)
 	 * shape [2,1,1] (which does not broadcast with the output itself).
 	 */
 	reset();
-	d[0] = 1; d[1] = 1; d[2] = 4;
-	x = T("tok", 3, d, 1);
+	x = TD("tok", 1, 1, 1, 4);
 	tensor_setval(&M.t[x], 4);
 	for (r = 0; r < 4; r++)
 		M.t[x].fv[r] = r + 1;
@@ -426,8 +415,7 @@ main(int argc, char **argv)
 	    M.t[outs[0]].iv[1] == 222);
 	/* ReduceSum of floats in floating point, not truncated. */
 	reset();
-	d[0] = 2; d[1] = 2;
-	x = T("f", 2, d, 1);
+	x = TD("f", 1, 2, 2);
 	tensor_setval(&M.t[x], 4);
 	for (r = 0; r < 4; r++)
 		M.t[x].fv[r] = 0.25 * (r + 1);
@@ -448,18 +436,15 @@ main(int argc, char **argv)
 	CHECK(consteval_node(&M, &N) == 0 && M.t[outs[0]].iv[0] == 1);
 	/* ScatterND: a zero mask with rows written (Swin's attention mask). */
 	reset();
-	d[0] = 3; d[1] = 2;
-	x = T("mask", 2, d, 1);
+	x = TD("mask", 1, 3, 2);
 	M.t[x].dtype = DT_INT64;
 	tensor_setval(&M.t[x], 6);
-	d[0] = 2; d[1] = 1;
-	y = T("idx", 2, d, 1);
+	y = TD("idx", 1, 2, 1);
 	M.t[y].dtype = DT_INT64;
 	tensor_setval(&M.t[y], 2);
 	M.t[y].iv[0] = 2;
 	M.t[y].iv[1] = -3;
-	d[0] = 2; d[1] = 2;
-	z = T("upd", 2, d, 1);
+	z = TD("upd", 1, 2, 2);
 	M.t[z].dtype = DT_INT64;
 	tensor_setval(&M.t[z], 4);
 	for (r = 0; r < 4; r++)
