@@ -127,6 +127,14 @@ infer(void)
 	return op == NULL || op->shape(&M, &N) < 0 ? -1 : 0;
 }
 
+/* The node's output folded as a constant; consteval_node's result. */
+static int
+fold(void)
+{
+	M.t[outs[0]].isconst = 1;
+	return consteval_node(&M, &N);
+}
+
 /*
  * The op table: sorted for bsearch and without duplicates, every entry
  * with a rule, an act value exactly on activations, and found by name.
@@ -337,8 +345,7 @@ main(int argc, char **argv)
 		tensor_setval(&M.t[x], 84);
 		for (r = 0; r < 84; r++)
 			M.t[x].fv[r] = r;
-		M.t[outs[0]].isconst = 1;
-		CHECK(consteval_node(&M, &N) == 0 && M.t[outs[0]].hasval &&
+		CHECK(fold() == 0 && M.t[outs[0]].hasval &&
 		    M.t[outs[0]].fv[0] == 72 && M.t[outs[0]].fv[12] == 48);
 	}
 
@@ -397,8 +404,7 @@ main(int argc, char **argv)
 	in3[0] = x; in3[1] = V("shape", 3, v);
 	node("Expand", 2, in3, 1);
 	CHECK(infer() == 0 && dims(outs[0], 3, 2, 1, 4, 0));
-	M.t[outs[0]].isconst = 1;
-	CHECK(consteval_node(&M, &N) == 0 && M.t[outs[0]].hasval &&
+	CHECK(fold() == 0 && M.t[outs[0]].hasval &&
 	    M.t[outs[0]].fv[0] == 1 && M.t[outs[0]].fv[7] == 4);
 	/* Sum is variadic: all three operands count. */
 	reset();
@@ -410,8 +416,7 @@ main(int argc, char **argv)
 	in3[2] = V("c", 2, v);
 	node("Sum", 3, in3, 1);
 	CHECK(infer() == 0);
-	M.t[outs[0]].isconst = 1;
-	CHECK(consteval_node(&M, &N) == 0 && M.t[outs[0]].iv[0] == 111 &&
+	CHECK(fold() == 0 && M.t[outs[0]].iv[0] == 111 &&
 	    M.t[outs[0]].iv[1] == 222);
 	/* ReduceSum of floats in floating point, not truncated. */
 	reset();
@@ -423,8 +428,7 @@ main(int argc, char **argv)
 	in3[1] = V("axes", 1, (int64_t[]){ 1 });
 	node("ReduceSum", 2, in3, 1);
 	CHECK(infer() == 0 && dims(outs[0], 2, 2, 1, 0, 0));
-	M.t[outs[0]].isconst = 1;
-	CHECK(consteval_node(&M, &N) == 0 && M.t[outs[0]].fv[0] == 0.75 &&
+	CHECK(fold() == 0 && M.t[outs[0]].fv[0] == 0.75 &&
 	    M.t[outs[0]].fv[1] == 1.75);
 	/* Cast to bool: 0.5 is true. */
 	node("Cast", 1, &x, 1);
@@ -432,8 +436,7 @@ main(int argc, char **argv)
 	A("to", -1, v);
 	M.t[x].fv[0] = 0.5;
 	CHECK(infer() == 0);
-	M.t[outs[0]].isconst = 1;
-	CHECK(consteval_node(&M, &N) == 0 && M.t[outs[0]].iv[0] == 1);
+	CHECK(fold() == 0 && M.t[outs[0]].iv[0] == 1);
 	/* ScatterND: a zero mask with rows written (Swin's attention mask). */
 	reset();
 	x = TD("mask", 1, 3, 2);
@@ -452,8 +455,7 @@ main(int argc, char **argv)
 	in3[0] = x; in3[1] = y; in3[2] = z;
 	node("ScatterND", 3, in3, 1);
 	CHECK(infer() == 0 && dims(outs[0], 2, 3, 2, 0, 0));
-	M.t[outs[0]].isconst = 1;
-	CHECK(consteval_node(&M, &N) == 0 && M.t[outs[0]].iv[0] == 3 &&
+	CHECK(fold() == 0 && M.t[outs[0]].iv[0] == 3 &&
 	    M.t[outs[0]].iv[1] == 4 && M.t[outs[0]].iv[2] == 0 &&
 	    M.t[outs[0]].iv[4] == 1 && M.t[outs[0]].iv[5] == 2);
 	/* Tile repeats the values. */
@@ -463,8 +465,7 @@ main(int argc, char **argv)
 	in3[1] = V("rep", 1, (int64_t[]){ 2 });
 	node("Tile", 2, in3, 1);
 	CHECK(infer() == 0 && dims(outs[0], 1, 4, 0, 0, 0));
-	M.t[outs[0]].isconst = 1;
-	CHECK(consteval_node(&M, &N) == 0 && M.t[outs[0]].iv[2] == 7 &&
+	CHECK(fold() == 0 && M.t[outs[0]].iv[2] == 7 &&
 	    M.t[outs[0]].iv[3] == 8);
 
 	reset();
