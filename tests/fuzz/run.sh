@@ -11,6 +11,9 @@
 # through onnx2layers' library path), fuzz_graph (bytes that build an ONNX
 # graph of known ops with odd attributes, same path), fuzz_wire (model
 # bytes read with weights stripped and whole: both readings must agree).
+# Every harness takes its entry and its table and file plumbing from
+# tests/fuzz/fuzz_common.h; fuzz_onnx and fuzz_graph the model path from
+# fuzz_model.h.
 # Stage harnesses (tests/fuzz/fuzz_stage.h): fuzz_split (layers table ->
 # pf-split), fuzz_gpu and fuzz_pim (optional config bytes, a "%%" line,
 # a tasks table -> the cost stage), fuzz_merge, fuzz_solve (tables ->
