@@ -21,6 +21,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "nameix.h"
+
 struct table_chunk;
 
 /*
@@ -60,8 +62,7 @@ struct table {
 	size_t	  nraw;		/* the columns of a row's line */
 	struct table_chunk *arena;	/* newest chunk first */
 	struct table_chunk *spare;	/* emptied chunks, for reuse */
-	size_t	 *colhash;	/* column index + 1 by name hash */
-	size_t	  hcap;
+	struct nameix colix;	/* the columns by name (csvio_col) */
 };
 
 /* An empty table with no columns; fname is copied. */
