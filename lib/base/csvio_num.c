@@ -222,10 +222,16 @@ csvio_parse_int64(const char *s, int64_t *v)
 }
 
 int
+csvio_parse_int_in(const char *s, int64_t lo, int64_t hi, int64_t *v)
+{
+	return csvio_parse_int64(s, v) < 0 || *v < lo || *v > hi ? -1 : 0;
+}
+
+int
 csvio_parse_optint(const char *s, int opt, int64_t lo, int64_t hi,
     const char *what, int64_t *v)
 {
-	if (csvio_parse_int64(s, v) < 0 || *v < lo || *v > hi) {
+	if (csvio_parse_int_in(s, lo, hi, v) < 0) {
 		pf_err(NULL, "-%c: bad %s '%s'", opt, what, s);
 		return -1;
 	}
@@ -329,6 +335,13 @@ csvio_parse_double(const char *s, double *v)
 		return -1;
 	*v = x;
 	return 0;
+}
+
+int
+csvio_parse_double_in(const char *s, double lo, double hi, double *v)
+{
+	return csvio_parse_double(s, v) < 0 || !(*v >= lo && *v <= hi) ? -1 :
+	    0;
 }
 
 long

@@ -519,16 +519,11 @@ rows_work(void *arg)
 	return NULL;
 }
 
-/*
- * The checks and sums over every row, once all are read (and the layers,
- * when given, after them); j holds rows_work's results.
- */
+/* No candidate past the layers given (-l): 0, or -1 after a report. */
 static int
-costs_end(struct solve_in *in, struct costs_rd *k, const struct rows_job *j)
+costs_beyond(const struct solve_in *in, const struct costs_rd *k)
 {
-	unsigned char *haspim = NULL;
-	size_t i, *idx;
-	int rc = 0;
+	size_t i;
 
 	/* the first row, in input order, past the layers given */
 	for (i = 0; in->nlayers >= 0 && k->maxlast >= in->nlayers &&
@@ -543,38 +538,46 @@ costs_end(struct solve_in *in, struct costs_rd *k, const struct rows_job *j)
 			return -1;
 		}
 	}
-	/* duplicate ids: sorted, reported at the later line */
-	if (j->dup) {
-		idx = xcalloc(in->nc + 1, sizeof(*idx));
-		for (i = 0; i < in->nc; i++)
-			idx[i] = i;
-		sort_c = in->c;
-		qsort(idx, in->nc, sizeof(*idx), byid);
-		for (i = 1; i < in->nc && rc == 0; i++)
-			if (strcmp(in->c[idx[i]].id, in->c[idx[i - 1]].id) == 0) {
-				pf_errl(in->fname, in->c[idx[i]].line,
-				    "duplicate candidate '%s'", in->c[idx[i]].id);
-				rc = -1;
-			}
-		free(idx);
-		if (rc < 0)
-			return -1;
-	}
-	if (in->nlayers < 0) {
-		if (check_cover(in) < 0)
-			return -1;
-		in->nlayers = k->maxlast + 1;
-	}
-	if (k->eerr != NULL) {
-		pf_errl(in->fname, k->eline, "%s", k->eerr);
-		return -1;
-	}
-	in->have_energy = k->energy && in->nc > 0;
-	if (in->have_energy) {
-		in->static_w[0] = k->gw[0] > 0 ? k->gw[0] : 0;
-		in->static_w[1] = (k->gw[1] > 0 ? k->gw[1] : 0) +
-		    (k->pw > 0 ? k->pw : 0);
-	}
+	return 0;
+}
+
+/*
+ * The exact check any_dup left to do: the ids sorted, a repeated one
+ * reported at its later line.  0 or -1.
+ */
+static int
+costs_dups(const struct solve_in *in)
+{
+	size_t i, *idx = xcalloc(in->nc + 1, sizeof(*idx));
+	int rc = 0;
+
+	for (i = 0; i < in->nc; i++)
+		idx[i] = i;
+	sort_c = in->c;
+	qsort(idx, in->nc, sizeof(*idx), byid);
+	for (i = 1; i < in->nc && rc == 0; i++)
+		if (strcmp(in->c[idx[i]].id, in->c[idx[i - 1]].id) == 0) {
+			pf_errl(in->fname, in->c[idx[i]].line,
+			    "duplicate candidate '%s'", in->c[idx[i]].id);
+			rc = -1;
+		}
+	free(idx);
+	return rc;
+}
+
+/*
+ * One pass over the (many) candidates: which touch a KV layer, each
+ * layer's base time and tensor cores; then attn-pim on a KV layer that
+ * has no whole-layer pim candidate (its PIM pieces refused,
+ * pim-cycles(1)): its gpu candidate may run it (a kv candidate needs a
+ * KV layer).
+ */
+static void
+costs_layers(struct solve_in *in)
+{
+	unsigned char *haspim = NULL;
+	size_t i;
+
 	in->base_ps = xcalloc((size_t)in->nlayers + 1, sizeof(long long));
 	in->base_tensor = xcalloc((size_t)in->nlayers + 1, sizeof(int));
 	for (i = 0; i < (size_t)in->nlayers; i++) {
@@ -583,7 +586,6 @@ costs_end(struct solve_in *in, struct costs_rd *k, const struct rows_job *j)
 	}
 	if (in->kv != NULL)
 		haspim = xcalloc((size_t)in->nlayers + 1, 1);
-	/* one pass over the (many) candidates: KV, base times */
 	for (i = 0; i < in->nc; i++) {
 		struct cand *x = &in->c[i];
 		int64_t l;
@@ -602,17 +604,39 @@ costs_end(struct solve_in *in, struct costs_rd *k, const struct rows_job *j)
 			in->base_tensor[x->first] = x->tensor;
 		}
 	}
-	/*
-	 * attn-pim on a KV layer that has no whole-layer pim candidate (its
-	 * PIM pieces refused, pim-cycles(1)): its gpu candidate may run it
-	 * (a kv candidate needs a KV layer)
-	 */
 	for (i = 0; in->have_kv && i < in->nc; i++)
 		if (in->c[i].kind == K_GPU && in->c[i].kv &&
 		    in->c[i].first == in->c[i].last &&
 		    !haspim[in->c[i].first])
 			in->c[i].kv_gpu = 1;
 	free(haspim);
+}
+
+/*
+ * The checks and sums over every row, once all are read (and the layers,
+ * when given, after them); j holds rows_work's results.
+ */
+static int
+costs_end(struct solve_in *in, struct costs_rd *k, const struct rows_job *j)
+{
+	if (costs_beyond(in, k) < 0 || (j->dup && costs_dups(in) < 0))
+		return -1;
+	if (in->nlayers < 0) {
+		if (check_cover(in) < 0)
+			return -1;
+		in->nlayers = k->maxlast + 1;
+	}
+	if (k->eerr != NULL) {
+		pf_errl(in->fname, k->eline, "%s", k->eerr);
+		return -1;
+	}
+	in->have_energy = k->energy && in->nc > 0;
+	if (in->have_energy) {
+		in->static_w[0] = k->gw[0] > 0 ? k->gw[0] : 0;
+		in->static_w[1] = (k->gw[1] > 0 ? k->gw[1] : 0) +
+		    (k->pw > 0 ? k->pw : 0);
+	}
+	costs_layers(in);
 	return 0;
 }
 
