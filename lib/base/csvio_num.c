@@ -351,6 +351,24 @@ csvio_line(const struct table *t, size_t row)
 }
 
 /*
+ * Cell (row, col), which did not read as what (a kind of number): an
+ * empty field or a bad one reported; -1.
+ */
+static int
+badnum(const struct table *t, size_t row, size_t col, const char *what)
+{
+	const char *s = csvio_get(t, row, col);
+
+	if (*s == '\0')
+		pf_errl(t->fname, csvio_line(t, row), "column '%s': empty field",
+		    t->cols[col]);
+	else
+		pf_errl(t->fname, csvio_line(t, row),
+		    "column '%s': not %s: '%s'", t->cols[col], what, s);
+	return -1;
+}
+
+/*
  * csvio_int past its fast path, out of line so that the fast path saves
  * no registers.
  */
@@ -359,17 +377,9 @@ int_slow(const struct table *t, size_t row, size_t col, int64_t *v)
 {
 	const char *s = csvio_get(t, row, col);
 
-	if (*s == '\0') {
-		pf_errl(t->fname, csvio_line(t, row), "column '%s': empty field",
-		    t->cols[col]);
-		return -1;
-	}
-	if (int64_slow(s, v) < 0) {
-		pf_errl(t->fname, csvio_line(t, row),
-		    "column '%s': not an integer: '%s'", t->cols[col], s);
-		return -1;
-	}
-	return 0;
+	if (*s != '\0' && int64_slow(s, v) == 0)
+		return 0;
+	return badnum(t, row, col, "an integer");
 }
 
 int
@@ -387,17 +397,9 @@ csvio_dbl(const struct table *t, size_t row, size_t col, double *v)
 {
 	const char *s = csvio_get(t, row, col);
 
-	if (*s == '\0') {
-		pf_errl(t->fname, csvio_line(t, row), "column '%s': empty field",
-		    t->cols[col]);
-		return -1;
-	}
-	if (csvio_parse_double(s, v) < 0) {
-		pf_errl(t->fname, csvio_line(t, row),
-		    "column '%s': not a number: '%s'", t->cols[col], s);
-		return -1;
-	}
-	return 0;
+	if (*s != '\0' && csvio_parse_double(s, v) == 0)
+		return 0;
+	return badnum(t, row, col, "a number");
 }
 
 int
