@@ -13,6 +13,7 @@
 
 #include "arith.h"
 #include "diag.h"
+#include "nameix.h"
 #include "onnx.pb-c.h"
 #include "onnx_load.h"
 #include "onnx_wire.h"
@@ -20,75 +21,10 @@
 
 #define S(s) ((s) != NULL ? (s) : "")
 
-/*
- * The slot of a tensor's name: djb2 over its bytes, then mixed (the
- * 64-bit finalizer of MurmurHash3), since the table keeps the low bits
- * and names that differ in their last digits ("t123", "t124") left djb2's
- * low bits in long runs: the probes of a lookup grew with the graph (95
- * a lookup on a 10k-node chain, a fifth of onnx2layers' instructions).
- */
-static uint64_t
-strhash(const char *s)
-{
-	uint64_t h = 5381;
-
-	while (*s != '\0')
-		h = h * 33 + (unsigned char)*s++;
-	h ^= h >> 33;
-	h *= UINT64_C(0xff51afd7ed558ccd);
-	h ^= h >> 33;
-	h *= UINT64_C(0xc4ceb9fe1a85ec53);
-	h ^= h >> 33;
-	return h;
-}
-
-/*
- * A slot holds the name and the hash's top bits beside the index, so a
- * probe reads the slot alone, and compares names only where those bits
- * agree: on a 100k-node graph the tensors no longer fit the caches, and
- * a probe that read the tensor and then its name was two misses (name
- * lookups were a third of onnx2layers' time there).
- */
-struct tslot {
-	const char	*name;
-	uint32_t	 idx;		/* tensor index + 1; 0: empty */
-	uint32_t	 tag;		/* the hash's top 32 bits */
-};
-
 int
 model_find(const struct model *m, const char *name)
 {
-	uint64_t hv;
-	uint32_t tag;
-	size_t h;
-
-	if (m->hcap == 0)
-		return -1;
-	hv = strhash(name);
-	tag = (uint32_t)(hv >> 32);
-	for (h = (size_t)hv & (m->hcap - 1);; h = (h + 1) & (m->hcap - 1)) {
-		const struct tslot *sl = &m->hash[h];
-
-		if (sl->idx == 0)
-			return -1;
-		if (sl->tag == tag && strcmp(sl->name, name) == 0)
-			return (int)(sl->idx - 1);
-	}
-}
-
-/* Put tensor j (its name set) into the table, which has room. */
-static void
-slot_put(struct model *m, size_t j)
-{
-	uint64_t hv = strhash(m->t[j].name);
-	size_t h;
-
-	for (h = (size_t)hv & (m->hcap - 1); m->hash[h].idx != 0;
-	    h = (h + 1) & (m->hcap - 1))
-		;
-	m->hash[h].name = m->t[j].name;
-	m->hash[h].idx = (uint32_t)(j + 1);
-	m->hash[h].tag = (uint32_t)(hv >> 32);
+	return (int)nameix_find(&m->names, name);
 }
 
 /* Index of the tensor called name, added (unknown shape) if absent. */
@@ -96,22 +32,13 @@ static int
 tensor_add(struct model *m, const char *name)
 {
 	struct tensor *t;
-	int i;
+	long i;
 
-	if ((i = model_find(m, name)) >= 0)
-		return i;
+	if ((i = nameix_add(&m->names, name, m->nt)) >= 0)
+		return (int)i;
 	if (m->nt == m->tcap) {
 		m->tcap = m->tcap ? 2 * m->tcap : 64;
 		m->t = xreallocarray(m->t, m->tcap, sizeof(*m->t));
-	}
-	if (2 * (m->nt + 1) > m->hcap) {
-		size_t j, ncap = m->hcap ? 2 * m->hcap : 128;
-
-		free(m->hash);
-		m->hash = xcalloc(ncap, sizeof(*m->hash));
-		m->hcap = ncap;
-		for (j = 0; j < m->nt; j++)
-			slot_put(m, j);
 	}
 	t = &m->t[m->nt];
 	memset(t, 0, sizeof(*t));
@@ -119,8 +46,7 @@ tensor_add(struct model *m, const char *name)
 	t->declrank = -1;
 	t->producer = -1;
 	t->layer = -1;
-	slot_put(m, m->nt++);
-	return (int)(m->nt - 1);
+	return (int)m->nt++;
 }
 
 /* Declared shape from a ValueInfoProto into t->decl. */
@@ -584,7 +510,7 @@ model_free(struct model *m)
 		free(m->n[i].genname);
 	}
 	free(m->t);
-	free(m->hash);
+	nameix_free(&m->names);
 	free(m->n);
 	free(m->order);
 	pb_freeall(m->pb);

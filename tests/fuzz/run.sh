@@ -44,7 +44,7 @@ FLAGS="-g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -DSHAREDIR=\"/nonexistent\" \
 -fno-omit-frame-pointer $(for d in lib/*/; do printf -- "-I%s " "${d%/}"; done)-Ilib -Ibuild/gen"
 LIBS="-lcsv -lprotobuf-c -lm"
 # The ONNX harness needs the loader; the CSV one needs no ONNX module.
-CSVSRC="lib/base/csvio.c lib/base/csvio_read.c lib/base/csvio_num.c lib/base/csvio_write.c lib/base/csvio_pipe.c lib/base/csvio_stream.c lib/table/layer.c lib/base/nametab.c lib/base/diag.c lib/base/xalloc.c lib/base/arith.c"
+CSVSRC="lib/base/csvio.c lib/base/csvio_read.c lib/base/csvio_num.c lib/base/csvio_write.c lib/base/csvio_pipe.c lib/base/csvio_stream.c lib/table/layer.c lib/base/nameix.c lib/base/nametab.c lib/base/diag.c lib/base/xalloc.c lib/base/arith.c"
 ONNXSRC="$(ls lib/*/*.c lib/*.c 2>/dev/null | grep -v -e '/main\.c$') build/gen/onnx.pb-c.c"
 
 build() {	# name sources...
