@@ -374,65 +374,65 @@ mark_matmuls(struct kvmark *k, size_t *nkv)
 	return 0;
 }
 
-/* The appends: only the new token's rows are written, in place. */
+/* The new token's bytes: update n's inputs that are not the past cache. */
 static int
-mark_appends(struct kvmark *k)
+new_bytes(const struct model *m, const struct node *n, int64_t e,
+    int64_t *bytes)
 {
-	const struct model *m = k->m;
-	struct layer l;
-	long row;
-	size_t i, j;
+	int64_t v;
+	size_t j;
 
-	for (i = 0; i < m->nn; i++) {
-		const struct node *n = &m->n[i];
-		int64_t bytes = 0, e, v;
-
-		if (!is_update(m, k->kvcat, n) ||
-		    (row = row_of(m, k->t, n->out[0])) < 0)
+	*bytes = 0;
+	for (j = 0; j < n->nin; j++) {
+		if (n->in[j] < 0 || onnx_kv_is_past(m, n->in[j]))
 			continue;
-		if (layer_get(k->t, &k->lc, (size_t)row, &l) < 0)
+		if ((v = tensor_numel(&m->t[n->in[j]])) < 0 ||
+		    ck_mul(v, e, &v) < 0 || ck_add(*bytes, v, bytes) < 0)
 			return -1;
-		e = layer_dtype_bytes(l.dtype);
-		for (j = 0; j < n->nin; j++) {
-			if (n->in[j] < 0 || onnx_kv_is_past(m, n->in[j]))
-				continue;
-			if ((v = tensor_numel(&m->t[n->in[j]])) < 0 ||
-			    ck_mul(v, e, &v) < 0 || ck_add(bytes, v, &bytes) < 0)
-				return toolarge(k);
-		}
-		strcpy(l.resident, "kv");
-		l.in_bytes = l.out_bytes = bytes;
-		l.weight_bytes = 0;
-		layer_put(k->t, &k->lc, (size_t)row, &l);
 	}
 	return 0;
 }
 
+/* Whether n is a Gather from a past cache. */
+static int
+cache_gather(const struct model *m, const struct node *n)
+{
+	return n->stdop && strcmp(n->op, "Gather") == 0 && n->nout >= 1 &&
+	    n->out[0] >= 0 && n->in[0] >= 0 && onnx_kv_is_past(m, n->in[0]);
+}
+
 /*
- * A Gather picking one layer of a stacked cache moves nothing (an offset
- * into the cache), though graph_inputs() took the cache for an embedding
- * table.
+ * The ops that move a cache: an append writes only the new token's rows,
+ * in place; a Gather picking one layer of a stacked cache moves nothing
+ * (an offset into the cache), though graph_inputs() took the cache for an
+ * embedding table.
  */
 static int
-mark_gathers(struct kvmark *k)
+mark_moves(struct kvmark *k)
 {
 	const struct model *m = k->m;
 	struct layer l;
+	int64_t bytes;
 	long row;
 	size_t i;
+	int app;
 
 	for (i = 0; i < m->nn; i++) {
 		const struct node *n = &m->n[i];
 
-		if (!n->stdop || strcmp(n->op, "Gather") != 0 || n->nout < 1 ||
-		    n->out[0] < 0 || n->in[0] < 0 ||
-		    !onnx_kv_is_past(m, n->in[0]) ||
+		app = is_update(m, k->kvcat, n);
+		if ((!app && !cache_gather(m, n)) ||
 		    (row = row_of(m, k->t, n->out[0])) < 0)
 			continue;
 		if (layer_get(k->t, &k->lc, (size_t)row, &l) < 0)
 			return -1;
+		bytes = 0;
+		if (app && new_bytes(m, n, layer_dtype_bytes(l.dtype),
+		    &bytes) < 0)
+			return toolarge(k);
 		strcpy(l.resident, "kv");
-		l.in_bytes = l.weight_bytes = l.out_bytes = 0;
+		l.in_bytes = l.out_bytes = bytes;
+		l.weight_bytes = 0;
 		layer_put(k->t, &k->lc, (size_t)row, &l);
 	}
 	return 0;
@@ -470,8 +470,7 @@ onnx_kv_mark(struct model *m, struct table *t)
 	find_updates(&k);
 	if (layer_cols_find(t, &k.lc) < 0 || mark_matmuls(&k, &nkv) < 0)
 		goto out;
-	if (nkv == 0 || (mark_appends(&k) == 0 && mark_gathers(&k) == 0 &&
-	    mark_weights(&k) == 0))
+	if (nkv == 0 || (mark_moves(&k) == 0 && mark_weights(&k) == 0))
 		rc = 0;
 out:
 	free(k.kvcat);
