@@ -222,10 +222,14 @@ struct plan_key {
 	int			hiding, all, exact, best;
 };
 
+/*
+ * What they give: in c the timing (st, channel, cmds), the n_gwrite
+ * chosen and the partial sums, the rest of c 0; all channels' counts
+ * (energy).
+ */
 struct plan_res {
-	struct nt_stats	st;
-	int64_t		channel, cmds, n_gwrite, n_gwrite_rem, partials;
-	double		comp, rr, gw;	/* all channels' counts (energy) */
+	struct newton_cost	c;
+	double			comp, rr, gw;
 };
 
 /* Schedule and time; 0, -3 too large to schedule, or eval_plan's -1/-2. */
@@ -283,13 +287,12 @@ plan_cost(const struct pim_model *m, const struct ngen_layer *gl,
 			newton_gen_write_trace(trace, &plan, ch, repeat);
 		}
 	memset(pr, 0, sizeof(*pr));
-	pr->st = c->st;
-	pr->channel = c->channel;
-	pr->cmds = c->cmds;
-	pr->n_gwrite = plan.part[0].g;
-	pr->n_gwrite_rem = plan.nparts > 1 ? plan.part[1].g : 0;
+	/* eval_plan sets the timing alone */
+	pr->c = *c;
+	pr->c.n_gwrite = plan.part[0].g;
+	pr->c.n_gwrite_rem = plan.nparts > 1 ? plan.part[1].g : 0;
 	for (i = 0; i < plan.nparts; i++)
-		pr->partials += plan.part[i].chunks * plan.part[i].split;
+		pr->c.partials += plan.part[i].chunks * plan.part[i].split;
 	/* Energy: PIMFlow_ramulator's per-command model over every channel. */
 	all_counts(&plan, &pr->comp, &pr->rr, &pr->gw);
 	newton_gen_free(&plan);
@@ -470,12 +473,7 @@ cost_layer(const struct pim_model *m, struct memo *memo, const struct layer *l,
 		job_error(where, rc);
 		return -1;
 	}
-	c->st = pr.st;
-	c->channel = pr.channel;
-	c->cmds = pr.cmds;
-	c->n_gwrite = pr.n_gwrite;
-	c->n_gwrite_rem = pr.n_gwrite_rem;
-	c->partials = pr.partials;
+	*c = pr.c;
 	job_energy(m, l, &gl, &pr, inst, nch, jnch, repeat, c);
 	if (o->reduce)
 		c->extra = reduce_cycles(m, l, (double)gl.p * (double)gl.co *
