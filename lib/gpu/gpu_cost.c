@@ -414,6 +414,30 @@ gpu_cost_done(void *arg)
 }
 
 int
+gpu_cost_main(const struct gpu_cost_args *a, char **argv, int argc)
+{
+	struct gpu_cost_run r;
+	int rc;
+
+	if (gpu_cost_open(&r, a->config, a->build, a->energy, a->total) < 0)
+		rc = PF_EXIT_DATA;
+	else if (a->print) {
+		/* the machine, for drivers that must not parse configs */
+		printf("channels,clock_mhz\n%ld,%.15g\n", r.o.total,
+		    r.m.clock_mhz);
+		rc = pf_close_stdout() < 0 ? PF_EXIT_DATA : PF_EXIT_OK;
+	} else if (gpu_cost_measure(&r, a->measured, a->warn) < 0)
+		rc = PF_EXIT_DATA;
+	else
+		/* the memo of the model's estimates spans the blocks */
+		rc = csvio_stream_stdout_block(argv, argc, NULL,
+		    TABLE_BLOCK_MEMO, gpu_cost_block, gpu_cost_done, &r) == 0 ?
+		    PF_EXIT_OK : PF_EXIT_DATA;
+	gpu_cost_close(&r);
+	return rc;
+}
+
+int
 gpu_cost_unused(const struct gpu_cost_opts *o, int warn)
 {
 	const struct gpu_meas *x, *first = NULL;
