@@ -91,16 +91,19 @@ no_rate(const char *fname, long line, const char *dtype, const char *config)
 	free(path);
 }
 
-/* The columns and per-table constants a row's costing reads. */
+/*
+ * One table's costing: its columns, the per-table constants, the
+ * options, the memo and the geometry read last.
+ */
 struct gpu_rowctx {
 	struct table			*t;
-	const struct layer_cols		*lc;
-	const size_t			*col;
+	struct layer_cols		 lc;
+	size_t				 col[C_N];
 	long				 kind, pimch, attach, name;
 	const struct gpu_cost_opts	*o;
 	struct memo			*memo;
-	const struct gpu_text		*tx;
-	struct layer_seen		*seen;
+	struct gpu_text			 tx;
+	struct layer_seen		 seen;
 };
 
 /* A row's time: measured (meas) or the model's, on clock_mhz. */
@@ -115,7 +118,7 @@ row_model(const struct gpu_rowctx *x, size_t r, const struct layer *l,
     int64_t ch, struct gpu_cost *c)
 {
 	struct table *t = x->t;
-	const struct layer_cols *lc = x->lc;
+	const struct layer_cols *lc = &x->lc;
 	long line = csvio_line(t, r), gc;
 	int rc;
 
@@ -171,7 +174,7 @@ row_time(const struct gpu_rowctx *x, size_t r, const struct layer *l,
 	    !fits(c->waves)) {
 		pf_errl(t->fname, csvio_line(t, r), "layer '%s': GPU time %g ns "
 		    "does not fit (the limit is 9e12 ns)", csvio_get(t, r,
-		    (size_t)(x->name >= 0 ? x->name : x->lc->op)), rt->ns);
+		    (size_t)(x->name >= 0 ? x->name : x->lc.op)), rt->ns);
 		return -1;
 	}
 	return 0;
@@ -217,18 +220,18 @@ row_cells(const struct gpu_rowctx *x, size_t r, const struct layer *l,
 	    "model");
 	csvio_set(t, r, col[C_BUILD], o->m->build.name);
 	/* the clock of the cycles, for the summary (pf-merge, pf-solve) */
-	csvio_set(t, r, col[C_CLOCK], x->tx->clock);
+	csvio_set(t, r, col[C_CLOCK], x->tx.clock);
 	/* energy counts the model's work even when the time is measured */
 	if (o->en != NULL) {
 		csvio_setfix(t, r, col[C_ENERGY],
 		    gpu_energy_nj(o->en, c, l->dtype), 3);
-		csvio_set(t, r, col[C_STATIC], x->tx->static_w);
+		csvio_set(t, r, col[C_STATIC], x->tx.static_w);
 	}
 }
 
 /* Fill one gpu row; returns -1 after reporting. */
 static int
-cost_row(const struct gpu_rowctx *x, size_t r)
+cost_row(struct gpu_rowctx *x, size_t r)
 {
 	const struct gpu_cost_opts *o = x->o;
 	struct table *t = x->t;
@@ -242,8 +245,8 @@ cost_row(const struct gpu_rowctx *x, size_t r)
 	size_t nset = o->en != NULL ? C_N : C_ENERGY;
 	int keep = o->keep != NULL && o->ms == NULL;
 
-	if ((o->lcache != NULL ? layer_get_cached(t, x->lc, r, &l, o->lcache) :
-	    layer_get_seen(t, x->lc, r, &l, x->seen)) < 0)
+	if ((o->lcache != NULL ? layer_get_cached(t, &x->lc, r, &l, o->lcache) :
+	    layer_get_seen(t, &x->lc, r, &l, &x->seen)) < 0)
 		return -1;
 	if (task_gpu_channels(t, r, x->kind, x->pimch, x->attach, o->total,
 	    o->config, &ch) < 0)
@@ -279,59 +282,44 @@ cost_row(const struct gpu_rowctx *x, size_t r)
 int
 gpu_cost_table(struct table *t, const struct gpu_cost_opts *o)
 {
-	struct gpu_measured *ms = o->ms;
-	struct layer_cols lc;
-	struct gpu_text tx;
-	struct layer_seen seen;
-	struct memo *memo;
 	struct gpu_rowctx x;
-	long dev, kind, pimch, attach, name;
-	size_t col[C_N];
+	long dev;
 	size_t r, i, ndev[TASK_NDEV], ngpu;
 	int rc = 0;
 
 	if (task_devices(t, &dev, ndev) < 0)
 		return -1;
+	x.t = t;
+	x.o = o;
 	ngpu = ndev[TASK_GPU];
-	if (ngpu > 0 && layer_cols_find(t, &lc) < 0)
+	if (ngpu > 0 && layer_cols_find(t, &x.lc) < 0)
 		return -1;
-	kind = csvio_col(t, task_head_cols[TT_KIND]);
-	pimch = csvio_col(t, task_pim_cols[TT_PIM_CHANNELS]);
-	attach = csvio_col(t, TASK_COL_PIM_ATTACH);
+	x.kind = csvio_col(t, task_head_cols[TT_KIND]);
+	x.pimch = csvio_col(t, task_pim_cols[TT_PIM_CHANNELS]);
+	x.attach = csvio_col(t, TASK_COL_PIM_ATTACH);
 	/* the machine is known here: the share pf-split left open is set */
-	task_pim_resolve(t, pimch, attach, o->total);
-	name = csvio_col(t, "name");
-	if (ms != NULL && ngpu > 0 && name < 0) {
+	task_pim_resolve(t, x.pimch, x.attach, o->total);
+	x.name = csvio_col(t, "name");
+	if (o->ms != NULL && ngpu > 0 && x.name < 0) {
 		pf_errl(t->fname, 1, "missing column 'name' (needed by -m)");
 		return -1;
 	}
 	for (i = 0; i < C_N; i++)
-		col[i] = csvio_addcol(t, gpu_cost_cols[i]);
-	snprintf(tx.clock, sizeof(tx.clock), "%.15g", o->m->clock_mhz);
+		x.col[i] = csvio_addcol(t, gpu_cost_cols[i]);
+	snprintf(x.tx.clock, sizeof(x.tx.clock), "%.15g", o->m->clock_mhz);
 	if (o->en != NULL)
-		csvio_fmtfix(tx.static_w, sizeof(tx.static_w),
+		csvio_fmtfix(x.tx.static_w, sizeof(x.tx.static_w),
 		    o->en->static_w, 6);
-	memo = o->memo != NULL ? o->memo : memo_new(sizeof(struct gpu_memokey),
-	    sizeof(struct gpu_memoval));
+	x.memo = o->memo != NULL ? o->memo :
+	    memo_new(sizeof(struct gpu_memokey), sizeof(struct gpu_memoval));
 	/* a gpu row's geometry is mostly the last one's (layer_get_seen) */
-	seen.have = 0;
-	x.t = t;
-	x.lc = &lc;
-	x.col = col;
-	x.kind = kind;
-	x.pimch = pimch;
-	x.attach = attach;
-	x.name = name;
-	x.o = o;
-	x.memo = memo;
-	x.tx = &tx;
-	x.seen = &seen;
+	x.seen.have = 0;
 	for (r = 0; r < t->nrows && rc == 0; r++)
 		if (strcmp(csvio_get(t, r, (size_t)dev),
 		    task_dev_name(TASK_GPU)) == 0 && cost_row(&x, r) < 0)
 			rc = -1;
-	if (memo != o->memo)
-		memo_free(memo);
+	if (x.memo != o->memo)
+		memo_free(x.memo);
 	return rc;
 }
 

@@ -11,7 +11,7 @@
 #include "conf.h"
 #include "diag.h"
 #include "hbmpim_model.h"
-#include "pim_attach.h"
+#include "pim_model.h"
 
 /* T: a whole number (int64_t) of the DRAM parameters. */
 #define T(f, lo, hi, unit, doc) \
@@ -112,7 +112,7 @@ load_strings(struct conf *c, const char *path, void *obj)
 	struct hbmpim_model *m = obj;
 	const char *arch;
 	int64_t banks;
-	int rc = 0, attach;
+	int rc = 0;
 
 	banks = m->dram.bankgroups * m->dram.banks_per_group;
 	if ((arch = conf_str(c, "arch")) == NULL ||
@@ -126,12 +126,9 @@ load_strings(struct conf *c, const char *path, void *obj)
 		rc = -1;
 	} else if (hbmpim_model_units_check(m, path, c) < 0)
 		rc = -1;
-	/* pim_attach (optional): pf-split's default machine, checked here */
-	if (rc == 0 && (pim_attach_conf(c, path, &attach) == -2 ||
-	    pim_attach_link(c, path, &m->attach_link_gbs) < 0))
+	if (rc == 0 && pim_model_conf_machine(c, path,
+	    &m->attach_link_gbs) < 0)
 		rc = -1;
-	/* the PIM devices' memory: capacity.c reads it (pf-solve -M) */
-	(void)conf_str(c, "memory_bytes_per_channel");
 	return rc;
 }
 

@@ -78,7 +78,7 @@ static int
 load_strings(struct conf *c, const char *path, void *obj)
 {
 	const char *arch;
-	int rc = 0, attach;
+	int rc = 0;
 
 	(void)obj;
 	/* the engine seam: a newton config may say so (pim_engine_of) */
@@ -86,12 +86,21 @@ load_strings(struct conf *c, const char *path, void *obj)
 		pf_err(path, "key 'arch': must be 'newton' here, not '%s'", arch);
 		rc = -1;
 	}
-	/* pim_attach (optional): pf-split's default machine, checked here */
-	if (rc == 0 && pim_attach_conf(c, path, &attach) == -2)
+	if (rc == 0 && pim_model_conf_machine(c, path, NULL) < 0)
 		rc = -1;
-	/* the PIM devices' memory: capacity.c reads it (pf-solve -M) */
-	(void)conf_str(c, "memory_bytes_per_channel");
 	return rc;
+}
+
+int
+pim_model_conf_machine(struct conf *c, const char *path, double *link_gbs)
+{
+	int attach;
+
+	if (pim_attach_conf(c, path, &attach) == -2 ||
+	    (link_gbs != NULL && pim_attach_link(c, path, link_gbs) < 0))
+		return -1;
+	(void)conf_str(c, "memory_bytes_per_channel");
+	return 0;
 }
 
 int

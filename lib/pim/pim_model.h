@@ -67,6 +67,16 @@ extern const struct conf_key pim_model_keys[];
  */
 int pim_model_load(const char *path, struct pim_model *m);
 
+/*
+ * The keys every PIM config may hold besides its engine's, read from the
+ * loaded c of file path: pim_attach (pf-split's default machine, checked
+ * here); with link_gbs, an added device's attach_link_gbs (NULL: the
+ * engine has no link, the key stays unknown); memory_bytes_per_channel
+ * (capacity.c's, pf-solve -M).  0, or -1 after reporting.
+ */
+int pim_model_conf_machine(struct conf *c, const char *path,
+    double *link_gbs);
+
 /* The published PIMFlow GDDR6 Newton model, without any file (for tests). */
 void pim_model_newton(struct pim_model *m);
 
