@@ -213,14 +213,16 @@ conf_done(struct conf *c, int rc)
 }
 
 int
-conf_load_model(const char *path, const struct conf_key *keys, void *obj,
-    int (*check)(struct conf *c, const char *path, void *obj))
+conf_load_model(const char *path, const struct conf_model *m, void *obj)
 {
 	struct conf c;
 
-	if (conf_read(path, keys, obj, &c) < 0)
+	memset(obj, 0, m->size);
+	if (m->name_size > 0)
+		conf_name(path, (char *)obj + m->name_off, m->name_size);
+	if (conf_read(path, m->keys, obj, &c) < 0)
 		return -1;
-	return conf_done(&c, check != NULL ? check(&c, path, obj) : 0);
+	return conf_done(&c, m->check != NULL ? m->check(&c, path, obj) : 0);
 }
 
 long

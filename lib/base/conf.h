@@ -86,15 +86,35 @@ int conf_read(const char *path, const struct conf_key *keys, void *obj,
  */
 int conf_done(struct conf *c, int rc);
 /*
- * A device model's whole load, the one every model's loader is: the
- * config at path read into obj through keys (conf_read), then check
- * (NULL: none) with the loaded c for the model's string keys and its own
- * checks, 0 or -1 after reporting; then the first key nothing asked for
- * is reported (conf_done).  0, or -1 after the first report; nothing is
- * left to free.
+ * A device model's loader as data: the table of its numeric keys, the
+ * size of its struct, where in it the config's name goes (conf_name;
+ * name_size 0: the model keeps none), and check (NULL: none), run with
+ * the loaded c for the model's string keys and its own checks, 0 or -1
+ * after reporting.
  */
-int conf_load_model(const char *path, const struct conf_key *keys, void *obj,
-    int (*check)(struct conf *c, const char *path, void *obj));
+struct conf_model {
+	const struct conf_key	*keys;
+	size_t			 size;
+	size_t			 name_off, name_size;
+	int			(*check)(struct conf *c, const char *path,
+				    void *obj);
+};
+
+/* The loader of struct type st with keys, its name in field name. */
+#define CONF_MODEL(st, keys, name, check) \
+	{ keys, sizeof(st), offsetof(st, name), sizeof(((st *)0)->name), check }
+/* The loader of struct type st with keys, keeping no name. */
+#define CONF_MODEL_NONAME(st, keys, check) \
+	{ keys, sizeof(st), 0, 0, check }
+
+/*
+ * A device model's whole load, the one every model's loader is: obj (a
+ * struct of model m) cleared and given the config's name, the config at
+ * path read into it through m's keys (conf_read), then m's check; then
+ * the first key nothing asked for is reported (conf_done).  0, or -1
+ * after the first report; nothing is left to free.
+ */
+int conf_load_model(const char *path, const struct conf_model *m, void *obj);
 /* The line of key in the file, 0 when absent (for a model's own checks). */
 long conf_line(const struct conf *c, const char *key);
 /* A required string: NULL after reporting "file: missing key 'k'". */

@@ -100,10 +100,11 @@ load_launch(struct conf *c, const char *path, void *obj)
 	return 0;
 }
 
+static const struct conf_model loader =
+    CONF_MODEL(struct gpu_build, gpu_build_keys, name, load_launch);
+
 int
 gpu_build_load(const char *path, struct gpu_build *b)
 {
-	memset(b, 0, sizeof(*b));
-	conf_name(path, b->name, sizeof(b->name));
-	return conf_load_model(path, gpu_build_keys, b, load_launch);
+	return conf_load_model(path, &loader, b);
 }

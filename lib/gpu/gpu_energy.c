@@ -27,11 +27,13 @@ const struct conf_key gpu_energy_keys[] = {
 	{ NULL, 0, 0, 0, 0, NULL, NULL }
 };
 
+static const struct conf_model loader =
+    CONF_MODEL_NONAME(struct gpu_energy, gpu_energy_keys, NULL);
+
 int
 gpu_energy_load(const char *path, struct gpu_energy *e)
 {
-	memset(e, 0, sizeof(*e));
-	return conf_load_model(path, gpu_energy_keys, e, NULL);
+	return conf_load_model(path, &loader, e);
 }
 
 double

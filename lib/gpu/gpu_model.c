@@ -230,11 +230,13 @@ load_strings(struct conf *c, const char *path, void *obj)
 	return 0;
 }
 
+static const struct conf_model loader =
+    CONF_MODEL_NONAME(struct gpu_model, gpu_model_keys, load_strings);
+
 int
 gpu_model_load(const char *path, struct gpu_model *m)
 {
-	memset(m, 0, sizeof(*m));
-	return conf_load_model(path, gpu_model_keys, m, load_strings);
+	return conf_load_model(path, &loader, m);
 }
 
 void

@@ -132,10 +132,11 @@ load_strings(struct conf *c, const char *path, void *obj)
 	return rc;
 }
 
+static const struct conf_model loader =
+    CONF_MODEL(struct hbmpim_model, hbmpim_model_keys, name, load_strings);
+
 int
 hbmpim_model_load(const char *path, struct hbmpim_model *m)
 {
-	memset(m, 0, sizeof(*m));
-	conf_name(path, m->name, sizeof(m->name));
-	return conf_load_model(path, hbmpim_model_keys, m, load_strings);
+	return conf_load_model(path, &loader, m);
 }

@@ -103,12 +103,13 @@ pim_model_conf_machine(struct conf *c, const char *path, double *link_gbs)
 	return 0;
 }
 
+static const struct conf_model loader =
+    CONF_MODEL(struct pim_model, pim_model_keys, name, load_strings);
+
 int
 pim_model_load(const char *path, struct pim_model *m)
 {
-	memset(m, 0, sizeof(*m));
-	conf_name(path, m->name, sizeof(m->name));
-	return conf_load_model(path, pim_model_keys, m, load_strings);
+	return conf_load_model(path, &loader, m);
 }
 
 void
