@@ -370,6 +370,27 @@ int csvio_stream_stdout_block(char *const *files, int nfiles,
     int (*done)(void *arg), void *arg);
 
 /*
+ * A costing stage (gpu-cycles, pim-cycles) once its model is open: its
+ * machine printed, or its start and then its blocks and its end.
+ */
+struct csvio_stage {
+	void	(*print)(void *arg);
+	int	(*start)(void *arg);
+	int	(*block)(void *arg, struct table *in, const struct table **res);
+	int	(*done)(void *arg);
+};
+/*
+ * Run stage s on arg: with print, s->print(arg) writes the machine to
+ * stdout (for drivers that must not parse configs; nothing is read) and
+ * stdout is closed; otherwise s->start(arg) (0, or -1 after reporting),
+ * then the files streamed to stdout in blocks of TABLE_BLOCK_MEMO, the
+ * stage's memos spanning them (csvio_stream_stdout_block with s->block
+ * and s->done).  Returns 0, or -1 after reporting.
+ */
+int csvio_stream_stage(char *const *files, int nfiles, int print,
+    const struct csvio_stage *s, void *arg);
+
+/*
  * When fp is a pipe, enlarge its buffer (to 1 MiB on Linux; elsewhere,
  * or when the system refuses, it stays as it is).  The table readers and
  * csvio_out_open do it to their streams: a large table then crosses a

@@ -135,6 +135,20 @@ csvio_stream_stdout_block(char *const *files, int nfiles, const char *group,
 }
 
 int
+csvio_stream_stage(char *const *files, int nfiles, int print,
+    const struct csvio_stage *s, void *arg)
+{
+	if (print) {
+		s->print(arg);
+		return pf_close_stdout();
+	}
+	if (s->start(arg) < 0)
+		return -1;
+	return csvio_stream_stdout_block(files, nfiles, NULL, TABLE_BLOCK_MEMO,
+	    s->block, s->done, arg);
+}
+
+int
 csvio_read(FILE *fp, const char *fname, struct table *t)
 {
 	struct table_reader *r;

@@ -341,15 +341,15 @@ gpu_cost_open(struct gpu_cost_run *r, const char *config, const char *build,
 }
 
 int
-gpu_cost_measure(struct gpu_cost_run *r, const char *measured, int warn)
+gpu_cost_measure(void *arg)
 {
-	r->warn = warn;
-	if (measured == NULL)
+	struct gpu_cost_run *r = arg;
+
+	if (r->o.measured == NULL)
 		return 0;
-	if (gpu_measured_load(measured, &r->ms) < 0)
+	if (gpu_measured_load(r->o.measured, &r->ms) < 0)
 		return -1;
 	r->o.ms = &r->ms;
-	r->o.measured = measured;
 	return 0;
 }
 
@@ -401,26 +401,30 @@ gpu_cost_done(void *arg)
 	return gpu_cost_unused(&r->o, r->warn);
 }
 
+/* The machine of gpu-cycles -p. */
+static void
+print_machine(void *arg)
+{
+	const struct gpu_cost_run *r = arg;
+
+	printf("channels,clock_mhz\n%ld,%.15g\n", r->o.total, r->m.clock_mhz);
+}
+
+static const struct csvio_stage stage = { print_machine, gpu_cost_measure,
+    gpu_cost_block, gpu_cost_done };
+
 int
 gpu_cost_main(const struct gpu_cost_args *a, char **argv, int argc)
 {
 	struct gpu_cost_run r;
-	int rc;
+	int rc = PF_EXIT_DATA;
 
-	if (gpu_cost_open(&r, a->config, a->build, a->energy, a->total) < 0)
-		rc = PF_EXIT_DATA;
-	else if (a->print) {
-		/* the machine, for drivers that must not parse configs */
-		printf("channels,clock_mhz\n%ld,%.15g\n", r.o.total,
-		    r.m.clock_mhz);
-		rc = pf_close_stdout() < 0 ? PF_EXIT_DATA : PF_EXIT_OK;
-	} else if (gpu_cost_measure(&r, a->measured, a->warn) < 0)
-		rc = PF_EXIT_DATA;
-	else
-		/* the memo of the model's estimates spans the blocks */
-		rc = csvio_stream_stdout_block(argv, argc, NULL,
-		    TABLE_BLOCK_MEMO, gpu_cost_block, gpu_cost_done, &r) == 0 ?
-		    PF_EXIT_OK : PF_EXIT_DATA;
+	if (gpu_cost_open(&r, a->config, a->build, a->energy, a->total) == 0) {
+		r.o.measured = a->measured;
+		r.warn = a->warn;
+		if (csvio_stream_stage(argv, argc, a->print, &stage, &r) == 0)
+			rc = PF_EXIT_OK;
+	}
 	gpu_cost_close(&r);
 	return rc;
 }

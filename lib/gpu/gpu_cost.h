@@ -68,13 +68,15 @@ struct gpu_cost_run {
  * Open run r: GPU config config with build build (NULL: the config's
  * default_build), the energy config gpu_energy_for() takes for energy,
  * total channels (0: the config's).  Returns 0, or -1 after reporting.
- * gpu_cost_measure then loads measured times (measured NULL: none; warn:
- * gpu_cost_done warns of unmatched ones instead of failing), 0 or -1
- * after reporting; gpu_cost_close frees r.
+ * gpu_cost_measure(arg), the start of the run as a stage of
+ * csvio_stream_stage (csvio.h), then loads the measured times of
+ * r->o.measured (NULL: none; r->warn: gpu_cost_done warns of unmatched
+ * ones instead of failing), 0 or -1 after reporting; gpu_cost_close
+ * frees r.
  */
 int gpu_cost_open(struct gpu_cost_run *r, const char *config,
     const char *build, const char *energy, long total);
-int gpu_cost_measure(struct gpu_cost_run *r, const char *measured, int warn);
+int gpu_cost_measure(void *arg);
 void gpu_cost_close(struct gpu_cost_run *r);
 
 /*

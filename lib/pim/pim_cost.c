@@ -521,6 +521,20 @@ pim_cost_defaults(struct pim_cost_run *u, int64_t n, int64_t g, int nohide,
 		u->def.dispatch_ns = dispatch;
 }
 
+/* The machine of pim-cycles -p. */
+static void
+print_machine(void *arg)
+{
+	const struct pim_cost_run *u = arg;
+
+	printf("arch,channels,max_gwrite,hiding\n%s,%lld,%lld,%d\n",
+	    u->e->arch, (long long)u->def.channels,
+	    (long long)u->def.max_gwrite, u->def.hiding);
+}
+
+static const struct csvio_stage stage = { print_machine, pim_cost_start,
+    pim_cost_block, pim_cost_done };
+
 int
 pim_cost_main(const struct pim_cost_args *a, char **argv, int argc)
 {
@@ -530,21 +544,12 @@ pim_cost_main(const struct pim_cost_args *a, char **argv, int argc)
 	if ((rc = pim_cost_open(&u, a->config, a->engine_opt)) < 0)
 		return rc == -2 ? PF_EXIT_USAGE : PF_EXIT_DATA;
 	u.o = a->o;
+	u.trace_path = a->trace;
+	u.stats = a->stats;
 	pim_cost_defaults(&u, a->channels, a->max_gwrite, a->nohide,
 	    a->dispatch);
-	if (a->print) {
-		/* the machine, for drivers that must not parse configs */
-		printf("arch,channels,max_gwrite,hiding\n%s,%lld,%lld,%d\n",
-		    u.e->arch, (long long)u.def.channels,
-		    (long long)u.def.max_gwrite, u.def.hiding);
-		rc = pf_close_stdout() < 0 ? PF_EXIT_DATA : PF_EXIT_OK;
-	} else if (pim_cost_start(&u, a->trace, a->stats) < 0)
-		rc = PF_EXIT_DATA;
-	else
-		/* the engines' memos span the blocks */
-		rc = csvio_stream_stdout_block(argv, argc, NULL,
-		    TABLE_BLOCK_MEMO, pim_cost_block, pim_cost_done, &u) == 0 ?
-		    PF_EXIT_OK : PF_EXIT_DATA;
+	rc = csvio_stream_stage(argv, argc, a->print, &stage, &u) == 0 ?
+	    PF_EXIT_OK : PF_EXIT_DATA;
 	pim_cost_close(&u);
 	return rc;
 }
@@ -560,11 +565,11 @@ cpu_s(void)
 }
 
 int
-pim_cost_start(struct pim_cost_run *u, const char *trace_path, int stats)
+pim_cost_start(void *arg)
 {
-	u->trace_path = trace_path;
-	u->stats = stats;
-	if (trace_path != NULL && (u->o.trace = tmpfile()) == NULL) {
+	struct pim_cost_run *u = arg;
+
+	if (u->trace_path != NULL && (u->o.trace = tmpfile()) == NULL) {
 		pf_err(NULL, "cannot create a temporary file: %s",
 		    strerror(errno));
 		return -1;

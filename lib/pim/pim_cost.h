@@ -196,9 +196,11 @@ struct pim_cost_run {
  * arch key) and the engine's state with the config's row defaults.  An
  * option letter opt (0: none) that the engine does not take is reported
  * ("-X: not an option of arch A") and -2 returned; a bad config -1.
- * pim_cost_start then starts the clock of stats and, with trace_path,
- * the trace (o.trace, a temporary file until pim_cost_done publishes
- * it): 0, or -1 after reporting.  pim_cost_close frees u.
+ * pim_cost_start(arg), the start of the run as a stage of
+ * csvio_stream_stage (csvio.h), then starts the clock of u->stats and,
+ * with u->trace_path, the trace (o.trace, a temporary file until
+ * pim_cost_done publishes it): 0, or -1 after reporting.
+ * pim_cost_close frees u.
  */
 int pim_cost_open(struct pim_cost_run *u, const char *config, int opt);
 /*
@@ -209,8 +211,7 @@ int pim_cost_open(struct pim_cost_run *u, const char *config, int opt);
  */
 void pim_cost_defaults(struct pim_cost_run *u, int64_t n, int64_t g,
     int nohide, double dispatch);
-int pim_cost_start(struct pim_cost_run *u, const char *trace_path,
-    int stats);
+int pim_cost_start(void *arg);
 void pim_cost_close(struct pim_cost_run *u);
 
 /*
