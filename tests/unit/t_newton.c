@@ -91,27 +91,40 @@ fc(int64_t in, int64_t out, int64_t b, int64_t gw, int hid)
 	return cost(&l, 16, gw, hid, 0);
 }
 
+/*
+ * The worked convolutions of share/doc/pimflow-method.md §5 and
+ * share/doc/newton-timing.md §5: C_i, C_o, H = W, kernel, pad, channels,
+ * GWRITE groups, hiding, and the cycles.
+ */
+static const int64_t ref_convs[][9] = {
+	{ 32, 16, 112, 1, 0, 16, 4, 1, 19910 },
+	{ 32, 16, 112, 1, 0, 16, 4, 0, 33636 },
+	{ 32, 16, 112, 1, 0, 16, 2, 1, 36138 },
+	{ 32, 16, 112, 1, 0, 16, 2, 0, 64000 },
+	{ 32, 16, 112, 1, 0, 16, 1, 1, 69236 },
+	{ 32, 16, 112, 1, 0, 16, 1, 0, 124828 },
+	{ 32, 64, 56, 3, 1, 16, 4, 1, 94731 },
+	{ 32, 64, 56, 3, 1, 16, 4, 0, 148832 },
+	{ 576, 96, 14, 1, 0, 16, 4, 1, 16960 },
+	{ 576, 96, 14, 1, 0, 16, 4, 0, 20993 },
+	/* 32->16 @112^2 on 32 channels: the offset loss of the split rule. */
+	{ 32, 16, 112, 1, 0, 32, 4, 1, 17858 },
+	{ 32, 16, 112, 1, 0, 32, 4, 0, 31652 },
+};
+
 static void
 test_reference(void)
 {
 	struct layer l;
 	struct newton_cost c;
+	size_t i;
 
-	/* share/doc/pimflow-method.md §5 worked example and
-	 * share/doc/newton-timing.md §5. */
-	CHECK_EQ_I(conv_cycles(32, 16, 112, 1, 0, 16, 4, 1), 19910);
-	CHECK_EQ_I(conv_cycles(32, 16, 112, 1, 0, 16, 4, 0), 33636);
-	CHECK_EQ_I(conv_cycles(32, 16, 112, 1, 0, 16, 2, 1), 36138);
-	CHECK_EQ_I(conv_cycles(32, 16, 112, 1, 0, 16, 2, 0), 64000);
-	CHECK_EQ_I(conv_cycles(32, 16, 112, 1, 0, 16, 1, 1), 69236);
-	CHECK_EQ_I(conv_cycles(32, 16, 112, 1, 0, 16, 1, 0), 124828);
-	CHECK_EQ_I(conv_cycles(32, 64, 56, 3, 1, 16, 4, 1), 94731);
-	CHECK_EQ_I(conv_cycles(32, 64, 56, 3, 1, 16, 4, 0), 148832);
-	CHECK_EQ_I(conv_cycles(576, 96, 14, 1, 0, 16, 4, 1), 16960);
-	CHECK_EQ_I(conv_cycles(576, 96, 14, 1, 0, 16, 4, 0), 20993);
-	/* 32->16 @112^2 on 32 channels: the offset loss of the split rule. */
-	CHECK_EQ_I(conv_cycles(32, 16, 112, 1, 0, 32, 4, 1), 17858);
-	CHECK_EQ_I(conv_cycles(32, 16, 112, 1, 0, 32, 4, 0), 31652);
+	for (i = 0; i < sizeof(ref_convs) / sizeof(ref_convs[0]); i++) {
+		const int64_t *v = ref_convs[i];
+
+		CHECK_EQ_I(conv_cycles(v[0], v[1], v[2], v[3], v[4], v[5],
+		    v[6], (int)v[7]), v[8]);
+	}
 	mkconv(&l, 32, 16, 112, 1, 0, 1);
 	c = cost(&l, 32, 4, 1, 0);
 	CHECK_EQ_I(c.st.comp, 588);
@@ -173,6 +186,27 @@ cmds(const struct pim_model *m, int hid, const char *s, int64_t *at)
 	return st.cycles;
 }
 
+/* The issue clocks at[] of a stream against n pairs {command, clock}. */
+static void
+check_at(const int64_t *at, const int64_t (*want)[2], size_t n, int line)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (at[want[i][0]] != want[i][1]) {
+			fprintf(stderr, "%s:%d: check failed: at[%lld] == %lld "
+			    "(%lld)\n", __FILE__, line, (long long)want[i][0],
+			    (long long)want[i][1], (long long)at[want[i][0]]);
+			check_failures++;
+		}
+}
+
+#define CHECK_AT(at, ...) do { \
+	static const int64_t check_w_[][2] = { __VA_ARGS__ }; \
+	check_at(at, check_w_, sizeof(check_w_) / sizeof(check_w_[0]), \
+	    __LINE__); \
+} while (0)
+
 static void
 test_rules(void)
 {
@@ -182,25 +216,17 @@ test_rules(void)
 
 	/* In order, first at clock 1; GWRITE->G_ACT 1; tFAW 17; tRCD 11; COMP->READRES 1; +13. */
 	CHECK_EQ_I(cmds(&m, 1, "WACR", at), 65 + 13);
-	CHECK_EQ_I(at[0], 1);
-	CHECK_EQ_I(at[1], 2);
-	CHECK_EQ_I(at[2], 19);
-	CHECK_EQ_I(at[4], 53);
-	CHECK_EQ_I(at[5], 64);
-	CHECK_EQ_I(at[6], 65);
+	CHECK_AT(at, { 0, 1 }, { 1, 2 }, { 2, 19 }, { 4, 53 }, { 5, 64 },
+	    { 6, 65 });
 	/* Hiding off: GWRITE->G_ACT0 = 32 * tCCD_S = 64. */
 	CHECK_EQ_I(cmds(&m, 0, "WACR", at), 65 + 63 + 13);
 	CHECK_EQ_I(at[1], 65);
 	/* share/doc/pimflow-method.md §6 observed timeline: 8 COMPs, READRES
 	 * every 2, next GWRITE. */
 	cmds(&m, 1, "WACCRCCRCCRCCRW", at);
-	CHECK_EQ_I(at[5], 64);
-	CHECK_EQ_I(at[6], 66);
-	CHECK_EQ_I(at[7], 67);
-	CHECK_EQ_I(at[8], 68);
-	CHECK_EQ_I(at[10], 71);
-	CHECK_EQ_I(at[16], 79);
-	CHECK_EQ_I(at[17], 85);		/* READRES->GWRITE 6 */
+	/* the last: READRES->GWRITE 6 */
+	CHECK_AT(at, { 5, 64 }, { 6, 66 }, { 7, 67 }, { 8, 68 }, { 10, 71 },
+	    { 16, 79 }, { 17, 85 });
 	/* Hiding off: GWRITE->GWRITE 64 binds a GWRITE-only stream. */
 	cmds(&m, 0, "WW", at);
 	CHECK_EQ_I(at[1], 65);
