@@ -15,6 +15,7 @@
  * figures, not by the model.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -249,6 +250,23 @@ split(const struct layer *l, struct layer *p, struct layer *q)
 	return 0;
 }
 
+/* A property broken by layer i of config cf: the layer, then what broke. */
+static void
+broken(const char *cf, int i, const struct layer *l, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: layer %d (op %s %lldx%lldx%lld k%lld c%lld g%lld "
+	    "%s): ", cf, i, layer_opname(l->op), (long long)l->gemm_m,
+	    (long long)l->gemm_n, (long long)l->gemm_k,
+	    (long long)l->kernel_h, (long long)l->in_c,
+	    (long long)l->gemm_batch, l->dtype);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -276,25 +294,17 @@ main(int argc, char **argv)
 				c0 = cost(&m, &l, chans[j]);
 				if (c0 < bound(&m, &l, chans[j], 1) * (1 - 1e-9)) {
 					bad = 1;
-					fprintf(stderr, "%s: layer %d below bound "
-					    "at %g channels: %g < %g\n", *cf, i,
-					    chans[j], c0, bound(&m, &l, chans[j],
-					    1));
+					broken(*cf, i, &l, "below bound at %g "
+					    "channels: %g < %g", chans[j], c0,
+					    bound(&m, &l, chans[j], 1));
 				}
 				nb++;
 				if (j > 0 && c0 > cost(&m, &l, chans[j - 1]) *
 				    (1 + 1e-9)) {
 					bad = 1;
-					fprintf(stderr, "%s: layer %d (op %s "
-					    "%lldx%lldx%lld k%lld c%lld %s) slower "
-					    "with %g channels than %g (%g > %g)\n", *cf, i,
-					    layer_opname(l.op),
-					    (long long)l.gemm_m,
-					    (long long)l.gemm_n,
-					    (long long)l.gemm_k,
-					    (long long)l.kernel_h,
-					    (long long)l.in_c, l.dtype,
-					    chans[j], chans[j - 1], c0,
+					broken(*cf, i, &l, "slower with %g "
+					    "channels than %g (%g > %g)", chans[j],
+					    chans[j - 1], c0,
 					    cost(&m, &l, chans[j - 1]));
 				}
 				nc++;
@@ -309,14 +319,8 @@ main(int argc, char **argv)
 					nstrict++;
 				if (c1 < c0 * (1 - GROW_TOL)) {
 					bad = 1;
-					fprintf(stderr, "%s: layer %d (op %s "
-					    "%lldx%lldx%lld, g %lld) grown by %d: "
-					    "%g < %g\n", *cf, i,
-					    layer_opname(l.op),
-					    (long long)l.gemm_m,
-					    (long long)l.gemm_n,
-					    (long long)l.gemm_k,
-					    (long long)l.gemm_batch, j, c1, c0);
+					broken(*cf, i, &l, "grown by %d: %g < %g",
+					    j, c1, c0);
 				}
 				ng++;
 			}
@@ -325,9 +329,8 @@ main(int argc, char **argv)
 				c0 = cost(&m, &p, tot) + cost(&m, &q, tot);
 				if (c0 < bound(&m, &l, tot, 0)) {
 					bad = 1;
-					fprintf(stderr, "%s: layer %d split sum "
-					    "%g below bound %g\n", *cf, i, c0,
-					    bound(&m, &l, tot, 0));
+					broken(*cf, i, &l, "split sum %g below "
+					    "bound %g", c0, bound(&m, &l, tot, 0));
 				}
 				ns++;
 			}
