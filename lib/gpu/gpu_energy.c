@@ -30,12 +30,6 @@ const struct conf_key gpu_energy_keys[] = {
 static const struct conf_model loader =
     CONF_MODEL_NONAME(struct gpu_energy, gpu_energy_keys, NULL);
 
-int
-gpu_energy_load(const char *path, struct gpu_energy *e)
-{
-	return conf_load_model(path, &loader, e);
-}
-
 double
 gpu_energy_nj(const struct gpu_energy *e, const struct gpu_cost *c,
     const char *dtype)
@@ -73,7 +67,8 @@ gpu_energy_for(const char *gpu, const char *energy, struct gpu_energy *e)
 	}
 	if (path == NULL)
 		return 0;
-	rc = gpu_energy_load(path, e);
+	/* every key required, an unknown key an error */
+	rc = conf_load_model(path, &loader, e);
 	free(path);
 	return rc < 0 ? -1 : 1;
 }

@@ -27,17 +27,12 @@ struct gpu_energy {
 extern const struct conf_key gpu_energy_keys[];
 
 /*
- * Load an energy config (path resolved).  Every key is required, an
- * unknown key is an error; reports "file:line: ..." and returns -1.
- */
-int gpu_energy_load(const char *path, struct gpu_energy *e);
-
-/*
  * The energy config of gpu-cycles -e: energy names it ("none": no
  * energy); energy NULL takes the one named like the GPU config gpu when
  * gpu is a name (not a path) and the share directory has one (a GPU
- * without one gets no energy).  Returns 1 with *e loaded, 0 for none, -1
- * after reporting.
+ * without one gets no energy).  Every key of the config is required, an
+ * unknown key is an error.  Returns 1 with *e loaded, 0 for none, -1
+ * after reporting ("file:line: ...").
  */
 int gpu_energy_for(const char *gpu, const char *energy, struct gpu_energy *e);
 
