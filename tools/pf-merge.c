@@ -25,27 +25,15 @@ main(int argc, char **argv)
 	int ch, rc;
 
 	pf_setprogname(argv[0]);
-	while ((ch = getopt(argc, argv, "hy:")) != -1) {
-		switch (ch) {
-		case 'h':
-			usage(PF_EXIT_OK);
-			break;
-		case 'y':
-			if (csvio_parse_double(optarg, &sync_ns) < 0 || sync_ns < 0 ||
-			    sync_ns > MERGE_PIECE_MAX_NS) {
-				pf_err(NULL, "-y '%s': want nanoseconds from 0 "
-				    "to 9e12", optarg);
-				usage(PF_EXIT_USAGE);
-			}
-			break;
-		default:
+	while ((ch = pf_getopt(argc, argv, "hy:", usage)) != -1) {
+		if (ch == 'y' && (csvio_parse_double(optarg, &sync_ns) < 0 ||
+		    sync_ns < 0 || sync_ns > MERGE_PIECE_MAX_NS)) {
+			pf_err(NULL, "-y '%s': want nanoseconds from 0 to 9e12",
+			    optarg);
 			usage(PF_EXIT_USAGE);
 		}
 	}
-	argc -= optind;
-	argv += optind;
-	if (argc > 1)
-		usage(PF_EXIT_USAGE);
+	argc = pf_operands(argc, &argv, 0, 1, usage);
 	merge_init(&m, sync_ns);
 	rc = csvio_stream_stdout(argv, argc, "cand", merge_block, merge_done,
 	    &m) == 0 ? PF_EXIT_OK : PF_EXIT_DATA;

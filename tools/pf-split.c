@@ -59,11 +59,9 @@ main(int argc, char **argv)
 
 	pf_setprogname(argv[0]);
 	split_opts_init(&o);
-	while ((ch = getopt(argc, argv, "A:a:C:c:e:g:hM:mn:p:r:s:")) != -1) {
+	while ((ch = pf_getopt(argc, argv, "A:a:C:c:e:g:hM:mn:p:r:s:",
+	    usage)) != -1) {
 		switch (ch) {
-		case 'h':
-			usage(PF_EXIT_OK);
-			break;
 		case 'A':
 			attach = optarg;
 			break;
@@ -95,14 +93,9 @@ main(int argc, char **argv)
 		case 'n':
 			npim = num(optarg, ch, 1, 1 << 20);
 			break;
-		default:
-			usage(PF_EXIT_USAGE);
 		}
 	}
-	argc -= optind;
-	argv += optind;
-	if (argc > 1)
-		usage(PF_EXIT_USAGE);
+	argc = pf_operands(argc, &argv, 0, 1, usage);
 	switch (split_opt_machine(&o, attach, pimconf, total, config, npim,
 	    gset)) {
 	case -1:
