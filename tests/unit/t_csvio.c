@@ -155,7 +155,7 @@ int_refused(struct table *t, size_t c, const char *cell, const char *what)
 {
 	char err[256], want[128];
 	size_t r = csvio_addrow(t);
-	int rc;
+	int rc, before = check_failures;
 
 	if (cell != NULL)
 		csvio_set(t, r, c, cell);
@@ -163,6 +163,8 @@ int_refused(struct table *t, size_t c, const char *cell, const char *what)
 	snprintf(want, sizeof(want), "t:%ld: column 'v': %s",
 	    csvio_line(t, r), what);
 	CHECK(rc == -1 && strstr(err, want) != NULL);
+	if (check_failures != before)
+		fprintf(stderr, "(%d, '%s', want '%s')\n", rc, err, want);
 }
 
 /*
