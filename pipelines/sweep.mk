@@ -40,46 +40,42 @@ space = $(empty) $(empty)
 comma = ,
 commas = $(subst $(space),$(comma),$(strip $(1)))
 
+# cross(AXES): every combination of the axes' values (variables named in
+# AXES, the first outermost), each as v1@v2@...@
+cross = $(if $(1),$(foreach v,$($(firstword $(1))),$(call cross,$(wordlist 2,$(words $(1)),$(1)),$(2)$(v)@)),$(2))
+
+# One target per point, OUT.points/v1@v2@....csv over AXES: one pf-sweep
+# run (POINT, of the point's values $*); the results CSV is HEADER, the
+# points in order, then pf-sweep -p PLOT.
 ifeq ($(DECODE),)
-# One target per point: OUT.points/model@gpu@channels@gwrite@objective@dtype.csv
-POINTS = $(foreach m,$(MODELS),$(foreach g,$(GPUS),$(foreach n,$(CHANNELS),\
-	$(foreach w,$(GWRITES),$(foreach o,$(OBJECTIVES),$(foreach t,$(DTYPES),\
-	$(OUT).points/$(m)@$(g)@$(n)@$(w)@$(o)@$(t).csv))))))
-
-all: $(OUT).csv
-
-$(OUT).points/%.csv:
-	@mkdir -p $(OUT).points
-	$(PFSWEEP) -1 $(wordlist 1,4,$(subst @, ,$*)) $(PIMCONF) \
-		$(wordlist 5,6,$(subst @, ,$*)) >$@.tmp && mv $@.tmp $@
-
-$(OUT).csv: $(POINTS)
-	echo model,gpu,pim_config,pim_channels,max_gwrite,policy,ns,gpu_cycles,speedup,objective,energy_nj,power_w,energy_ratio,dtype,speedup_p05,speedup_p50,speedup_p95,beats_gpu >$@.tmp
-	cat $(POINTS) >>$@.tmp
-	mv $@.tmp $@
-	$(PFSWEEP) -p -o $@ -G $(call commas,$(GPUS)) -g $(call commas,$(GWRITES)) \
-		-n $(call commas,$(CHANNELS)) -m $(call commas,$(MODELS)) \
-		-O $(call commas,$(OBJECTIVES)) -t $(call commas,$(DTYPES))
+AXES = MODELS GPUS CHANNELS GWRITES OBJECTIVES DTYPES
+POINT = -1 $(wordlist 1,4,$(subst @, ,$*)) $(PIMCONF) \
+	$(wordlist 5,6,$(subst @, ,$*))
+HEADER = model,gpu,pim_config,pim_channels,max_gwrite,policy,ns,gpu_cycles,speedup,objective,energy_nj,power_w,energy_ratio,dtype,speedup_p05,speedup_p50,speedup_p95,beats_gpu
+PLOT = -G $(call commas,$(GPUS)) -g $(call commas,$(GWRITES)) \
+	-n $(call commas,$(CHANNELS)) -m $(call commas,$(MODELS)) \
+	-O $(call commas,$(OBJECTIVES)) -t $(call commas,$(DTYPES))
 else
-# One target per decode point: OUT.points/model@gpu@pim@batch@context@dtype.csv
-POINTS = $(foreach m,$(MODELS),$(foreach g,$(GPUS),$(foreach p,$(PIMCONF),\
-	$(foreach b,$(BATCHES),$(foreach l,$(CONTEXTS),$(foreach t,$(DTYPES),\
-	$(OUT).points/$(m)@$(g)@$(p)@$(b)@$(l)@$(t).csv))))))
+AXES = MODELS GPUS PIMCONF BATCHES CONTEXTS DTYPES
+POINT = -2 $(subst @, ,$*)
+HEADER = model,gpu,pim_config,batch,context,policy,ns,tokens_per_s,speedup,attn_share,fc_share,rest_share,dtype,speedup_p05,speedup_p50,speedup_p95,beats_gpu,energy_nj,max_batch,fits,gpu_needs_bytes,gpu_has_bytes,pim_needs_bytes,pim_has_bytes
+PLOT = -B $(call commas,$(BATCHES)) -L $(call commas,$(CONTEXTS)) \
+	-G $(call commas,$(GPUS)) -M $(call commas,$(PIMCONF)) \
+	-m $(call commas,$(MODELS)) -t $(call commas,$(DTYPES))
+endif
+POINTS = $(patsubst %@,$(OUT).points/%.csv,$(call cross,$(AXES)))
 
 all: $(OUT).csv
 
 $(OUT).points/%.csv:
 	@mkdir -p $(OUT).points
-	$(PFSWEEP) -2 $(subst @, ,$*) >$@.tmp && mv $@.tmp $@
+	$(PFSWEEP) $(POINT) >$@.tmp && mv $@.tmp $@
 
 $(OUT).csv: $(POINTS)
-	echo model,gpu,pim_config,batch,context,policy,ns,tokens_per_s,speedup,attn_share,fc_share,rest_share,dtype,speedup_p05,speedup_p50,speedup_p95,beats_gpu,energy_nj,max_batch,fits,gpu_needs_bytes,gpu_has_bytes,pim_needs_bytes,pim_has_bytes >$@.tmp
+	echo $(HEADER) >$@.tmp
 	cat $(POINTS) >>$@.tmp
 	mv $@.tmp $@
-	$(PFSWEEP) -p -o $@ -B $(call commas,$(BATCHES)) -L $(call commas,$(CONTEXTS)) \
-		-G $(call commas,$(GPUS)) -M $(call commas,$(PIMCONF)) \
-		-m $(call commas,$(MODELS)) -t $(call commas,$(DTYPES))
-endif
+	$(PFSWEEP) -p -o $@ $(PLOT)
 
 clean:
 	rm -rf $(OUT).points $(OUT).csv $(OUT).png $(OUT).svg $(OUT)-speedup.png \

@@ -11,16 +11,6 @@
 #include "diag.h"
 #include "gpu_cost.h"
 
-struct opts {
-	const char	*config;
-	const char	*build;		/* -b, NULL = the config's default */
-	const char	*measured;
-	const char	*energy;	/* -e, NULL = the GPU config's name */
-	long		 total;		/* -C, 0 = config's channels */
-	int		 print;		/* -p: print the machine, cost nothing */
-	int		 warn;		/* -w: unmatched measurements warn */
-};
-
 static void
 usage(int rc)
 {
@@ -33,10 +23,9 @@ usage(int rc)
 int
 main(int argc, char **argv)
 {
-	struct opts o = { "rtx2060-sim", NULL, NULL, NULL, 0, 0, 0 };
-	struct gpu_cost_run r;
+	struct gpu_cost_args o = { "rtx2060-sim", NULL, NULL, NULL, 0, 0, 0 };
 	int64_t v;
-	int ch, rc;
+	int ch;
 
 	pf_setprogname(argv[0]);
 	while ((ch = getopt(argc, argv, "b:C:c:e:hm:pw")) != -1)
@@ -73,20 +62,5 @@ main(int argc, char **argv)
 		}
 	argc -= optind;
 	argv += optind;
-
-	if (gpu_cost_open(&r, o.config, o.build, o.energy, o.total) < 0)
-		return PF_EXIT_DATA;
-	if (o.print) {
-		/* the machine, for drivers that must not parse configs */
-		printf("channels,clock_mhz\n%ld,%.15g\n", r.o.total,
-		    r.m.clock_mhz);
-		return pf_close_stdout() < 0 ? PF_EXIT_DATA : PF_EXIT_OK;
-	}
-	if (gpu_cost_measure(&r, o.measured, o.warn) < 0)
-		return PF_EXIT_DATA;
-	/* the memo of the model's estimates spans the blocks */
-	rc = csvio_stream_stdout_block(argv, argc, NULL, TABLE_BLOCK_MEMO,
-	    gpu_cost_block, gpu_cost_done, &r) == 0 ? PF_EXIT_OK : PF_EXIT_DATA;
-	gpu_cost_close(&r);
-	return rc;
+	return gpu_cost_main(&o, argv, argc);
 }

@@ -4,6 +4,8 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,11 +27,104 @@ usage(int rc)
 	exit(rc);
 }
 
+/* The options that name a file or a thing, and the flags: where each goes. */
+static const struct {
+	char	ch;
+	size_t	off;
+} stropts[] = {
+	{ 'E', offsetof(struct solve_run_opts, errf) },
+	{ 'G', offsetof(struct solve_run_opts, gpu) },
+	{ 'M', offsetof(struct solve_run_opts, pim) },
+	{ 'R', offsetof(struct solve_run_opts, rangef) },
+	{ 'j', offsetof(struct solve_run_opts, json) },
+	{ 'l', offsetof(struct solve_run_opts, layers) },
+	{ 'm', offsetof(struct solve_run_opts, model) },
+	{ 't', offsetof(struct solve_run_opts, text) },
+}, flagopts[] = {
+	{ 'A', offsetof(struct solve_run_opts, allow) },
+	{ 'D', offsetof(struct solve_run_opts, dag) },
+	{ 'F', offsetof(struct solve_run_opts, fixed) },
+};
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Option ch when it is a name or a flag, into o: 1, else 0. */
+static int
+plain_opt(struct solve_run_opts *o, int ch, const char *arg)
+{
+	size_t i;
+
+	for (i = 0; i < NELEM(stropts); i++)
+		if (stropts[i].ch == ch) {
+			*(const char **)(void *)((char *)o + stropts[i].off) = arg;
+			return 1;
+		}
+	for (i = 0; i < NELEM(flagopts); i++)
+		if (flagopts[i].ch == ch) {
+			*(int *)(void *)((char *)o + flagopts[i].off) = 1;
+			return 1;
+		}
+	return 0;
+}
+
+/* -W watts as the objective's cap in integer milliwatts: 0 or -1. */
+static int
+cap_opt(struct solve_run_opts *o, const char *arg)
+{
+	double w;
+
+	/* integer milliwatts keep the capped DP exact */
+	if (csvio_parse_double(arg, &w) < 0 || !(w > 0) || w > 1e6)
+		return -1;
+	o->obj.cap_mw = llround(w * 1000.0);
+	return o->obj.cap_mw < 1 ? -1 : 0;
+}
+
+/* Option ch that takes a value, into o: 0, or -1 when arg is bad. */
+static int
+value_opt(struct solve_run_opts *o, int ch, const char *arg)
+{
+	int64_t v;
+
+	switch (ch) {
+	case 'n':
+		return csvio_parse_int_in(arg, 1, 1048576, &o->npim);
+	case 'S':
+		if (csvio_parse_int_in(arg, 0, INT64_MAX, &v) < 0)
+			return -1;
+		o->seed = (uint64_t)v;
+		return 0;
+	case 'U':
+		/* auto: BAND_AUTO, set by solve_run */
+		v = -1;
+		if (strcmp(arg, "auto") != 0 &&
+		    csvio_parse_int_in(arg, 0, 100000, &v) < 0)
+			return -1;
+		o->samples = (int)v;
+		return 0;
+	case 'f':
+		return csvio_parse_double(arg, &o->mhz) < 0 || o->mhz <= 0 ?
+		    -1 : 0;
+	case 'O':
+		return objective_parse(arg, &o->obj.kind);
+	case 'W':
+		return cap_opt(o, arg);
+	case 'P':
+		o->all = strcmp(arg, "all") == 0;
+		return o->all ? 0 : policy_parse(arg, &o->pol);
+	case 'w':
+		if (csvio_parse_int_in(arg, 2, 12, &v) < 0)
+			return -1;
+		o->window = (int)v;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
 /* The options into *o (exits 2 on a bad one); returns optind. */
 static int
 parse_opts(int argc, char **argv, struct solve_run_opts *o)
 {
-	int64_t v;
 	int ch;
 
 	memset(o, 0, sizeof(*o));
@@ -42,94 +137,10 @@ parse_opts(int argc, char **argv, struct solve_run_opts *o)
 	o->seed = 1;
 	while ((ch = getopt(argc, argv, "ADE:FG:M:R:S:U:f:hj:l:m:n:O:P:t:W:w:")) !=
 	    -1) {
-		switch (ch) {
-		case 'A':
-			o->allow = 1;
-			break;
-		case 'n':
-			if (csvio_parse_int64(optarg, &o->npim) < 0 ||
-			    o->npim < 1 || o->npim > 1048576)
-				usage(PF_EXIT_USAGE);
-			break;
-		case 'E':
-			o->errf = optarg;
-			break;
-		case 'G':
-			o->gpu = optarg;
-			break;
-		case 'M':
-			o->pim = optarg;
-			break;
-		case 'R':
-			o->rangef = optarg;
-			break;
-		case 'S':
-			if (csvio_parse_int64(optarg, &v) < 0 || v < 0)
-				usage(PF_EXIT_USAGE);
-			o->seed = (uint64_t)v;
-			break;
-		case 'U':
-			/* auto: BAND_AUTO below */
-			if (strcmp(optarg, "auto") == 0)
-				v = -1;
-			else if (csvio_parse_int64(optarg, &v) < 0 || v < 0 ||
-			    v > 100000)
-				usage(PF_EXIT_USAGE);
-			o->samples = (int)v;
-			break;
-		case 'h':
+		if (ch == 'h')
 			usage(PF_EXIT_OK);
-			break;
-		case 'D':
-			o->dag = 1;
-			break;
-		case 'F':
-			o->fixed = 1;
-			break;
-		case 'f':
-			if (csvio_parse_double(optarg, &o->mhz) < 0 || o->mhz <= 0)
-				usage(PF_EXIT_USAGE);
-			break;
-		case 'j':
-			o->json = optarg;
-			break;
-		case 'l':
-			o->layers = optarg;
-			break;
-		case 'm':
-			o->model = optarg;
-			break;
-		case 'O':
-			if (objective_parse(optarg, &o->obj.kind) < 0)
-				usage(PF_EXIT_USAGE);
-			break;
-		case 't':
-			o->text = optarg;
-			break;
-		case 'W': {
-			double w;
-
-			/* integer milliwatts keep the capped DP exact */
-			if (csvio_parse_double(optarg, &w) < 0 || !(w > 0) || w > 1e6)
-				usage(PF_EXIT_USAGE);
-			o->obj.cap_mw = llround(w * 1000.0);
-			if (o->obj.cap_mw < 1)
-				usage(PF_EXIT_USAGE);
-			break;
-		}
-		case 'P':
-			o->all = strcmp(optarg, "all") == 0;
-			if (!o->all && policy_parse(optarg, &o->pol) < 0)
-				usage(PF_EXIT_USAGE);
-			break;
-		case 'w':
-			if (csvio_parse_int64(optarg, &v) < 0 || v < 2 || v > 12)
-				usage(PF_EXIT_USAGE);
-			o->window = (int)v;
-			break;
-		default:
+		if (!plain_opt(o, ch, optarg) && value_opt(o, ch, optarg) < 0)
 			usage(PF_EXIT_USAGE);
-		}
 	}
 	return optind;
 }

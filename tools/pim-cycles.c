@@ -42,69 +42,45 @@ posarg(const char *s, int opt)
 int
 main(int argc, char **argv)
 {
-	struct pim_cost_run u;
-	struct pim_opts o;
-	const char *config = "newton-gddr6", *tracef = NULL;
-	int engine_opt = 0, ch, rc, nohide = 0, stats = 0, print = 0;
-	int64_t n = 0, g = 0;
-	double dispatch = -1;
+	struct pim_cost_args a;
+	int ch, rc;
 
 	pf_setprogname(argv[0]);
-	memset(&o, 0, sizeof(o));
+	memset(&a, 0, sizeof(a));
+	a.config = "newton-gddr6";
+	a.dispatch = -1;
 	while ((ch = getopt(argc, argv, "abEGHT:c:d:g:hn:prsx")) != -1) {
 		if (strchr("abEGTgrx", ch) != NULL)
-			engine_opt = ch;
+			a.engine_opt = ch;
 		switch (ch) {
 		case 'h': usage(PF_EXIT_OK); break;
-		case 'a': o.all = 1; break;
-		case 'b': o.best = 1; break;
-		case 'E': o.exact = 1; break;
-		case 'G': o.per_group = 1; break;
-		case 'H': o.no_handoff = 1; break;
-		case 'T': tracef = optarg; break;
-		case 'c': config = optarg; break;
+		case 'a': a.o.all = 1; break;
+		case 'b': a.o.best = 1; break;
+		case 'E': a.o.exact = 1; break;
+		case 'G': a.o.per_group = 1; break;
+		case 'H': a.o.no_handoff = 1; break;
+		case 'T': a.trace = optarg; break;
+		case 'c': a.config = optarg; break;
 		case 'd':
-			if (csvio_parse_double(optarg, &dispatch) < 0 || dispatch < 0 ||
-			    dispatch > 1e9) {
+			if (csvio_parse_double(optarg, &a.dispatch) < 0 ||
+			    a.dispatch < 0 || a.dispatch > 1e9) {
 				pf_err(NULL, "-d: want nanoseconds from 0 to 1e9, "
 				    "not '%s'", optarg);
 				usage(PF_EXIT_USAGE);
 			}
 			break;
-		case 'g': g = posarg(optarg, ch); break;
-		case 'n': n = posarg(optarg, ch); break;
-		case 'p': print = 1; break;
-		case 'r': o.reduce = 1; break;
-		case 's': stats = 1; break;
-		case 'x': nohide = 1; break;
+		case 'g': a.max_gwrite = posarg(optarg, ch); break;
+		case 'n': a.channels = posarg(optarg, ch); break;
+		case 'p': a.print = 1; break;
+		case 'r': a.o.reduce = 1; break;
+		case 's': a.stats = 1; break;
+		case 'x': a.nohide = 1; break;
 		default: usage(PF_EXIT_USAGE);
 		}
 	}
 	argc -= optind;
 	argv += optind;
-
-	if ((rc = pim_cost_open(&u, config, engine_opt)) < 0) {
-		if (rc == -2)
-			usage(PF_EXIT_USAGE);
-		return PF_EXIT_DATA;
-	}
-	u.o = o;
-	pim_cost_defaults(&u, n, g, nohide, dispatch);
-	if (print) {
-		/* the machine, for drivers that must not parse configs */
-		printf("arch,channels,max_gwrite,hiding\n%s,%lld,%lld,%d\n",
-		    u.e->arch, (long long)u.def.channels,
-		    (long long)u.def.max_gwrite, u.def.hiding);
-		rc = pf_close_stdout() < 0 ? PF_EXIT_DATA : PF_EXIT_OK;
-	} else {
-		if (pim_cost_start(&u, tracef, stats) < 0)
-			rc = PF_EXIT_DATA;
-		else
-			/* the engines' memos span the blocks */
-			rc = csvio_stream_stdout_block(argv, argc, NULL,
-			    TABLE_BLOCK_MEMO, pim_cost_block, pim_cost_done,
-			    &u) == 0 ? PF_EXIT_OK : PF_EXIT_DATA;
-	}
-	pim_cost_close(&u);
+	if ((rc = pim_cost_main(&a, argv, argc)) == PF_EXIT_USAGE)
+		usage(rc);
 	return rc;
 }

@@ -212,6 +212,17 @@ conf_done(struct conf *c, int rc)
 	return rc == 0 ? 0 : -1;
 }
 
+int
+conf_load_model(const char *path, const struct conf_key *keys, void *obj,
+    int (*check)(struct conf *c, const char *path, void *obj))
+{
+	struct conf c;
+
+	if (conf_read(path, keys, obj, &c) < 0)
+		return -1;
+	return conf_done(&c, check != NULL ? check(&c, path, obj) : 0);
+}
+
 long
 conf_line(const struct conf *c, const char *key)
 {

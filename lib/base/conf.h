@@ -85,6 +85,16 @@ int conf_read(const char *path, const struct conf_key *keys, void *obj,
  * not 0 or a key was unknown.
  */
 int conf_done(struct conf *c, int rc);
+/*
+ * A device model's whole load, the one every model's loader is: the
+ * config at path read into obj through keys (conf_read), then check
+ * (NULL: none) with the loaded c for the model's string keys and its own
+ * checks, 0 or -1 after reporting; then the first key nothing asked for
+ * is reported (conf_done).  0, or -1 after the first report; nothing is
+ * left to free.
+ */
+int conf_load_model(const char *path, const struct conf_key *keys, void *obj,
+    int (*check)(struct conf *c, const char *path, void *obj));
 /* The line of key in the file, 0 when absent (for a model's own checks). */
 long conf_line(const struct conf *c, const char *key);
 /* A required string: NULL after reporting "file: missing key 'k'". */

@@ -107,7 +107,7 @@ csvio_free(struct table *t)
 		free(c);
 	}
 	free(t->cols);
-	free(t->colhash);
+	nameix_free(&t->colix);
 	free(t->cells);
 	free(t->line);
 	free(t->rowtext);
@@ -117,46 +117,12 @@ csvio_free(struct table *t)
 	memset(t, 0, sizeof(*t));
 }
 
-static size_t
-namehash(const char *s)
-{
-	size_t h = 5381;
-
-	while (*s != '\0')
-		h = h * 33 + (unsigned char)*s++;
-	return h;
-}
-
-/*
- * The column index: open addressing over the names, rebuilt when a
- * column is added, so that a lookup is one hash and one compare however
- * many columns a table has (tools look columns up per row).
- */
-void
-csvio_colindex(struct table *t)
-{
-	size_t i, h, cap = 16;
-
-	while (cap < 2 * t->ncols)
-		cap *= 2;
-	if (cap != t->hcap) {
-		free(t->colhash);
-		t->colhash = xcalloc(cap, sizeof(*t->colhash));
-		t->hcap = cap;
-	} else
-		memset(t->colhash, 0, cap * sizeof(*t->colhash));
-	for (i = 0; i < t->ncols; i++) {
-		for (h = namehash(t->cols[i]) & (cap - 1); t->colhash[h];
-		    h = (h + 1) & (cap - 1))
-			;
-		t->colhash[h] = i + 1;
-	}
-}
-
 int
 csvio_header(struct table *t, const char *const *rec, size_t n, long line)
 {
-	size_t i, j;
+	struct nameix ix = { 0 };
+	char **cols;
+	size_t i;
 
 	/* else it reads as part of the first column's name */
 	if (n > 0 && strncmp(rec[0], "\xef\xbb\xbf", 3) == 0) {
@@ -164,23 +130,29 @@ csvio_header(struct table *t, const char *const *rec, size_t n, long line)
 		    "byte-order mark: save the file without it");
 		return -1;
 	}
+	cols = xcalloc(n, sizeof(*cols));
 	for (i = 0; i < n; i++) {
 		if (rec[i][0] == '\0') {
 			pf_errl(t->fname, line, "empty column name in header");
-			return -1;
+			break;
 		}
-		for (j = 0; j < i; j++)
-			if (strcmp(rec[i], rec[j]) == 0) {
-				pf_errl(t->fname, line, "duplicate column '%s'",
-				    rec[i]);
-				return -1;
-			}
+		cols[i] = xstrdup(rec[i]);
+		if (nameix_add(&ix, cols[i], i) >= 0) {
+			pf_errl(t->fname, line, "duplicate column '%s'",
+			    rec[i]);
+			break;
+		}
 	}
-	t->cols = xcalloc(n, sizeof(*t->cols));
-	for (i = 0; i < n; i++)
-		t->cols[i] = xstrdup(rec[i]);
+	if (i < n) {
+		while (n-- > 0)
+			free(cols[n]);
+		free(cols);
+		nameix_free(&ix);
+		return -1;
+	}
+	t->cols = cols;
+	t->colix = ix;
 	t->ncols = t->nraw = n;
-	csvio_colindex(t);
 	/* Room for the columns a tool appends, without re-laying rows. */
 	t->stride = t->ncols + 32;
 	return 0;
@@ -189,16 +161,7 @@ csvio_header(struct table *t, const char *const *rec, size_t n, long line)
 long
 csvio_col(const struct table *t, const char *name)
 {
-	size_t h, k;
-
-	if (t->hcap == 0)
-		return -1;
-	for (h = namehash(name) & (t->hcap - 1);; h = (h + 1) & (t->hcap - 1)) {
-		if ((k = t->colhash[h]) == 0)
-			return -1;
-		if (strcmp(t->cols[k - 1], name) == 0)
-			return (long)(k - 1);
-	}
+	return nameix_find(&t->colix, name);
 }
 
 size_t
@@ -227,8 +190,8 @@ csvio_addcol(struct table *t, const char *name)
 	} else
 		for (r = 0; r < t->nrows; r++)
 			t->cells[r * t->stride + t->ncols] = NULL;
+	nameix_add(&t->colix, t->cols[t->ncols], t->ncols);
 	t->ncols = nc;
-	csvio_colindex(t);
 	return nc - 1;
 }
 

@@ -21,6 +21,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "nameix.h"
+
 struct table_chunk;
 
 /*
@@ -60,8 +62,7 @@ struct table {
 	size_t	  nraw;		/* the columns of a row's line */
 	struct table_chunk *arena;	/* newest chunk first */
 	struct table_chunk *spare;	/* emptied chunks, for reuse */
-	size_t	 *colhash;	/* column index + 1 by name hash */
-	size_t	  hcap;
+	struct nameix colix;	/* the columns by name (csvio_col) */
 };
 
 /* An empty table with no columns; fname is copied. */
@@ -382,6 +383,9 @@ long csvio_line(const struct table *t, size_t row);
 /* Strict number parsers for single strings (0 ok, -1 bad). */
 int csvio_parse_int64(const char *s, int64_t *v);
 int csvio_parse_double(const char *s, double *v);
+/* As they are, and the value must lie in [lo, hi] (0 ok, -1 bad). */
+int csvio_parse_int_in(const char *s, int64_t lo, int64_t hi, int64_t *v);
+int csvio_parse_double_in(const char *s, double lo, double hi, double *v);
 /*
  * An option's integer argument: s from lo to hi into *v, 0; otherwise
  * reports "-opt: bad what 's'" and returns -1 (the tool prints usage).

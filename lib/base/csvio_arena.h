@@ -34,11 +34,6 @@ void csvio_freechunks(struct table *t, struct table_chunk *c);
  */
 size_t csvio_newrow(struct table *t);
 /*
- * The column index: open addressing over the names, rebuilt when a
- * column is added (csvio_col).
- */
-void csvio_colindex(struct table *t);
-/*
  * The header's n fields rec (read at line) as t's columns: 0, or -1
  * after reporting a byte-order mark, an empty or a repeated name.
  */

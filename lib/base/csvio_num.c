@@ -222,10 +222,16 @@ csvio_parse_int64(const char *s, int64_t *v)
 }
 
 int
+csvio_parse_int_in(const char *s, int64_t lo, int64_t hi, int64_t *v)
+{
+	return csvio_parse_int64(s, v) < 0 || *v < lo || *v > hi ? -1 : 0;
+}
+
+int
 csvio_parse_optint(const char *s, int opt, int64_t lo, int64_t hi,
     const char *what, int64_t *v)
 {
-	if (csvio_parse_int64(s, v) < 0 || *v < lo || *v > hi) {
+	if (csvio_parse_int_in(s, lo, hi, v) < 0) {
 		pf_err(NULL, "-%c: bad %s '%s'", opt, what, s);
 		return -1;
 	}
@@ -331,10 +337,35 @@ csvio_parse_double(const char *s, double *v)
 	return 0;
 }
 
+int
+csvio_parse_double_in(const char *s, double lo, double hi, double *v)
+{
+	return csvio_parse_double(s, v) < 0 || !(*v >= lo && *v <= hi) ? -1 :
+	    0;
+}
+
 long
 csvio_line(const struct table *t, size_t row)
 {
 	return t->line[row] > 0 ? t->line[row] : (long)row + 2;
+}
+
+/*
+ * Cell (row, col), which did not read as what (a kind of number): an
+ * empty field or a bad one reported; -1.
+ */
+static int
+badnum(const struct table *t, size_t row, size_t col, const char *what)
+{
+	const char *s = csvio_get(t, row, col);
+
+	if (*s == '\0')
+		pf_errl(t->fname, csvio_line(t, row), "column '%s': empty field",
+		    t->cols[col]);
+	else
+		pf_errl(t->fname, csvio_line(t, row),
+		    "column '%s': not %s: '%s'", t->cols[col], what, s);
+	return -1;
 }
 
 /*
@@ -346,17 +377,9 @@ int_slow(const struct table *t, size_t row, size_t col, int64_t *v)
 {
 	const char *s = csvio_get(t, row, col);
 
-	if (*s == '\0') {
-		pf_errl(t->fname, csvio_line(t, row), "column '%s': empty field",
-		    t->cols[col]);
-		return -1;
-	}
-	if (int64_slow(s, v) < 0) {
-		pf_errl(t->fname, csvio_line(t, row),
-		    "column '%s': not an integer: '%s'", t->cols[col], s);
-		return -1;
-	}
-	return 0;
+	if (*s != '\0' && int64_slow(s, v) == 0)
+		return 0;
+	return badnum(t, row, col, "an integer");
 }
 
 int
@@ -374,17 +397,9 @@ csvio_dbl(const struct table *t, size_t row, size_t col, double *v)
 {
 	const char *s = csvio_get(t, row, col);
 
-	if (*s == '\0') {
-		pf_errl(t->fname, csvio_line(t, row), "column '%s': empty field",
-		    t->cols[col]);
-		return -1;
-	}
-	if (csvio_parse_double(s, v) < 0) {
-		pf_errl(t->fname, csvio_line(t, row),
-		    "column '%s': not a number: '%s'", t->cols[col], s);
-		return -1;
-	}
-	return 0;
+	if (*s != '\0' && csvio_parse_double(s, v) == 0)
+		return 0;
+	return badnum(t, row, col, "a number");
 }
 
 int

@@ -50,3 +50,17 @@ textpool_free(struct textpool *p)
 		p->head = n;
 	}
 }
+
+void
+textpool_clear(struct textpool *p)
+{
+	struct textchunk *c = p->head;
+
+	if (c == NULL)
+		return;
+	p->head = c->next;
+	textpool_free(p);
+	c->next = NULL;
+	c->used = 0;
+	p->head = c;
+}

@@ -22,5 +22,10 @@ struct textpool {
 char *textpool_dup(struct textpool *p, const char *s);
 /* Every chunk freed; p is empty again (its chunk size kept). */
 void textpool_free(struct textpool *p);
+/*
+ * Every string forgotten, the newest chunk kept for the next ones: a
+ * pool emptied and filled again and again costs no allocation.
+ */
+void textpool_clear(struct textpool *p);
 
 #endif

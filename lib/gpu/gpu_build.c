@@ -83,23 +83,27 @@ gpu_build_compose(enum gpu_launch l, double device, double launch)
 	}
 }
 
+/* The string key launch (conf_load_model's check). */
+static int
+load_launch(struct conf *c, const char *path, void *obj)
+{
+	struct gpu_build *b = obj;
+	const char *s;
+
+	if ((s = conf_str_req(c, "launch")) == NULL)
+		return -1;
+	if (gpu_build_launch_parse(s, &b->launch) < 0) {
+		pf_errl(path, conf_line(c, "launch"), "key 'launch': "
+		    "expected serial, overlap or graph, not '%s'", s);
+		return -1;
+	}
+	return 0;
+}
+
 int
 gpu_build_load(const char *path, struct gpu_build *b)
 {
-	const char *s;
-	struct conf c;
-	int rc = 0;
-
 	memset(b, 0, sizeof(*b));
 	conf_name(path, b->name, sizeof(b->name));
-	if (conf_read(path, gpu_build_keys, b, &c) < 0)
-		return -1;
-	if ((s = conf_str_req(&c, "launch")) == NULL)
-		rc = -1;
-	else if (gpu_build_launch_parse(s, &b->launch) < 0) {
-		pf_errl(path, conf_line(&c, "launch"), "key 'launch': "
-		    "expected serial, overlap or graph, not '%s'", s);
-		rc = -1;
-	}
-	return conf_done(&c, rc);
+	return conf_load_model(path, gpu_build_keys, b, load_launch);
 }

@@ -91,131 +91,186 @@ no_rate(const char *fname, long line, const char *dtype, const char *config)
 	free(path);
 }
 
+/* The columns and per-table constants a row's costing reads. */
+struct gpu_rowctx {
+	struct table			*t;
+	const struct layer_cols		*lc;
+	const size_t			*col;
+	long				 kind, pimch, attach, name;
+	const struct gpu_cost_opts	*o;
+	struct memo			*memo;
+	const struct gpu_text		*tx;
+	struct layer_seen		*seen;
+};
+
+/* A row's time: measured (meas) or the model's, on clock_mhz. */
+struct gpu_rowtime {
+	const struct gpu_meas	*meas;
+	double			 cyc, ns, dev;
+};
+
+/* The model's estimate of piece l on ch channels; -1 after reporting. */
+static int
+row_model(const struct gpu_rowctx *x, size_t r, const struct layer *l,
+    int64_t ch, struct gpu_cost *c)
+{
+	struct table *t = x->t;
+	const struct layer_cols *lc = x->lc;
+	long line = csvio_line(t, r), gc;
+	int rc;
+
+	if ((rc = gpu_layer_cost(x->o->m, l, (double)ch, c)) == -2) {
+		no_rate(t->fname, line, l->dtype, x->o->config);
+		return -1;
+	}
+	if (rc < 0) {
+		gc = l->gemm_m <= 0 ? lc->gemm_m : l->gemm_n <= 0 ?
+		    lc->gemm_n : l->gemm_k <= 0 ? lc->gemm_k : lc->gemm_batch;
+		pf_errl(t->fname, line, "column '%s': must be positive for op "
+		    "'%s', not '%s'", t->cols[gc], layer_opname(l->op),
+		    csvio_get(t, r, (size_t)gc));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The row's time: its measurement (-m) by name and geometry, else the
+ * model's c.  A result that does not fit the output columns (or the 9e12
+ * ns a piece may take downstream) is an error, never a wrapped number.
+ */
+static int
+row_time(const struct gpu_rowctx *x, size_t r, const struct layer *l,
+    const struct gpu_cost *c, struct gpu_rowtime *rt)
+{
+	const struct gpu_cost_opts *o = x->o;
+	struct table *t = x->t;
+	double ghz = o->m->clock_mhz / 1e3;
+	const char *nm;
+
+	rt->meas = NULL;
+	if (o->ms != NULL && x->name >= 0) {
+		nm = csvio_get(t, r, (size_t)x->name);
+		if ((rt->meas = gpu_measured_find(o->ms, nm, l)) != NULL)
+			gpu_measured_hit(o->ms, rt->meas);
+		else if (gpu_measured_fallback(o->ms, nm))
+			pf_warn(o->measured, "layer '%s': rows of a geometry or dtype "
+			    "not measured (such as split pieces) use the model",
+			    nm);
+	}
+	if (rt->meas != NULL) {
+		rt->dev = rt->ns = rt->meas->ns;
+		rt->cyc = rt->ns * ghz;
+	} else {
+		rt->cyc = c->cycles;
+		rt->ns = rt->cyc / ghz;
+		rt->dev = c->device_cycles / ghz;
+	}
+	if (!(rt->ns >= 0 && rt->ns <= GPU_MAX_NS) || !fits(rt->cyc) ||
+	    !fits(c->dram_bytes) || !fits(c->l2_bytes) || !fits(c->ctas) ||
+	    !fits(c->waves)) {
+		pf_errl(t->fname, csvio_line(t, r), "layer '%s': GPU time %g ns "
+		    "does not fit (the limit is 9e12 ns)", csvio_get(t, r,
+		    (size_t)(x->name >= 0 ? x->name : x->lc->op)), rt->ns);
+		return -1;
+	}
+	return 0;
+}
+
+/* The output cells of row r: cost c, time rt, ch channels. */
+static void
+row_cells(const struct gpu_rowctx *x, size_t r, const struct layer *l,
+    const struct gpu_cost *c, const struct gpu_rowtime *rt, int64_t ch)
+{
+	const struct gpu_cost_opts *o = x->o;
+	struct table *t = x->t;
+	const size_t *col = x->col;
+	double ghz = o->m->clock_mhz / 1e3;
+	char tile[48];
+
+	csvio_setint(t, r, col[C_CYCLES], (int64_t)llround(rt->cyc));
+	csvio_setns(t, r, col[C_NS], rt->ns);
+	csvio_set(t, r, col[C_BOUND], gpu_bound_name(c->bound));
+	csvio_setint(t, r, col[C_KERNELS], c->kernels);
+	csvio_setns(t, r, col[C_DEVICE], rt->dev);
+	csvio_setns(t, r, col[C_LAUNCH],
+	    rt->meas != NULL ? 0 : c->launch_cycles / ghz);
+	csvio_setint(t, r, col[C_CHAN], ch);
+	csvio_setint(t, r, col[C_TENSOR], c->path == GPU_TENSOR);
+	tile[0] = '\0';
+	if (c->tile.tm > 0) {
+		csvio_fmtfix(tile, 24, c->tile.tm, 0);
+		strcat(tile, "x");
+		csvio_fmtfix(tile + strlen(tile), 24, c->tile.tn, 0);
+	}
+	csvio_set(t, r, col[C_TILE], tile);
+	csvio_setint(t, r, col[C_SPLITK], c->splitk);
+	csvio_setint(t, r, col[C_OCC], c->occupancy);
+	csvio_setint(t, r, col[C_CTAS], (int64_t)c->ctas);
+	csvio_setint(t, r, col[C_WAVES], (int64_t)c->waves);
+	csvio_setint(t, r, col[C_INL2], c->input_l2);
+	csvio_setns(t, r, col[C_MAIN], c->main_cycles / ghz);
+	csvio_setns(t, r, col[C_AUX], c->aux_cycles / ghz);
+	csvio_setint(t, r, col[C_DRAM], (int64_t)llround(c->dram_bytes));
+	csvio_setint(t, r, col[C_L2], (int64_t)llround(c->l2_bytes));
+	csvio_set(t, r, col[C_SOURCE], rt->meas != NULL ? "measured" :
+	    "model");
+	csvio_set(t, r, col[C_BUILD], o->m->build.name);
+	/* the clock of the cycles, for the summary (pf-merge, pf-solve) */
+	csvio_set(t, r, col[C_CLOCK], x->tx->clock);
+	/* energy counts the model's work even when the time is measured */
+	if (o->en != NULL) {
+		csvio_setfix(t, r, col[C_ENERGY],
+		    gpu_energy_nj(o->en, c, l->dtype), 3);
+		csvio_set(t, r, col[C_STATIC], x->tx->static_w);
+	}
+}
+
 /* Fill one gpu row; returns -1 after reporting. */
 static int
-cost_row(struct table *t, size_t r, const struct layer_cols *lc,
-    const size_t *col, long kind, long pimch, long attach, long name,
-    const struct gpu_cost_opts *o, struct memo *memo,
-    const struct gpu_text *tx, struct layer_seen *seen)
+cost_row(const struct gpu_rowctx *x, size_t r)
 {
-	const struct gpu_model *m = o->m;
-	struct gpu_measured *ms = o->ms;
+	const struct gpu_cost_opts *o = x->o;
+	struct table *t = x->t;
 	struct layer l;
 	struct gpu_cost c;
 	struct gpu_memokey key;
 	struct gpu_memoval *hit, val;
-	const struct gpu_meas *meas = NULL;
-	double cyc, ns, dev, ghz = m->clock_mhz / 1e3;
+	struct gpu_rowtime rt;
 	int64_t ch;
-	long line = csvio_line(t, r);
 	/* the cells written, the last two with energy only */
 	size_t nset = o->en != NULL ? C_N : C_ENERGY;
-	int rc, keep = o->keep != NULL && ms == NULL;
+	int keep = o->keep != NULL && o->ms == NULL;
 
-	if ((o->lcache != NULL ? layer_get_cached(t, lc, r, &l, o->lcache) :
-	    layer_get_seen(t, lc, r, &l, seen)) < 0)
+	if ((o->lcache != NULL ? layer_get_cached(t, x->lc, r, &l, o->lcache) :
+	    layer_get_seen(t, x->lc, r, &l, x->seen)) < 0)
 		return -1;
-	if (task_gpu_channels(t, r, kind, pimch, attach, o->total, o->config,
-	    &ch) < 0)
+	if (task_gpu_channels(t, r, x->kind, x->pimch, x->attach, o->total,
+	    o->config, &ch) < 0)
 		return -1;
 	memset(&key, 0, sizeof(key));
 	memcpy(&key.l, &l, sizeof(l));
 	key.l.id = 0;
 	key.ch = ch;
-	if ((hit = memo_ref(memo, &key)) != NULL) {
+	if ((hit = memo_ref(x->memo, &key)) != NULL) {
 		/* the model's estimate, as a row of its key wrote it */
 		if (keep && hit->kept != NULL && hit->gen == o->keepgen) {
-			csvio_setkept(t, r, col, nset, hit->kept);
+			csvio_setkept(t, r, x->col, nset, hit->kept);
 			return 0;
 		}
 		c = hit->c;
-	} else if ((rc = gpu_layer_cost(m, &l, (double)ch, &c)) == -2) {
-		no_rate(t->fname, line, l.dtype, o->config);
-		return -1;
-	} else if (rc < 0) {
-		long gc = l.gemm_m <= 0 ? lc->gemm_m : l.gemm_n <= 0 ?
-		    lc->gemm_n : l.gemm_k <= 0 ? lc->gemm_k : lc->gemm_batch;
-
-		pf_errl(t->fname, line, "column '%s': must be positive for op "
-		    "'%s', not '%s'", t->cols[gc], layer_opname(l.op),
-		    csvio_get(t, r, (size_t)gc));
-		return -1;
-	}
-	if (hit == NULL) {
+	} else {
+		if (row_model(x, r, &l, ch, &c) < 0)
+			return -1;
 		memset(&val, 0, sizeof(val));
 		val.c = c;
-		memo_put(memo, &key, &val);
+		memo_put(x->memo, &key, &val);
 	}
-	if (ms != NULL && name >= 0) {
-		const char *nm = csvio_get(t, r, (size_t)name);
-
-		if ((meas = gpu_measured_find(ms, nm, &l)) != NULL)
-			gpu_measured_hit(ms, meas);
-		else if (gpu_measured_fallback(ms, nm))
-			pf_warn(o->measured, "layer '%s': rows of a geometry or dtype "
-			    "not measured (such as split pieces) use the model",
-			    nm);
-	}
-	if (meas != NULL) {
-		dev = ns = meas->ns;
-		cyc = ns * ghz;
-	} else {
-		cyc = c.cycles;
-		ns = cyc / ghz;
-		dev = c.device_cycles / ghz;
-	}
-	/*
-	 * A result that does not fit the output columns (or the 9e12 ns a
-	 * piece may take downstream) is an error, never a wrapped number.
-	 */
-	if (!(ns >= 0 && ns <= GPU_MAX_NS) || !fits(cyc) ||
-	    !fits(c.dram_bytes) || !fits(c.l2_bytes) || !fits(c.ctas) ||
-	    !fits(c.waves)) {
-		pf_errl(t->fname, line, "layer '%s': GPU time %g ns does not "
-		    "fit (the limit is 9e12 ns)", csvio_get(t, r,
-		    (size_t)(name >= 0 ? name : lc->op)), ns);
+	if (row_time(x, r, &l, &c, &rt) < 0)
 		return -1;
-	}
-	csvio_setint(t, r, (size_t)col[C_CYCLES], (int64_t)llround(cyc));
-	csvio_setns(t, r, (size_t)col[C_NS], ns);
-	csvio_set(t, r, (size_t)col[C_BOUND], gpu_bound_name(c.bound));
-	csvio_setint(t, r, (size_t)col[C_KERNELS], c.kernels);
-	csvio_setns(t, r, (size_t)col[C_DEVICE], dev);
-	csvio_setns(t, r, (size_t)col[C_LAUNCH],
-	    meas != NULL ? 0 : c.launch_cycles / ghz);
-	csvio_setint(t, r, (size_t)col[C_CHAN], ch);
-	csvio_setint(t, r, (size_t)col[C_TENSOR], c.path == GPU_TENSOR);
-	if (c.tile.tm > 0) {
-		char tile[48];
-
-		csvio_fmtfix(tile, 24, c.tile.tm, 0);
-		strcat(tile, "x");
-		csvio_fmtfix(tile + strlen(tile), 24, c.tile.tn, 0);
-		csvio_set(t, r, (size_t)col[C_TILE], tile);
-	} else
-		csvio_set(t, r, (size_t)col[C_TILE], "");
-	csvio_setint(t, r, (size_t)col[C_SPLITK], c.splitk);
-	csvio_setint(t, r, (size_t)col[C_OCC], c.occupancy);
-	csvio_setint(t, r, (size_t)col[C_CTAS], (int64_t)c.ctas);
-	csvio_setint(t, r, (size_t)col[C_WAVES], (int64_t)c.waves);
-	csvio_setint(t, r, (size_t)col[C_INL2], c.input_l2);
-	csvio_setns(t, r, (size_t)col[C_MAIN], c.main_cycles / ghz);
-	csvio_setns(t, r, (size_t)col[C_AUX], c.aux_cycles / ghz);
-	csvio_setint(t, r, (size_t)col[C_DRAM], (int64_t)llround(c.dram_bytes));
-	csvio_setint(t, r, (size_t)col[C_L2], (int64_t)llround(c.l2_bytes));
-	csvio_set(t, r, (size_t)col[C_SOURCE], meas != NULL ? "measured" :
-	    "model");
-	csvio_set(t, r, (size_t)col[C_BUILD], m->build.name);
-	/* the clock of the cycles, for the summary (pf-merge, pf-solve) */
-	csvio_set(t, r, (size_t)col[C_CLOCK], tx->clock);
-	/* energy counts the model's work even when the time is measured */
-	if (o->en != NULL) {
-		csvio_setfix(t, r, (size_t)col[C_ENERGY],
-		    gpu_energy_nj(o->en, &c, l.dtype), 3);
-		csvio_set(t, r, (size_t)col[C_STATIC], tx->static_w);
-	}
-	if (keep && (hit = memo_ref(memo, &key)) != NULL) {
-		hit->kept = csvio_keep(o->keep, t, r, col, nset);
+	row_cells(x, r, &l, &c, &rt, ch);
+	if (keep && (hit = memo_ref(x->memo, &key)) != NULL) {
+		hit->kept = csvio_keep(o->keep, t, r, x->col, nset);
 		hit->gen = o->keepgen;
 	}
 	return 0;
@@ -229,6 +284,7 @@ gpu_cost_table(struct table *t, const struct gpu_cost_opts *o)
 	struct gpu_text tx;
 	struct layer_seen seen;
 	struct memo *memo;
+	struct gpu_rowctx x;
 	long dev, kind, pimch, attach, name;
 	size_t col[C_N];
 	size_t r, i, ndev[TASK_NDEV], ngpu;
@@ -259,11 +315,20 @@ gpu_cost_table(struct table *t, const struct gpu_cost_opts *o)
 	    sizeof(struct gpu_memoval));
 	/* a gpu row's geometry is mostly the last one's (layer_get_seen) */
 	seen.have = 0;
+	x.t = t;
+	x.lc = &lc;
+	x.col = col;
+	x.kind = kind;
+	x.pimch = pimch;
+	x.attach = attach;
+	x.name = name;
+	x.o = o;
+	x.memo = memo;
+	x.tx = &tx;
+	x.seen = &seen;
 	for (r = 0; r < t->nrows && rc == 0; r++)
 		if (strcmp(csvio_get(t, r, (size_t)dev),
-		    task_dev_name(TASK_GPU)) == 0 &&
-		    cost_row(t, r, &lc, col, kind, pimch, attach, name, o,
-		    memo, &tx, &seen) < 0)
+		    task_dev_name(TASK_GPU)) == 0 && cost_row(&x, r) < 0)
 			rc = -1;
 	if (memo != o->memo)
 		memo_free(memo);
@@ -346,6 +411,30 @@ gpu_cost_done(void *arg)
 
 	/* a measurement no row used is a mistake in it (-w: a warning) */
 	return gpu_cost_unused(&r->o, r->warn);
+}
+
+int
+gpu_cost_main(const struct gpu_cost_args *a, char **argv, int argc)
+{
+	struct gpu_cost_run r;
+	int rc;
+
+	if (gpu_cost_open(&r, a->config, a->build, a->energy, a->total) < 0)
+		rc = PF_EXIT_DATA;
+	else if (a->print) {
+		/* the machine, for drivers that must not parse configs */
+		printf("channels,clock_mhz\n%ld,%.15g\n", r.o.total,
+		    r.m.clock_mhz);
+		rc = pf_close_stdout() < 0 ? PF_EXIT_DATA : PF_EXIT_OK;
+	} else if (gpu_cost_measure(&r, a->measured, a->warn) < 0)
+		rc = PF_EXIT_DATA;
+	else
+		/* the memo of the model's estimates spans the blocks */
+		rc = csvio_stream_stdout_block(argv, argc, NULL,
+		    TABLE_BLOCK_MEMO, gpu_cost_block, gpu_cost_done, &r) == 0 ?
+		    PF_EXIT_OK : PF_EXIT_DATA;
+	gpu_cost_close(&r);
+	return rc;
 }
 
 int

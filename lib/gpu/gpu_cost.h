@@ -94,4 +94,25 @@ int gpu_cost_done(void *arg);
  */
 int gpu_cost_unused(const struct gpu_cost_opts *o, int warn);
 
+/* The options of gpu-cycles(1), as its main parses them. */
+struct gpu_cost_args {
+	const char	*config;	/* -c */
+	const char	*build;		/* -b, NULL = the config's default */
+	const char	*measured;	/* -m, NULL = none */
+	const char	*energy;	/* -e, NULL = the GPU config's name */
+	long		 total;		/* -C, 0 = config's channels */
+	int		 print;		/* -p: print the machine, cost nothing */
+	int		 warn;		/* -w: unmatched measurements warn */
+};
+
+/*
+ * gpu-cycles once its options a are parsed: the run opened
+ * (gpu_cost_open); with a->print the machine ("channels,clock_mhz" and
+ * its row) on standard output, else the measured times loaded and the
+ * tables of the argc files of argv (none: standard input) costed block by
+ * block to standard output.  Returns the exit status: PF_EXIT_OK, or
+ * PF_EXIT_DATA after a report.
+ */
+int gpu_cost_main(const struct gpu_cost_args *a, char **argv, int argc);
+
 #endif

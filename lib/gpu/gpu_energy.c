@@ -30,12 +30,8 @@ const struct conf_key gpu_energy_keys[] = {
 int
 gpu_energy_load(const char *path, struct gpu_energy *e)
 {
-	struct conf c;
-
 	memset(e, 0, sizeof(*e));
-	if (conf_read(path, gpu_energy_keys, e, &c) < 0)
-		return -1;
-	return conf_done(&c, 0);
+	return conf_load_model(path, gpu_energy_keys, e, NULL);
 }
 
 double

@@ -166,12 +166,19 @@ gpu_tiles_parse_into(const char *s, struct gpu_tile *tiles, int *n,
 	}
 }
 
-/* The string keys tile_menu(_fp32) and default_build, and the tiles' fit. */
+/*
+ * The string keys tile_menu(_fp32) and default_build, and the tiles' fit
+ * (conf_load_model's check); the card's memory_bytes is capacity.c's
+ * (pf-solve -G).
+ */
 static int
-load_strings(struct conf *c, const char *path, struct gpu_model *m)
+load_strings(struct conf *c, const char *path, void *obj)
 {
+	struct gpu_model *m = obj;
 	const char *menu, *why;
 	int i, any = 0;
+
+	(void)conf_str(c, "memory_bytes");
 
 	if ((menu = conf_str_req(c, "tile_menu")) == NULL)
 		return -1;
@@ -226,14 +233,8 @@ load_strings(struct conf *c, const char *path, struct gpu_model *m)
 int
 gpu_model_load(const char *path, struct gpu_model *m)
 {
-	struct conf c;
-
 	memset(m, 0, sizeof(*m));
-	if (conf_read(path, gpu_model_keys, m, &c) < 0)
-		return -1;
-	/* the card's memory: capacity.c reads it for pf-solve -G */
-	(void)conf_str(&c, "memory_bytes");
-	return conf_done(&c, load_strings(&c, path, m));
+	return conf_load_model(path, gpu_model_keys, m, load_strings);
 }
 
 void
@@ -376,7 +377,6 @@ copies(const struct gpu_mach *g, double n, double b, int esz, int *in_l2,
 	return cyc;
 }
 
-/* A conv, gemm or matmul as a tiled GEMM; returns main kernel cycles. */
 /*
  * The GEMM-like kernels' figures into the layer's cost: bytes, kernels and
  * extra cycles add up; the main kernel's shape replaces what was there.
@@ -397,6 +397,7 @@ take_kern(const struct gpu_kern *k, struct gpu_cost *c)
 	c->aux_cycles += k->aux_cycles;
 }
 
+/* A conv, gemm or matmul as a tiled GEMM; returns main kernel cycles. */
 static double
 gemm_layer(const struct gpu_mach *g, const struct layer *l, int esz,
     int in_l2, struct gpu_cost *c)
@@ -458,20 +459,15 @@ gemm_layer(const struct gpu_mach *g, const struct layer *l, int esz,
 	return k.cycles - k.aux_cycles;
 }
 
-/* A streaming main kernel (memory-bound op or direct conv) into c. */
+/*
+ * A streaming main kernel (memory-bound op or direct conv) into c: one
+ * kernel, no split-K, no tile, no reduction (gpu_ops_stream_cost).
+ */
 static double
 stream_main(const struct gpu_kern *k, struct gpu_cost *c)
 {
 	c->path = GPU_STREAM;
-	c->occupancy = k->occ;
-	c->splitk = 1;
-	c->ctas = k->ctas;
-	c->waves = k->waves;
-	c->math_cycles = k->math;
-	c->mem_cycles = k->mem;
-	c->dram_bytes += k->dram_bytes;
-	c->l2_bytes += k->l2_bytes;
-	c->kernels++;
+	take_kern(k, c);
 	return k->cycles;
 }
 

@@ -83,96 +83,132 @@ stream(const struct gpu_mach *g, const struct gpu_stream *s,
 	return sk.cycles;
 }
 
+/*
+ * The sizes of one Winograd convolution: its transform f, the tiles, the
+ * channels in and out, the bytes of the transformed input, filter and
+ * output, and what of L2 an input may take.
+ */
+struct wino_size {
+	const struct wino	*f;
+	double			 a2, esz, tiles, c, n, rate;
+	double			 tin, tfl, tout, fit;
+};
+
+static void
+wino_size(const struct gpu_mach *g, const struct layer *l, enum gpu_wino w,
+    struct wino_size *z)
+{
+	const struct gpu_model *m = g->m;
+	double a;
+
+	z->f = w == GPU_WINO_FUSED ? &f2x3 : l->kernel_h == 5 ? &f2x5 : &f4x3;
+	a = (double)(z->f->m + z->f->r - 1);
+	z->a2 = a * a;
+	z->esz = 4;
+	z->tiles = (double)l->batch * ceil((double)l->out_h / z->f->m) *
+	    ceil((double)l->out_w / z->f->m);
+	z->c = (double)l->in_c;
+	z->n = (double)l->out_c;
+	z->rate = m->cuda_fp32;
+	z->tin = z->a2 * z->tiles * z->c * z->esz;
+	z->tfl = z->a2 * z->c * z->n * z->esz;
+	z->tout = z->a2 * z->tiles * z->n * z->esz;
+	z->fit = m->l2_input_fraction * g->l2_bytes;
+}
+
+/* A transform kernel reading rd bytes (from L2 when l2), writing wr. */
+static double
+transform(const struct gpu_mach *g, const struct wino_size *z, double rd,
+    int l2, double wr, double flops, struct gpu_kern *k)
+{
+	struct gpu_stream s;
+
+	memset(&s, 0, sizeof(s));
+	s.dram_rd = l2 ? 0 : rd;
+	s.l2_rd = l2 ? rd : 0;
+	s.dram_wr = wr;
+	s.elems = wr / z->esz;
+	s.flops = flops;
+	s.rate = z->rate;
+	return stream(g, &s, k);
+}
+
+/*
+ * The batched GEMMs' problem: fused, the multiplies read the layer's
+ * input and filter and write its output (the transforms in the same
+ * CTA); non-fused, the transformed tensors.
+ */
+static void
+wino_gemm(const struct gpu_model *m, const struct layer *l,
+    const struct wino_size *z, enum gpu_wino w, int in_l2, struct gpu_gemm *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->g = z->a2;
+	p->m = z->tiles;
+	p->n = z->n;
+	p->k = z->c;
+	p->esz = (int)z->esz;
+	p->rate = z->rate;
+	p->eff = m->wino_eff_math;
+	p->tiles = m->tiles32;
+	p->ntiles = m->ntiles32;
+	if (w == GPU_WINO_FUSED) {
+		p->a_bytes = gpu_ops_conv_input_touched(l);
+		p->a_in_l2 = in_l2;
+		p->b_bytes = (double)l->weight_bytes;
+		p->c_bytes = (double)l->out_bytes;
+	} else {
+		p->a_bytes = z->tin;
+		p->a_in_l2 = z->tin <= z->fit;
+		p->b_bytes = z->tfl;
+		p->c_bytes = z->tout;
+	}
+}
+
 double
 gpu_wino_cost(const struct gpu_mach *g, const struct layer *l,
     enum gpu_wino w, int in_l2, struct gpu_kern *k)
 {
 	const struct gpu_model *m = g->m;
-	const struct wino *f = w == GPU_WINO_FUSED ? &f2x3 :
-	    l->kernel_h == 5 ? &f2x5 : &f4x3;
-	double a = (double)(f->m + f->r - 1), a2 = a * a, esz = 4;
-	double tiles = (double)l->batch * ceil((double)l->out_h / f->m) *
-	    ceil((double)l->out_w / f->m);
-	double c = (double)l->in_c, n = (double)l->out_c, rate = m->cuda_fp32;
-	double tin = a2 * tiles * c * esz, tfl = a2 * c * n * esz;
-	double tout = a2 * tiles * n * esz, xf, aux = 0, cyc;
-	/* aux: the transform kernels' cycles */
-	double fit = m->l2_input_fraction * g->l2_bytes;
+	struct wino_size z;
 	struct gpu_gemm p;
-	struct gpu_kern gk;
-	struct gpu_stream s;
+	struct gpu_kern pre;
+	const struct wino *f;
+	/* aux: the transform kernels' cycles */
+	double xf, aux = 0, cyc;
 
 	memset(k, 0, sizeof(*k));
-	memset(&p, 0, sizeof(p));
-	p.g = a2;
-	p.m = tiles;
-	p.n = n;
-	p.k = c;
-	p.esz = (int)esz;
-	p.rate = rate;
-	p.eff = m->wino_eff_math;
-	p.tiles = m->tiles32;
-	p.ntiles = m->ntiles32;
-	if (w == GPU_WINO_FUSED) {
-		p.a_bytes = gpu_ops_conv_input_touched(l);
-		p.a_in_l2 = in_l2;
-		p.b_bytes = (double)l->weight_bytes;
-		p.c_bytes = (double)l->out_bytes;
-	} else {
+	wino_size(g, l, w, &z);
+	f = z.f;
+	if (w != GPU_WINO_FUSED) {
 		/* Filter transform, then input transform. */
-		memset(&s, 0, sizeof(s));
-		s.dram_rd = (double)l->weight_bytes;
-		s.dram_wr = tfl;
-		s.elems = tfl / esz;
-		s.flops = c * n * f->filt;
-		s.rate = rate;
-		aux += stream(g, &s, k);
-		memset(&s, 0, sizeof(s));
-		s.dram_rd = in_l2 ? 0 : (double)l->in_bytes;
-		s.l2_rd = in_l2 ? (double)l->in_bytes : 0;
-		s.dram_wr = tin;
-		s.elems = tin / esz;
-		s.flops = tiles * c * f->data;
-		s.rate = rate;
-		aux += stream(g, &s, k);
-		p.a_bytes = tin;
-		p.a_in_l2 = tin <= fit;
-		p.b_bytes = tfl;
-		p.c_bytes = tout;
+		aux += transform(g, &z, (double)l->weight_bytes, 0, z.tfl,
+		    z.c * z.n * f->filt, k);
+		aux += transform(g, &z, (double)l->in_bytes, in_l2, z.tin,
+		    z.tiles * z.c * f->data, k);
 	}
-	gpu_gemm_cost(g, &p, &gk);
-	cyc = gk.cycles;
-	k->tile = gk.tile;
-	k->occ = gk.occ;
-	k->splitk = gk.splitk;
-	k->ctas = gk.ctas;
-	k->waves = gk.waves;
-	k->math = gk.math;
-	k->mem = gk.mem;
-	k->dram_bytes += gk.dram_bytes;
-	k->l2_bytes += gk.l2_bytes;
-	k->kernels += gk.kernels;
+	wino_gemm(m, l, &z, w, in_l2, &p);
+	/* the GEMMs' kernel is the conv's shape; the transforms' add to it */
+	pre = *k;
+	gpu_gemm_cost(g, &p, k);
+	k->dram_bytes += pre.dram_bytes;
+	k->l2_bytes += pre.l2_bytes;
+	k->kernels += pre.kernels;
+	cyc = k->cycles;
 	if (w == GPU_WINO_FUSED) {
 		/*
 		 * The transforms run on the same CUDA cores as the multiplies,
 		 * each tile and filter transformed once, spread over the SMs.
 		 */
-		xf = (tiles * c * f->data + c * n * f->filt + tiles * n *
-		    f->inv) / (m->sms * rate * m->wino_eff_math);
+		xf = (z.tiles * z.c * f->data + z.c * z.n * f->filt + z.tiles *
+		    z.n * f->inv) / (m->sms * z.rate * m->wino_eff_math);
 		cyc += xf;
 		k->math += xf;
-	} else {
-		memset(&s, 0, sizeof(s));
-		s.dram_rd = tout <= fit ? 0 : tout;
-		s.l2_rd = tout <= fit ? tout : 0;
-		s.dram_wr = (double)l->out_bytes;
-		s.elems = (double)l->out_bytes / esz;
-		s.flops = tiles * n * f->inv;
-		s.rate = rate;
-		aux += stream(g, &s, k);
-	}
-	/* gk.cycles holds a split-K reduction's cycles, its own aux */
-	k->aux_cycles = aux + gk.aux_cycles;
+	} else
+		aux += transform(g, &z, z.tout, z.tout <= z.fit,
+		    (double)l->out_bytes, z.tiles * z.n * f->inv, k);
+	/* the GEMMs' cycles hold a split-K reduction's, their own aux */
+	k->aux_cycles = aux + k->aux_cycles;
 	k->cycles = cyc + aux;
 	return k->cycles;
 }

@@ -1,7 +1,8 @@
 /*
- * Constant folding over small tensors, element by element with numpy
- * broadcasting; integers in int64 with checked arithmetic, floats in
- * double.
+ * Constant folding over small tensors: the node's dispatch by op, and the
+ * ops that read shapes, move, select or reduce data; integers in int64
+ * with checked arithmetic, floats in double.  The elementwise ops, with
+ * numpy broadcasting, are onnx_consteval_elt.c's.
  */
 #include <math.h>
 #include <stdio.h>
@@ -10,53 +11,14 @@
 
 #include "arith.h"
 #include "onnx_consteval.h"
+#include "onnx_consteval_elt.h"
 #include "diag.h"
 #include "onnx_shape.h"
 
 #define R ONNX_MAXRANK
 
-/* Flat index into t of output element o of shape od (rank or). */
-static int64_t
-bidx(const int64_t *od, int or, int64_t o, const struct tensor *t)
-{
-	int64_t idx = 0, mul = 1, c;
-	int i, j;
-
-	for (i = or - 1, j = t->rank - 1; i >= 0; i--, j--) {
-		c = o % od[i];
-		o /= od[i];
-		if (j < 0)
-			continue;
-		if (t->dims[j] != 1)
-			idx += c * mul;
-		mul *= t->dims[j];
-	}
-	return idx;
-}
-
-/*
- * Whether t's values can be read at bidx() positions of an output shaped
- * od: t broadcasts to it and holds as many values as its dims say.  A
- * malformed model can break either; reading on would leave the buffer.
- */
-static int
-bcast_ok(const int64_t *od, int or, const struct tensor *t)
-{
-	int i, j;
-
-	if (t == NULL)
-		return 1;
-	if (t->rank > or || !t->hasval || t->nval != tensor_numel(t))
-		return 0;
-	for (i = or - 1, j = t->rank - 1; j >= 0; i--, j--)
-		if (t->dims[j] != 1 && t->dims[j] != od[i])
-			return 0;
-	return 1;
-}
-
-/* Store v (integer when isint, else f) as element i of t. */
-static void
-put(struct tensor *t, int64_t i, int isint, int64_t v, double f)
+void
+consteval_put(struct tensor *t, int64_t i, int isint, int64_t v, double f)
 {
 	if (t->iv != NULL) {
 		/* Cast to bool: any non-zero value is true (0.5 too). */
@@ -70,205 +32,20 @@ put(struct tensor *t, int64_t i, int isint, int64_t v, double f)
 		t->fv[i] = isint ? (double)v : f;
 }
 
-static int
-overflow(const struct model *m, const struct node *n)
+void
+consteval_putfrom(struct tensor *o, int64_t i, const struct tensor *a,
+    int64_t k)
+{
+	consteval_put(o, i, a->iv != NULL, a->iv ? a->iv[k] : 0,
+	    a->fv ? a->fv[k] : 0);
+}
+
+int
+consteval_overflow(const struct model *m, const struct node *n)
 {
 	pf_err(m->file, "node %s: integer overflow in constant %s", n->name,
 	    n->op);
 	return -1;
-}
-
-/*
- * One element of a unary or binary op: integers x, y (exact, checked) and
- * doubles f, g; *isint says which result is meant on entry (both operands
- * integer) and on return (comparisons give integers, Pow and Sqrt
- * doubles).  Returns 1 overflow, 2 integer division by zero, else 0.
- */
-static int
-elem(const char *op, int fmodattr, int *isint, int64_t x, int64_t y,
-    double f, double g, int64_t *pr, double *ph)
-{
-	int64_t r = 0;
-	double h = 0;
-	int ii = *isint;
-
-	if (strcmp(op, "Add") == 0 || strcmp(op, "Sum") == 0 ||
-	    strcmp(op, "Mean") == 0) {
-		if (ii && ck_add(x, y, &r) < 0)
-			return 1;
-		h = f + g;
-	} else if (strcmp(op, "Sub") == 0) {
-		if (ii && (y == INT64_MIN || ck_add(x, -y, &r) < 0))
-			return 1;
-		h = f - g;
-	} else if (strcmp(op, "Mul") == 0) {
-		if (ii && ck_mul(x, y, &r) < 0)
-			return 1;
-		h = f * g;
-	} else if (strcmp(op, "Div") == 0 || strcmp(op, "Mod") == 0) {
-		if (ii && (y == 0 || (x == INT64_MIN && y == -1)))
-			return 2;
-		if (op[0] == 'D') {
-			r = ii ? x / y : 0;
-			h = f / g;
-		} else {
-			r = ii ? x % y : 0;
-			if (ii && r != 0 && (r < 0) != (y < 0) && !fmodattr)
-				r += y;
-			h = fmod(f, g);
-		}
-	} else if (strcmp(op, "Pow") == 0) {
-		h = pow(f, g);
-		ii = 0;
-	} else if (strcmp(op, "Max") == 0) {
-		r = x > y ? x : y;
-		h = f > g ? f : g;
-	} else if (strcmp(op, "Min") == 0) {
-		r = x < y ? x : y;
-		h = f < g ? f : g;
-	} else if (strcmp(op, "Equal") == 0) {
-		r = ii ? x == y : f == g;
-		ii = 1;
-	} else if (strcmp(op, "Less") == 0) {
-		r = ii ? x < y : f < g;
-		ii = 1;
-	} else if (strcmp(op, "Greater") == 0) {
-		r = ii ? x > y : f > g;
-		ii = 1;
-	} else if (strcmp(op, "LessOrEqual") == 0) {
-		r = ii ? x <= y : f <= g;
-		ii = 1;
-	} else if (strcmp(op, "GreaterOrEqual") == 0) {
-		r = ii ? x >= y : f >= g;
-		ii = 1;
-	} else if (strcmp(op, "And") == 0) {
-		r = x && y;
-		ii = 1;
-	} else if (strcmp(op, "Or") == 0) {
-		r = x || y;
-		ii = 1;
-	} else if (strcmp(op, "Xor") == 0) {
-		r = !x != !y;
-		ii = 1;
-	} else if (strcmp(op, "Not") == 0) {
-		r = !x;
-		ii = 1;
-	} else if (strcmp(op, "Neg") == 0) {
-		if (ii && x == INT64_MIN)
-			return 1;
-		r = -x;
-		h = -f;
-	} else if (strcmp(op, "Abs") == 0) {
-		if (ii && x == INT64_MIN)
-			return 1;
-		r = x < 0 ? -x : x;
-		h = fabs(f);
-	} else if (strcmp(op, "Sign") == 0) {
-		r = (x > 0) - (x < 0);
-		h = (f > 0) - (f < 0);
-	} else if (strcmp(op, "Floor") == 0) {
-		r = x;
-		h = floor(f);
-	} else if (strcmp(op, "Ceil") == 0) {
-		r = x;
-		h = ceil(f);
-	} else if (strcmp(op, "Sqrt") == 0) {
-		h = sqrt(f);
-		ii = 0;
-	} else if (strcmp(op, "Reciprocal") == 0) {
-		h = 1 / f;
-		ii = 0;
-	} else if (strcmp(op, "Relu") == 0) {
-		r = x > 0 ? x : 0;
-		h = f > 0 ? f : 0;
-	} else {	/* Identity, Cast, Dropout, Expand: the value itself */
-		r = x;
-		h = f;
-	}
-	*isint = ii;
-	*pr = r;
-	*ph = h;
-	return 0;
-}
-
-/*
- * Elementwise ops with numpy broadcasting: unary, binary, Where, and the
- * variadic Sum, Max, Min and Mean folded left to right over all inputs.
- * Expand broadcasts its first input only (its second is the shape).
- */
-static int
-elementwise(struct model *m, const struct node *n, struct tensor *o)
-{
-	const char *op = n->op;
-	const struct tensor *a = node_in(m, n, 0), *b = node_in(m, n, 1);
-	int variadic = strcmp(op, "Sum") == 0 || strcmp(op, "Max") == 0 ||
-	    strcmp(op, "Min") == 0 || strcmp(op, "Mean") == 0;
-	int fm = (int)attr_int(n, "fmod", 0), isint, rc;
-	size_t k, nin = variadic ? n->nin : b != NULL ? 2 : 1;
-	int64_t i, r;
-	double h;
-
-	if (strcmp(op, "Expand") == 0) {
-		b = NULL;
-		nin = 1;
-	}
-	for (k = 0; k < (strcmp(op, "Where") == 0 ? 3 : nin); k++)
-		if (!bcast_ok(o->dims, o->rank, node_in(m, n, k))) {
-			pf_err(m->file, "node %s: constant %s operand does not "
-			    "match the output shape", n->name, op);
-			return -1;
-		}
-	if (strcmp(op, "Where") == 0) {
-		const struct tensor *c = node_in(m, n, 2);
-
-		if (c == NULL || b == NULL)
-			return 0;
-		for (i = 0; i < o->nval; i++) {
-			const struct tensor *s = tensor_ival(a, bidx(o->dims,
-			    o->rank, i, a)) ? b : c;
-			int64_t j = bidx(o->dims, o->rank, i, s);
-
-			put(o, i, s->iv != NULL, s->iv ? s->iv[j] : 0,
-			    s->fv ? s->fv[j] : 0);
-		}
-		return 0;
-	}
-	for (i = 0; i < o->nval; i++) {
-		int64_t ka = bidx(o->dims, o->rank, i, a);
-		int64_t x = tensor_ival(a, ka);
-		double f = tensor_fval(a, ka);
-
-		isint = a->iv != NULL;
-		if (nin == 1)
-			rc = elem(op, fm, &isint, x, 0, f, 0, &r, &h);
-		else
-			for (k = 1, rc = 0; k < nin && rc == 0; k++) {
-				const struct tensor *t = node_in(m, n, k);
-				int64_t kb;
-
-				if (t == NULL)
-					continue;
-				kb = bidx(o->dims, o->rank, i, t);
-				isint = isint && t->iv != NULL;
-				rc = elem(op, fm, &isint, x, tensor_ival(t, kb), f,
-				    tensor_fval(t, kb), &r, &h);
-				x = isint ? r : (int64_t)0;
-				f = isint ? (double)r : h;
-			}
-		if (rc == 1)
-			return overflow(m, n);
-		if (rc == 2) {
-			pf_err(m->file, "node %s: integer division by zero in "
-			    "constant %s", n->name, op);
-			return -1;
-		}
-		if (strcmp(op, "Mean") == 0) {
-			h = (isint ? (double)r : h) / (double)nin;
-			isint = 0;
-		}
-		put(o, i, isint, r, h);
-	}
-	return 0;
 }
 
 /* Copy the input's values in order (Reshape, Squeeze, ...). */
@@ -281,8 +58,7 @@ copy(struct model *m, const struct node *n, struct tensor *o)
 	(void)m;
 	(void)n;
 	for (i = 0; i < o->nval && i < a->nval; i++)
-		put(o, i, a->iv != NULL, a->iv ? a->iv[i] : 0,
-		    a->fv ? a->fv[i] : 0);
+		consteval_putfrom(o, i, a, i);
 	return 0;
 }
 
@@ -309,12 +85,6 @@ flat(const int64_t *d, int r, const int64_t *c)
 	return f;
 }
 
-static void
-putfrom(struct tensor *o, int64_t i, const struct tensor *a, int64_t k)
-{
-	put(o, i, a->iv != NULL, a->iv ? a->iv[k] : 0, a->fv ? a->fv[k] : 0);
-}
-
 /* Tile: output element c reads input element c mod the input's dims. */
 static int
 tile(struct model *m, const struct node *n, struct tensor *o)
@@ -330,7 +100,7 @@ tile(struct model *m, const struct node *n, struct tensor *o)
 		unflat(o->dims, o->rank, i, c);
 		for (j = 0; j < a->rank; j++)
 			c[j] %= a->dims[j];
-		putfrom(o, i, a, flat(a->dims, a->rank, c));
+		consteval_putfrom(o, i, a, flat(a->dims, a->rank, c));
 	}
 	return 0;
 }
@@ -360,7 +130,7 @@ scatter(struct model *m, const struct node *n, struct tensor *o)
 		return 0;
 	}
 	for (i = 0; i < o->nval; i++)
-		putfrom(o, i, a, i);
+		consteval_putfrom(o, i, a, i);
 	if (el && shape_axis(m, n, attr_int(n, "axis", 0), a->rank, &ax) < 0)
 		return -1;
 	k = el ? 1 : ix->dims[ix->rank - 1];
@@ -392,7 +162,7 @@ scatter(struct model *m, const struct node *n, struct tensor *o)
 			double f, g;
 
 			if (!add && !mul) {
-				putfrom(o, dst + j, u, src);
+				consteval_putfrom(o, dst + j, u, src);
 				continue;
 			}
 			x = tensor_ival(o, dst + j);
@@ -401,8 +171,9 @@ scatter(struct model *m, const struct node *n, struct tensor *o)
 			g = tensor_fval(u, src);
 			if (o->iv != NULL && (add ? ck_add(x, y, &r) :
 			    ck_mul(x, y, &r)) < 0)
-				return overflow(m, n);
-			put(o, dst + j, o->iv != NULL, r, add ? f + g : f * g);
+				return consteval_overflow(m, n);
+			consteval_put(o, dst + j, o->iv != NULL, r,
+			    add ? f + g : f * g);
 		}
 	}
 	return 0;
@@ -434,7 +205,7 @@ gather(struct model *m, const struct node *n, struct tensor *o)
 		ca[ax] = k;
 		for (j = ax + 1; j < a->rank; j++)
 			ca[j] = c[j - 1 + ix->rank];
-		putfrom(o, i, a, flat(a->dims, a->rank, ca));
+		consteval_putfrom(o, i, a, flat(a->dims, a->rank, ca));
 	}
 	return 0;
 }
@@ -452,7 +223,7 @@ slice(struct model *m, const struct node *n, struct tensor *o)
 		unflat(o->dims, o->rank, i, c);
 		for (j = 0; j < a->rank; j++)
 			c[j] = st[j] + c[j] * sp[j];
-		putfrom(o, i, a, flat(a->dims, a->rank, c));
+		consteval_putfrom(o, i, a, flat(a->dims, a->rank, c));
 	}
 	return 0;
 }
@@ -472,7 +243,8 @@ concat(struct model *m, const struct node *n, struct tensor *o)
 			const struct tensor *t = node_in(m, n, k);
 
 			if (c[ax] < t->dims[ax]) {
-				putfrom(o, i, t, flat(t->dims, t->rank, c));
+				consteval_putfrom(o, i, t,
+				    flat(t->dims, t->rank, c));
 				break;
 			}
 			c[ax] -= t->dims[ax];
@@ -496,7 +268,7 @@ transpose(struct model *m, const struct node *n, struct tensor *o)
 		unflat(o->dims, o->rank, i, c);
 		for (j = 0; j < a->rank; j++)
 			ca[np ? p[j] : a->rank - 1 - j] = c[j];
-		putfrom(o, i, a, flat(a->dims, a->rank, ca));
+		consteval_putfrom(o, i, a, flat(a->dims, a->rank, ca));
 	}
 	return 0;
 }
@@ -542,9 +314,9 @@ reduce(struct model *m, const struct node *n, struct tensor *o)
 	}
 	cnt = o->nval > 0 ? a->nval / o->nval : 0;
 	for (k = 0; k < o->nval; k++)
-		put(o, k, isint, sum || mean ? 0 : prod ? 1 : mx ? INT64_MIN :
-		    INT64_MAX, sum || mean ? 0 : prod ? 1 : mx ? -INFINITY :
-		    INFINITY);
+		consteval_put(o, k, isint, sum || mean ? 0 : prod ? 1 :
+		    mx ? INT64_MIN : INT64_MAX, sum || mean ? 0 : prod ? 1 :
+		    mx ? -INFINITY : INFINITY);
 	for (i = 0; i < a->nval; i++) {
 		int64_t oc[R], x = tensor_ival(a, i), cur, r2 = 0;
 		double f = tensor_fval(a, i), g, h;
@@ -561,87 +333,133 @@ reduce(struct model *m, const struct node *n, struct tensor *o)
 		g = tensor_fval(o, k);
 		if (sum || mean) {
 			if (isint && ck_add(cur, x, &r2) < 0)
-				return overflow(m, n);
+				return consteval_overflow(m, n);
 			h = g + f;
 		} else if (prod) {
 			if (isint && ck_mul(cur, x, &r2) < 0)
-				return overflow(m, n);
+				return consteval_overflow(m, n);
 			h = g * f;
 		} else {
 			r2 = mx ? (x > cur ? x : cur) : (x < cur ? x : cur);
 			h = mx ? (f > g ? f : g) : (f < g ? f : g);
 		}
-		put(o, k, isint, r2, h);
+		consteval_put(o, k, isint, r2, h);
 	}
 	for (k = 0; mean && cnt > 0 && k < o->nval; k++)
-		put(o, k, isint, tensor_ival(o, k) / cnt, tensor_fval(o, k) /
-		    (double)cnt);
+		consteval_put(o, k, isint, tensor_ival(o, k) / cnt,
+		    tensor_fval(o, k) / (double)cnt);
 	return 0;
+}
+
+/* Shape and Size: the input's dims (from start) or element count. */
+static int
+shape_of(struct model *m, const struct node *n, struct tensor *o)
+{
+	const struct tensor *a = node_in(m, n, 0);
+	int64_t s = attr_int(n, "start", 0), cnt = tensor_numel(o), i;
+
+	tensor_setval(o, cnt);
+	if (n->op[1] == 'i')
+		o->iv[0] = tensor_numel(a);
+	else {
+		s = s < 0 ? s + a->rank : s;
+		s = s < 0 ? 0 : s;
+		for (i = 0; i < cnt; i++)
+			o->iv[i] = a->dims[s + i];
+	}
+	return 0;
+}
+
+/* ConstantOfShape: the value attribute repeated (zeros without one). */
+static int
+const_of_shape(struct model *m, const struct node *n, struct tensor *o)
+{
+	struct tensor v;
+	int64_t cnt = tensor_numel(o), i;
+	int rc;
+
+	memset(&v, 0, sizeof(v));
+	tensor_setval(o, cnt);
+	if ((rc = attr_tensor(m, n, "value", &v)) > 0)
+		for (i = 0; i < cnt && v.hasval && v.nval > 0; i++)
+			consteval_putfrom(o, i, &v, 0);
+	tensor_dropval(&v);
+	return rc < 0 ? -1 : 0;
+}
+
+static int
+range(struct model *m, const struct node *n, struct tensor *o)
+{
+	const struct tensor *s = node_in(m, n, 0), *d = node_in(m, n, 2);
+	int64_t cnt = tensor_numel(o), i;
+	double f = tensor_fval(s, 0);
+
+	tensor_setval(o, cnt);
+	for (i = 0; i < cnt; i++) {
+		/*
+		 * Every value lies between start and limit, so the unsigned
+		 * sum wraps back into range: exact, and no signed overflow on
+		 * the way.
+		 */
+		uint64_t u = (uint64_t)tensor_ival(s, 0) +
+		    (uint64_t)i * (uint64_t)tensor_ival(d, 0);
+
+		consteval_put(o, i, s->iv != NULL, s->iv != NULL ? (int64_t)u : 0,
+		    f);
+		/* accumulated as ONNX defines it, in the input type */
+		f = s->dtype == DT_FLOAT || s->dtype == DT_FLOAT16 ?
+		    (double)((float)f + (float)tensor_fval(d, 0)) :
+		    f + tensor_fval(d, 0);
+	}
+	return 0;
+}
+
+typedef int foldfn(struct model *m, const struct node *n, struct tensor *o);
+
+struct fold {
+	const char	*op;
+	foldfn		*fn;
+};
+
+/* The ops folded from their inputs' shapes (values not needed). */
+static const struct fold shape_folds[] = {
+	{ "Shape", shape_of }, { "Size", shape_of },
+	{ "ConstantOfShape", const_of_shape }, { "Range", range },
+	{ NULL, NULL }
+};
+
+/* The ops folded from their inputs' values (the elementwise ones aside). */
+static const struct fold value_folds[] = {
+	{ "Reshape", copy }, { "Flatten", copy }, { "Squeeze", copy },
+	{ "Unsqueeze", copy }, { "Gather", gather }, { "Slice", slice },
+	{ "Concat", concat }, { "Transpose", transpose }, { "Tile", tile },
+	{ "ScatterND", scatter }, { "ScatterElements", scatter },
+	{ NULL, NULL }
+};
+
+static foldfn *
+fold_find(const struct fold *f, const char *op)
+{
+	for (; f->op != NULL; f++)
+		if (strcmp(f->op, op) == 0)
+			return f->fn;
+	return NULL;
 }
 
 int
 consteval_node(struct model *m, const struct node *n)
 {
 	struct tensor *o = node_out(m, n, 0);
-	const char *op = n->op;
-	int64_t cnt, i;
+	foldfn *fn;
+	int64_t cnt;
 	size_t k;
 
 	if (o == NULL || !o->isconst || o->hasval)
 		return 0;
 	if ((cnt = tensor_numel(o)) < 0 || !onnx_keepval(o->dtype, cnt))
 		return 0;
-	if (strcmp(op, "Shape") == 0 || strcmp(op, "Size") == 0) {
-		const struct tensor *a = node_in(m, n, 0);
-		int64_t s = attr_int(n, "start", 0);
-
-		tensor_setval(o, cnt);
-		if (op[1] == 'i')
-			o->iv[0] = tensor_numel(a);
-		else {
-			s = s < 0 ? s + a->rank : s;
-			s = s < 0 ? 0 : s;
-			for (i = 0; i < cnt; i++)
-				o->iv[i] = a->dims[s + i];
-		}
-		return 0;
-	}
-	if (strcmp(op, "ConstantOfShape") == 0) {
-		struct tensor v;
-		int rc;
-
-		memset(&v, 0, sizeof(v));
-		tensor_setval(o, cnt);
-		if ((rc = attr_tensor(m, n, "value", &v)) > 0)
-			for (i = 0; i < cnt && v.hasval && v.nval > 0; i++)
-				putfrom(o, i, &v, 0);
-		tensor_dropval(&v);
-		return rc < 0 ? -1 : 0;
-	}
-	if (strcmp(op, "Range") == 0) {
-		const struct tensor *s = node_in(m, n, 0), *d = node_in(m, n, 2);
-
-		double f = tensor_fval(s, 0);
-
-		tensor_setval(o, cnt);
-		for (i = 0; i < cnt; i++) {
-			/*
-			 * Every value lies between start and limit, so the
-			 * unsigned sum wraps back into range: exact, and no
-			 * signed overflow on the way.
-			 */
-			uint64_t u = (uint64_t)tensor_ival(s, 0) +
-			    (uint64_t)i * (uint64_t)tensor_ival(d, 0);
-
-			put(o, i, s->iv != NULL, s->iv != NULL ? (int64_t)u : 0,
-			    f);
-			/* accumulated as ONNX defines it, in the input type */
-			f = s->dtype == DT_FLOAT || s->dtype == DT_FLOAT16 ?
-			    (double)((float)f + (float)tensor_fval(d, 0)) :
-			    f + tensor_fval(d, 0);
-		}
-		return 0;
-	}
+	if ((fn = fold_find(shape_folds, n->op)) != NULL)
+		return fn(m, n, o);
 	for (k = 0; k < n->nin; k++) {
 		const struct tensor *t = node_in(m, n, k);
 
@@ -651,41 +469,12 @@ consteval_node(struct model *m, const struct node *n)
 	if (n->nin == 0 || node_in(m, n, 0) == NULL)
 		return 0;
 	tensor_setval(o, cnt);
-	if (strcmp(op, "Reshape") == 0 || strcmp(op, "Flatten") == 0 ||
-	    strcmp(op, "Squeeze") == 0 || strcmp(op, "Unsqueeze") == 0)
-		return copy(m, n, o);
-	if (strcmp(op, "Gather") == 0)
-		return gather(m, n, o);
-	if (strcmp(op, "Slice") == 0)
-		return slice(m, n, o);
-	if (strcmp(op, "Concat") == 0)
-		return concat(m, n, o);
-	if (strcmp(op, "Transpose") == 0)
-		return transpose(m, n, o);
-	if (strncmp(op, "Reduce", 6) == 0)
+	if (strncmp(n->op, "Reduce", 6) == 0)
 		return reduce(m, n, o);
-	if (strcmp(op, "Tile") == 0)
-		return tile(m, n, o);
-	if (strcmp(op, "ScatterND") == 0 || strcmp(op, "ScatterElements") == 0)
-		return scatter(m, n, o);
-	if (strcmp(op, "Identity") == 0 || strcmp(op, "Cast") == 0 ||
-	    strcmp(op, "Dropout") == 0 || strcmp(op, "Expand") == 0 ||
-	    strcmp(op, "Add") == 0 || strcmp(op, "Sub") == 0 ||
-	    strcmp(op, "Mul") == 0 || strcmp(op, "Div") == 0 ||
-	    strcmp(op, "Mod") == 0 || strcmp(op, "Pow") == 0 ||
-	    strcmp(op, "Max") == 0 || strcmp(op, "Min") == 0 ||
-	    strcmp(op, "Sum") == 0 || strcmp(op, "Equal") == 0 ||
-	    strcmp(op, "Less") == 0 || strcmp(op, "Greater") == 0 ||
-	    strcmp(op, "LessOrEqual") == 0 ||
-	    strcmp(op, "GreaterOrEqual") == 0 || strcmp(op, "And") == 0 ||
-	    strcmp(op, "Or") == 0 || strcmp(op, "Not") == 0 ||
-	    strcmp(op, "Neg") == 0 || strcmp(op, "Abs") == 0 ||
-	    strcmp(op, "Sign") == 0 || strcmp(op, "Floor") == 0 ||
-	    strcmp(op, "Ceil") == 0 || strcmp(op, "Sqrt") == 0 ||
-	    strcmp(op, "Reciprocal") == 0 || strcmp(op, "Relu") == 0 ||
-	    strcmp(op, "Where") == 0 || strcmp(op, "Mean") == 0 ||
-	    strcmp(op, "Xor") == 0)
-		return elementwise(m, n, o);
+	if ((fn = fold_find(value_folds, n->op)) != NULL)
+		return fn(m, n, o);
+	if (consteval_elementwise_op(n->op))
+		return consteval_elementwise(m, n, o);
 	/* Not foldable: the output keeps its shape only. */
 	tensor_dropval(o);
 	return 0;

@@ -154,72 +154,122 @@ spatialmean(const struct model *m, const struct node *n)
 	return 1;
 }
 
+/* A row of op over all of n's inputs. */
+static int
+generic(struct em *e, const struct node *n, enum layer_op op)
+{
+	return rows_generic(e, n, rows_new(e, n, op), n->in, n->nin, 0);
+}
+
+/* A Transpose that moves only dims of size 1 is a view. */
+static int
+transpose(struct em *e, const struct node *n)
+{
+	if (strcmp(n->op, "Transpose") == 0 && !moves(e->m, n)) {
+		view(e->m, n);
+		return 0;
+	}
+	return rows_generic(e, n, rows_new(e, n, OP_TRANSPOSE), n->in, 1, 0);
+}
+
+/* A BatchNormalization after a Conv folds into it. */
+static int
+batchnorm(struct em *e, const struct node *n)
+{
+	struct row *r;
+
+	if ((r = producer(e, n->in[0])) != NULL && r->l.op == OP_CONV) {
+		setsrc(e->m, n, (int)r->l.id);
+		return 0;
+	}
+	return generic(e, n, OP_NORM);
+}
+
+/* An activation (or the pattern of one) folds into its producer's row. */
+static int
+activation(struct em *e, const struct node *n, const char *act)
+{
+	struct row *r;
+	int x = n->pat ? n->patin : n->in[0];
+
+	if (strcmp(n->op, "Clip") == 0 && !n->pat)
+		act = clipname(e->m, n);
+	if ((r = producer(e, x)) != NULL) {
+		rows_strcpy(r->l.act, sizeof(r->l.act), act);
+		setsrc(e->m, n, (int)r->l.id);
+		return 0;
+	}
+	r = rows_new(e, n, OP_ACT);
+	rows_strcpy(r->l.act, sizeof(r->l.act), act);
+	if (n->pat)
+		return rows_generic(e, n, r, &x, 1, 0);
+	return rows_generic(e, n, r, n->in, n->nin, 0);
+}
+
+/* An Add of a bias (N values along the last axis) folds into a GEMM. */
+static int
+eltwise(struct em *e, const struct node *n)
+{
+	const struct model *m = e->m;
+	struct row *r;
+	int x;
+
+	if (strcmp(n->op, "Add") == 0 && n->nin == 2)
+		for (x = 0; x < 2; x++) {
+			const struct tensor *c = node_in(m, n, 1 - x);
+
+			if ((r = producer(e, n->in[x])) != NULL &&
+			    r->l.op == OP_GEMM && c != NULL &&
+			    c->isconst && c->rank >= 1 &&
+			    c->dims[c->rank - 1] == r->l.out_c &&
+			    tensor_numel(c) == r->l.out_c &&
+			    node_out(m, n, 0)->rank == m->t[n->in[x]].rank) {
+				setsrc(e->m, n, (int)r->l.id);
+				return 0;
+			}
+		}
+	return generic(e, n, OP_ELTWISE);
+}
+
+/* A normalization, or the pattern of one over its input and weights. */
+static int
+norm(struct em *e, const struct node *n)
+{
+	int ts[3], nts = 0;
+
+	if (!n->pat)
+		return generic(e, n, OP_NORM);
+	ts[nts++] = n->patin;
+	if (n->patw[0] >= 0)
+		ts[nts++] = n->patw[0];
+	if (n->patw[1] >= 0)
+		ts[nts++] = n->patw[1];
+	return rows_generic(e, n, rows_new(e, n, OP_NORM), ts, (size_t)nts, 0);
+}
+
 static int
 node1(struct em *e, int ni)
 {
 	struct model *m = e->m;
 	struct node *n = &m->n[ni];
 	const char *act;
-	enum onnx_kind k = kindof(n, &act);
-	struct row *r;
-	int ts[3], x, nts;
 
-	switch (k) {
+	switch (kindof(n, &act)) {
 	case K_VIEW:
 		view(m, n);
 		return 0;
 	case K_TRANSPOSE:
-		if (strcmp(n->op, "Transpose") == 0 && !moves(m, n)) {
-			view(m, n);
-			return 0;
-		}
-		r = rows_new(e, n, OP_TRANSPOSE);
-		return rows_generic(e, n, r, n->in, 1, 0);
+		return transpose(e, n);
 	case K_BN:
-		if ((r = producer(e, n->in[0])) != NULL && r->l.op == OP_CONV) {
-			setsrc(m, n, (int)r->l.id);
-			return 0;
-		}
-		r = rows_new(e, n, OP_NORM);
-		return rows_generic(e, n, r, n->in, n->nin, 0);
+		return batchnorm(e, n);
 	case K_ACT:
-		x = n->pat ? n->patin : n->in[0];
-		if (strcmp(n->op, "Clip") == 0 && !n->pat)
-			act = clipname(m, n);
-		if ((r = producer(e, x)) != NULL) {
-			rows_strcpy(r->l.act, sizeof(r->l.act), act);
-			setsrc(m, n, (int)r->l.id);
-			return 0;
-		}
-		r = rows_new(e, n, OP_ACT);
-		rows_strcpy(r->l.act, sizeof(r->l.act), act);
-		if (n->pat)
-			return rows_generic(e, n, r, &x, 1, 0);
-		return rows_generic(e, n, r, n->in, n->nin, 0);
+		return activation(e, n, act);
 	case K_ELT:
-		if (strcmp(n->op, "Add") == 0 && n->nin == 2)
-			for (x = 0; x < 2; x++) {
-				const struct tensor *c = node_in(m, n, 1 - x);
-
-				/* A bias: N values along the last axis. */
-				if ((r = producer(e, n->in[x])) != NULL &&
-				    r->l.op == OP_GEMM && c != NULL &&
-				    c->isconst && c->rank >= 1 &&
-				    c->dims[c->rank - 1] == r->l.out_c &&
-				    tensor_numel(c) == r->l.out_c &&
-				    node_out(m, n, 0)->rank ==
-				    m->t[n->in[x]].rank) {
-					setsrc(m, n, (int)r->l.id);
-					return 0;
-				}
-			}
-		r = rows_new(e, n, OP_ELTWISE);
-		return rows_generic(e, n, r, n->in, n->nin, 0);
+		return eltwise(e, n);
 	case K_GATHER:
 		if (m->t[n->in[0]].isconst)
 			return rows_embed(e, n);
-		r = rows_new(e, n, OP_OTHER);
-		return rows_generic(e, n, r, n->in, n->nin, 0);
+		return generic(e, n, OP_OTHER);
 	case K_GEMM:
 		if (m->t[n->in[1]].isconst && m->t[n->in[1]].rank == 2 &&
 		    !m->t[n->in[0]].isconst)
@@ -238,33 +288,17 @@ node1(struct em *e, int ni)
 	case K_REDUCE:
 		if (spatialmean(m, n))
 			return rows_pool(e, n, 1);
-		r = rows_new(e, n, OP_REDUCE);
-		return rows_generic(e, n, r, n->in, n->nin, 0);
+		return generic(e, n, OP_REDUCE);
 	case K_NORM:
-		nts = 0;
-		ts[nts++] = n->pat ? n->patin : n->in[0];
-		if (n->pat) {
-			if (n->patw[0] >= 0)
-				ts[nts++] = n->patw[0];
-			if (n->patw[1] >= 0)
-				ts[nts++] = n->patw[1];
-		}
-		r = rows_new(e, n, OP_NORM);
-		if (n->pat)
-			return rows_generic(e, n, r, ts, (size_t)nts, 0);
-		return rows_generic(e, n, r, n->in, n->nin, 0);
+		return norm(e, n);
 	case K_SOFTMAX:
-		r = rows_new(e, n, OP_SOFTMAX);
-		return rows_generic(e, n, r, n->in, n->nin, 0);
+		return generic(e, n, OP_SOFTMAX);
 	case K_CONCAT:
-		r = rows_new(e, n, OP_CONCAT);
-		return rows_generic(e, n, r, n->in, n->nin, 0);
+		return generic(e, n, OP_CONCAT);
 	case K_RESIZE:
-		r = rows_new(e, n, OP_RESIZE);
-		return rows_generic(e, n, r, n->in, n->nin, 0);
+		return generic(e, n, OP_RESIZE);
 	default:
-		r = rows_new(e, n, OP_OTHER);
-		return rows_generic(e, n, r, n->in, n->nin, 0);
+		return generic(e, n, OP_OTHER);
 	}
 }
 

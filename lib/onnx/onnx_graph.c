@@ -9,6 +9,7 @@
 #include "onnx_consteval.h"
 #include "diag.h"
 #include "onnx_graph.h"
+#include "onnx_graph_keep.h"
 #include "onnx_ops.h"
 #include "onnx_shape.h"
 #include "xalloc.h"
@@ -235,18 +236,18 @@ constpick(const struct model *m, const struct node *n)
 	    strcmp(m->n[m->t[ix].producer].op, "Constant") == 0;
 }
 
-int
-graph_inputs(struct model *m, const struct input_shape *is, int nis)
+/*
+ * A graph input is a weight when every use is a weight slot, except the
+ * first one: exporters list the data inputs first (W*x with x as
+ * MatMul's second operand stays data).  *ndata counts the data inputs,
+ * *one is the last of them.
+ */
+static void
+find_weights(struct model *m, int *ndata, int *one)
 {
-	char buf[512];
 	size_t i, k;
-	int j, ndata = 0, one = -1, *data;
+	int j, *data;
 
-	/*
-	 * A graph input is a weight when every use is a weight slot, except
-	 * the first one: exporters list the data inputs first (W*x with x
-	 * as MatMul's second operand stays data).
-	 */
 	data = xcalloc(m->nt ? m->nt : 1, sizeof(int));
 	for (i = 0; i < m->nn; i++)
 		for (k = 0; k < m->n[i].nin; k++)
@@ -264,11 +265,21 @@ graph_inputs(struct model *m, const struct input_shape *is, int nis)
 		if (t->nuse > 0 && !data[i] && !t->isout)
 			t->isweight = t->isconst = 1;
 		else {
-			ndata++;
-			one = (int)i;
+			(*ndata)++;
+			*one = (int)i;
 		}
 	}
 	free(data);
+}
+
+/* The shapes given with -i replace the declared ones. */
+static int
+given_shapes(struct model *m, const struct input_shape *is, int nis,
+    int ndata, int one)
+{
+	char buf[512];
+	int j;
+
 	for (j = 0; j < nis; j++) {
 		int ti = is[j].name != NULL ? model_find(m, is[j].name) : one;
 		struct tensor *t;
@@ -290,308 +301,60 @@ graph_inputs(struct model *m, const struct input_shape *is, int nis)
 		t->declrank = is[j].rank;
 		memcpy(t->decl, is[j].dims, sizeof(t->decl));
 	}
-	for (i = 0; i < m->nt; i++) {
-		struct tensor *t = &m->t[i];
+	return 0;
+}
 
-		if (!t->isinput || t->nuse == 0)
-			continue;
-		if (t->declrank < 0) {
-			pf_err(m->file, "input '%s' has no declared shape: give "
-			    "it with -i %s=NxCxHxW", t->name, t->name);
+/* Input t's shape from its declared one, which must be whole. */
+static int
+input_shape(const struct model *m, struct tensor *t)
+{
+	char hint[256];
+	int j;
+
+	if (t->declrank < 0) {
+		pf_err(m->file, "input '%s' has no declared shape: give it "
+		    "with -i %s=NxCxHxW", t->name, t->name);
+		return -1;
+	}
+	for (j = 0; j < t->declrank; j++) {
+		if (t->decl[j] < 0) {
+			shapehint(t, hint, sizeof(hint));
+			pf_err(m->file, "input '%s': dim %d ('%s') is unknown: "
+			    "give the shape with -i %s=%s", t->name, j,
+			    model_dimparam(m, t, j), t->name, hint);
 			return -1;
 		}
-		for (j = 0; j < t->declrank; j++) {
-			if (t->decl[j] < 0) {
-				char hint[256];
-
-				shapehint(t, hint, sizeof(hint));
-				pf_err(m->file, "input '%s': dim %d ('%s') is "
-				    "unknown: give the shape with -i %s=%s",
-				    t->name, j, model_dimparam(m, t, j), t->name,
-				    hint);
-				return -1;
-			}
-			if (t->decl[j] == 0) {
-				pf_err(m->file, "input '%s': dim %d is zero",
-				    t->name, j);
-				return -1;
-			}
-		}
-		t->rank = t->declrank;
-		memcpy(t->dims, t->decl, sizeof(t->dims));
-		t->known = 1;
-		if (t->dtype == DT_UNDEF)
-			t->dtype = DT_FLOAT;
-		if (tensor_numel(t) < 0) {
-			pf_err(m->file, "input '%s': element count overflows "
-			    "64 bits", t->name);
+		if (t->decl[j] == 0) {
+			pf_err(m->file, "input '%s': dim %d is zero", t->name, j);
 			return -1;
 		}
+	}
+	t->rank = t->declrank;
+	memcpy(t->dims, t->decl, sizeof(t->dims));
+	t->known = 1;
+	if (t->dtype == DT_UNDEF)
+		t->dtype = DT_FLOAT;
+	if (tensor_numel(t) < 0) {
+		pf_err(m->file, "input '%s': element count overflows 64 bits",
+		    t->name);
+		return -1;
 	}
 	return 0;
 }
 
-/*
- * What the consumers of tensor ti (an output of an unknown op) fix about
- * its shape: a Conv or ConvTranspose its rank and channels (dim 1) by its
- * weights, a Gemm its rank (2) and K, a MatMul its last dim K by the
- * other operand, a Reshape to a constant shape (no 0, no -1) its element
- * count.  The first consumer that fixes something is taken (its own
- * shape rule later checks the shape against the rest).
- */
-struct fix {
-	const struct node *by;		/* NULL: no consumer fixes anything */
-	int	 rank;			/* -1: not fixed (MatMul) */
-	int	 dim;			/* index of the fixed dim, -1 last */
-	int64_t	 val;			/* its value */
-	int	 numel;			/* Reshape: only the count, as tgt */
-	int	 tgtrank;
-	int64_t	 tgt[ONNX_MAXRANK];
-};
-
-static int
-fixdim(const struct model *m, const struct node *c, size_t slot,
-    struct fix *f)
+int
+graph_inputs(struct model *m, const struct input_shape *is, int nis)
 {
-	const struct tensor *b = node_in(m, c, slot == 0 ? 1 : 0);
-	int64_t v;
-	int i;
-
-	if (!c->stdop || slot != 0 || b == NULL || !b->known)
-		return 0;
-	if ((strcmp(c->op, "Conv") == 0 || strcmp(c->op, "ConvTranspose") ==
-	    0) && b->rank >= 3) {
-		f->rank = b->rank;
-		f->dim = 1;
-		if (c->op[4] == '\0') {
-			if (ck_mul(b->dims[1], attr_int(c, "group", 1), &v) < 0)
-				return 0;
-			f->val = v;
-		} else
-			f->val = b->dims[0];
-	} else if (strcmp(c->op, "Gemm") == 0 && b->rank == 2) {
-		f->rank = 2;
-		f->dim = attr_int(c, "transA", 0) ? 0 : 1;
-		f->val = b->dims[attr_int(c, "transB", 0) ? 1 : 0];
-	} else if (strcmp(c->op, "MatMul") == 0 && b->rank >= 1) {
-		f->rank = -1;
-		f->dim = -1;
-		f->val = b->dims[b->rank > 1 ? b->rank - 2 : 0];
-	} else if (strcmp(c->op, "Reshape") == 0 && b->hasval &&
-	    b->rank == 1 && b->nval >= 1 && b->nval <= ONNX_MAXRANK) {
-		for (i = 0; i < (int)b->nval; i++)
-			if ((f->tgt[i] = tensor_ival(b, i)) < 1)
-				return 0;
-		f->tgtrank = (int)b->nval;
-		f->numel = 1;
-	} else
-		return 0;
-	f->by = c;
-	return 1;
-}
-
-static void
-fixof(const struct model *m, int ti, struct fix *f)
-{
-	size_t i, j;
-
-	memset(f, 0, sizeof(*f));
-	for (i = 0; i < m->nn; i++)
-		for (j = 0; j < m->n[i].nin; j++)
-			if (m->n[i].in[j] == ti && fixdim(m, &m->n[i], j, f))
-				return;
-}
-
-/*
- * Output i of unknown op n, which has no declared shape, by what its
- * consumers fix (fixof) and, for the rest, its data input x (NULL unless
- * n has exactly one input that is not constant); with nothing fixed, x's
- * shape when it is n's only output in use (the op taken as
- * shape-preserving).  A warning says what was assumed; what cannot be
- * inferred is reported, naming the output and what is missing.
- */
-static int
-keepout(struct model *m, const struct node *n, size_t i,
-    const struct tensor *x, int ndata, int nused)
-{
-	const struct tensor *t = node_out(m, n, i);
-	int64_t d[ONNX_MAXRANK], cnt;
-	struct fix f;
-	char buf[160], what[128], why[128];
-	int r, j;
-
-	fixof(m, n->out[i], &f);
-	if (f.by != NULL && f.numel) {
-		struct tensor tmp;
-
-		memset(&tmp, 0, sizeof(tmp));
-		tmp.known = 1;
-		tmp.rank = f.tgtrank;
-		memcpy(tmp.dims, f.tgt, sizeof(tmp.dims));
-		cnt = tensor_numel(&tmp);
-		if (cnt < 0) {
-			pf_err(m->file, "node %s: the shape Reshape '%s' gives "
-			    "output '%s' of unknown op '%s' overflows 64 bits",
-			    n->name, f.by->name, t->name, n->op);
-			return -1;
-		}
-		if (x != NULL && tensor_numel(x) == cnt) {
-			shape_setout(m, n, i, x->dtype, x->rank, x->dims);
-			pf_warn(m->file, "node %s: unknown op '%s': output '%s' "
-			    "taken as %s like input '%s', whose element count "
-			    "Reshape '%s' fixes; the model declares no output "
-			    "shape", n->name, n->op, t->name,
-			    tensor_shape_str(x, buf, sizeof(buf)), x->name,
-			    f.by->name);
-			return 0;
-		}
-		shape_setout(m, n, i, x != NULL ? x->dtype : DT_FLOAT,
-		    tmp.rank, tmp.dims);
-		pf_warn(m->file, "node %s: unknown op '%s': output '%s' taken "
-		    "as %s, the element count Reshape '%s' fixes; the model "
-		    "declares no output shape", n->name, n->op, t->name,
-		    tensor_shape_str(&tmp, buf, sizeof(buf)), f.by->name);
-		return 0;
-	}
-	if (f.by != NULL) {
-		r = f.rank >= 0 ? f.rank : x != NULL ? x->rank : -1;
-		if (x == NULL || x->rank != r || r < 1) {
-			size_t off;
-
-			if (f.rank >= 0) {
-				off = (size_t)snprintf(what, sizeof(what), "its "
-				    "rank (%d) and dim %d (%lld), not dims",
-				    f.rank, f.dim, (long long)f.val);
-				for (j = 0; j < f.rank && off < sizeof(what); j++)
-					if (j != f.dim)
-						off += (size_t)snprintf(what + off,
-						    sizeof(what) - off, "%s %d",
-						    j == 0 || (j == 1 &&
-						    f.dim == 0) ? "" : ",", j);
-			} else
-				snprintf(what, sizeof(what), "its last dim "
-				    "(%lld), not its rank", (long long)f.val);
-			if (x != NULL)
-				snprintf(why, sizeof(why), "input '%s' has rank %d",
-				    x->name, x->rank);
-			else
-				snprintf(why, sizeof(why), "%d inputs are not "
-				    "constant", ndata);
-			pf_err(m->file, "node %s: unsupported op '%s': output "
-			    "'%s' has no declared shape; %s '%s' fixes %s (%s): "
-			    "declare it in value_info",
-			    n->name, n->op, t->name, f.by->op, f.by->name,
-			    what, why);
-			return -1;
-		}
-		memcpy(d, x->dims, sizeof(d));
-		j = f.dim >= 0 ? f.dim : r - 1;
-		d[j] = f.val;
-		shape_setout(m, n, i, x->dtype, r, d);
-		pf_warn(m->file, "node %s: unknown op '%s': output '%s' taken "
-		    "as %s (dim %d from %s '%s', the others like input '%s'); "
-		    "the model declares no output shape", n->name, n->op,
-		    t->name, tensor_shape_str(node_out(m, n, i), buf, sizeof(buf)),
-		    j, f.by->op, f.by->name, x->name);
-		return 0;
-	}
-	if (x != NULL && nused == 1) {
-		shape_setout(m, n, i, x->dtype, x->rank, x->dims);
-		pf_warn(m->file, "node %s: unknown op '%s' taken as "
-		    "shape-preserving (output %s like input '%s'); the model "
-		    "declares no output shape", n->name, n->op,
-		    tensor_shape_str(x, buf, sizeof(buf)), x->name);
-		return 0;
-	}
-	if (x == NULL)
-		pf_err(m->file, "node %s: unsupported op '%s': output '%s' has "
-		    "no declared shape, no consumer fixes it and %d inputs "
-		    "are not constant (so it is not taken as shape-preserving): "
-		    "declare it in value_info", n->name, n->op, t->name, ndata);
-	else
-		pf_err(m->file, "node %s: unsupported op '%s': output '%s' has "
-		    "no declared shape, no consumer fixes it and %d outputs "
-		    "are in use (so it is not taken as shape-preserving): "
-		    "declare it in value_info", n->name, n->op, t->name, nused);
-	return -1;
-}
-
-/*
- * An unknown op that says it reduces: named Reduce* (a newer or a custom
- * domain's reduction) or with a keepdims attribute, one data input, and
- * axes as an attribute, a constant second input or absent (all axes).
- * Its output by the ONNX Reduce rule (ReduceSum's in the op table), with
- * a warning:
- * 1 done, 0 not such an op, -1 reported.
- */
-static int
-keepreduce(struct model *m, const struct node *n, const struct tensor *x)
-{
-	const struct tensor *ax = node_in(m, n, 1);
-	char buf[160];
-
-	if ((strncmp(n->op, "Reduce", 6) != 0 && !attr_has(n, "keepdims")) ||
-	    x == NULL || x != node_in(m, n, 0) || n->nin > 2 ||
-	    (ax != NULL && (!ax->hasval || !onnx_dtype_isint(ax->dtype))))
-		return 0;
-	if (onnx_op_find("ReduceSum")->shape(m, n) < 0)
-		return -1;
-	pf_warn(m->file, "node %s: unknown op '%s' taken as a reduction "
-	    "(output %s by its axes and keepdims); the model declares no "
-	    "output shape", n->name, n->op,
-	    tensor_shape_str(node_out(m, n, 0), buf, sizeof(buf)));
-	return 1;
-}
-
-/*
- * Output shapes of an unknown op kept with -k: the declared ones where
- * the model has them; an output nothing reads is taken as a scalar; a
- * reduction's by keepreduce(); the others by keepout().  Returns 0 or -1.
- */
-static int
-keepshape(struct model *m, const struct node *n)
-{
-	const struct tensor *x = NULL;
 	size_t i;
-	int j, ndata = 0, nused = 0;
+	int ndata = 0, one = -1;
 
-	for (i = 0; i < n->nin; i++) {
-		const struct tensor *t = node_in(m, n, i);
-
-		if (t != NULL && !t->isconst) {
-			ndata++;
-			x = t;
-		}
-	}
-	if (ndata != 1)
-		x = NULL;
-	for (i = 0; i < n->nout; i++) {
-		const struct tensor *t = node_out(m, n, i);
-
-		if (t != NULL && (t->nuse > 0 || t->isout))
-			nused++;
-	}
-	for (i = 0; i < n->nout; i++) {
-		struct tensor *t = node_out(m, n, i);
-
-		if (t == NULL)
-			continue;
-		for (j = 0; j < t->declrank; j++)
-			if (t->decl[j] < 1)
-				break;
-		if (t->declrank >= 0 && j == t->declrank)
-			shape_setout(m, n, i, t->dtype ? t->dtype : DT_FLOAT,
-			    t->declrank, t->decl);
-		else if (t->nuse == 0 && !t->isout)
-			shape_setout(m, n, i, x != NULL ? x->dtype : DT_FLOAT,
-			    0, NULL);
-		else if (i == 0 && n->nout == 1 &&
-		    (j = keepreduce(m, n, x)) != 0) {
-			if (j < 0)
-				return -1;
-		} else if (keepout(m, n, i, x, ndata, nused) < 0)
+	find_weights(m, &ndata, &one);
+	if (given_shapes(m, is, nis, ndata, one) < 0)
+		return -1;
+	for (i = 0; i < m->nt; i++)
+		if (m->t[i].isinput && m->t[i].nuse > 0 &&
+		    input_shape(m, &m->t[i]) < 0)
 			return -1;
-	}
 	return 0;
 }
 
@@ -610,33 +373,104 @@ declared_ok(const struct tensor *t)
 }
 
 /*
+ * Whether every input of n has a known shape (reported where one has
+ * not): 1 and *allconst set when every input is constant, or -1.
+ */
+static int
+inputs_known(const struct model *m, const struct node *n, int *allconst)
+{
+	size_t i;
+
+	*allconst = 1;
+	for (i = 0; i < n->nin; i++) {
+		const struct tensor *t = node_in(m, n, i);
+
+		if (t != NULL && !t->known) {
+			pf_err(m->file, "node %s: shape of input '%s' is "
+			    "unknown", n->name, t->name);
+			return -1;
+		}
+		if (t != NULL && !t->isconst)
+			*allconst = 0;
+	}
+	return 1;
+}
+
+/*
+ * Output t of n as inferred: known, countable, as declared, no negative
+ * dim; constant when allconst (or a Shape, Size or Constant), and then
+ * the only kind that may have a zero dim.  Returns 0, or -1 reported.
+ */
+static int
+output_ok(const struct model *m, const struct node *n, struct tensor *t,
+    int allconst)
+{
+	char buf[160], dbuf[160];
+	struct tensor d;
+	int j;
+
+	if (!t->known) {
+		pf_err(m->file, "node %s: cannot infer the shape of output "
+		    "'%s'", n->name, t->name);
+		return -1;
+	}
+	if (tensor_numel(t) < 0) {
+		pf_err(m->file, "node %s: output '%s' of shape %s has more "
+		    "elements than 64 bits count", n->name, t->name,
+		    tensor_shape_str(t, buf, sizeof(buf)));
+		return -1;
+	}
+	/*
+	 * A shape the model declares (value_info, graph outputs) for its own
+	 * input shapes must be the one computed: a model that contradicts
+	 * itself is refused, not read one way or the other.
+	 */
+	if (!m->reshaped && t->declrank >= 0 && !declared_ok(t)) {
+		d = *t;
+		d.rank = t->declrank;
+		memcpy(d.dims, t->decl, sizeof(d.dims));
+		pf_err(m->file, "node %s: output '%s' has shape %s, the model "
+		    "declares %s", n->name, t->name,
+		    tensor_shape_str(t, buf, sizeof(buf)),
+		    tensor_shape_str(&d, dbuf, sizeof(dbuf)));
+		return -1;
+	}
+	for (j = 0; j < t->rank; j++)
+		if (t->dims[j] < 0) {
+			pf_err(m->file, "node %s: output '%s' has a negative "
+			    "dim (shape %s)", n->name, t->name,
+			    tensor_shape_str(t, buf, sizeof(buf)));
+			return -1;
+		}
+	t->isconst = allconst || strcmp(n->op, "Shape") == 0 ||
+	    strcmp(n->op, "Size") == 0 || strcmp(n->op, "Constant") == 0;
+	for (j = 0; j < t->rank && !t->isconst; j++)
+		if (t->dims[j] < 1) {
+			pf_err(m->file, "node %s: output '%s' has a zero dim "
+			    "(shape %s)", n->name, t->name,
+			    tensor_shape_str(t, buf, sizeof(buf)));
+			return -1;
+		}
+	return 0;
+}
+
+/*
  * Infer the output shapes and types of node ni from its inputs (which
  * must be known) by its op's rule, and mark outputs constant when every
  * input is.  An unknown op is reported with the hint about -k unless keep
- * is set, in which case keepshape() gives its outputs' shapes.  Returns 0, or -1 reported.
+ * is set, in which case graph_keepshape() gives its outputs' shapes.  Returns
+ * 0, or -1 reported.
  */
 static int
 infer1(struct model *m, int ni, int keep)
 {
 	const struct onnx_op *op;
 	struct node *n = &m->n[ni];
-	char buf[160];
 	size_t i;
-	int allconst = 1;
+	int allconst;
 
-	for (i = 0; i < n->nin; i++) {
-		struct tensor *t = node_in(m, n, i);
-
-		if (t == NULL)
-			continue;
-		if (!t->known) {
-			pf_err(m->file, "node %s: shape of input '%s' is "
-			    "unknown", n->name, t->name);
-			return -1;
-		}
-		if (!t->isconst)
-			allconst = 0;
-	}
+	if (inputs_known(m, n, &allconst) < 0)
+		return -1;
 	op = n->stdop ? onnx_op_find(n->op) : NULL;
 	if (op != NULL && op->shape(m, n) < 0)
 		return -1;
@@ -644,65 +478,17 @@ infer1(struct model *m, int ni, int keep)
 		if (!keep) {
 			pf_err(m->file, "node %s: unsupported op '%s%s%s' (use "
 			    "-k to keep it as an 'other' row)", n->name,
-			    node_domain(n),
-			    n->stdop ? "" : ".", n->op);
+			    node_domain(n), n->stdop ? "" : ".", n->op);
 			return -1;
 		}
-		if (keepshape(m, n) < 0)
+		if (graph_keepshape(m, n) < 0)
 			return -1;
 		allconst = 0;
 	}
-	for (i = 0; i < n->nout; i++) {
-		struct tensor *t = node_out(m, n, i);
-		int j;
-
-		if (t == NULL)
-			continue;
-		if (!t->known) {
-			pf_err(m->file, "node %s: cannot infer the shape of "
-			    "output '%s'", n->name, t->name);
+	for (i = 0; i < n->nout; i++)
+		if (n->out[i] >= 0 && output_ok(m, n, &m->t[n->out[i]],
+		    allconst) < 0)
 			return -1;
-		}
-		if (tensor_numel(t) < 0) {
-			pf_err(m->file, "node %s: output '%s' of shape %s has "
-			    "more elements than 64 bits count", n->name,
-			    t->name, tensor_shape_str(t, buf, sizeof(buf)));
-			return -1;
-		}
-		/*
-		 * A shape the model declares (value_info, graph outputs) for
-		 * its own input shapes must be the one computed: a model that
-		 * contradicts itself is refused, not read one way or the other.
-		 */
-		if (!m->reshaped && t->declrank >= 0 && !declared_ok(t)) {
-			char dbuf[160];
-			struct tensor d = *t;
-
-			d.rank = t->declrank;
-			memcpy(d.dims, t->decl, sizeof(d.dims));
-			pf_err(m->file, "node %s: output '%s' has shape %s, the "
-			    "model declares %s", n->name, t->name,
-			    tensor_shape_str(t, buf, sizeof(buf)),
-			    tensor_shape_str(&d, dbuf, sizeof(dbuf)));
-			return -1;
-		}
-		for (j = 0; j < t->rank; j++)
-			if (t->dims[j] < 0) {
-				pf_err(m->file, "node %s: output '%s' has a "
-				    "negative dim (shape %s)", n->name,
-				    t->name, tensor_shape_str(t, buf, sizeof(buf)));
-				return -1;
-			}
-		t->isconst = allconst || strcmp(n->op, "Shape") == 0 ||
-		    strcmp(n->op, "Size") == 0 || strcmp(n->op, "Constant") == 0;
-		for (j = 0; j < t->rank && !t->isconst; j++)
-			if (t->dims[j] < 1) {
-				pf_err(m->file, "node %s: output '%s' has a "
-				    "zero dim (shape %s)", n->name, t->name,
-				    tensor_shape_str(t, buf, sizeof(buf)));
-				return -1;
-			}
-	}
 	return 0;
 }
 
@@ -715,7 +501,7 @@ graph_infer(struct model *m, int keep)
 	/*
 	 * Constant nodes first (they read nothing), so that what a consumer
 	 * of an unknown op fixes (a Reshape's shape) is known when the op
-	 * is reached (keepshape).
+	 * is reached (graph_keepshape).
 	 */
 	for (pass = 0; pass < 2; pass++)
 		for (i = 0; i < m->nn; i++) {

@@ -238,153 +238,243 @@ cache_inst(const struct model *m, int root, int64_t k, int64_t n)
 	return e / kn;
 }
 
-int
-onnx_kv_mark(struct model *m, struct table *t)
-{
+/* What the marking passes share: the model, its rows, the cache updates. */
+struct kvmark {
+	struct model	*m;
+	struct table	*t;
 	struct layer_cols lc;
-	struct layer l;
-	char *kvcat = NULL;
-	int64_t *kvlen = NULL;
-	int *kvax = NULL;
-	long row, rcol, scol = -1;
-	size_t i, j, k, nkv = 0;
-	int rc = -1;
+	char		*kvcat;		/* cache update outputs (onnx_kv_updates) */
+	int64_t		*kvlen;		/* their context lengths, 0 unknown */
+	int		*kvax;		/* their context axes, -1 unknown */
+	long		 rcol;		/* the resident column, -1 not yet */
+};
 
-	/* the cache updates */
-	kvcat = onnx_kv_updates(m);
-	kvlen = xcalloc(m->nt + 1, sizeof(*kvlen));
-	kvax = xcalloc(m->nt + 1, sizeof(*kvax));
+static int
+toolarge(const struct kvmark *k)
+{
+	pf_err(k->m->file, "KV cache: a count overflows 64 bits");
+	return -1;
+}
+
+/* The cache updates with the length and axis of their contexts. */
+static void
+find_updates(struct kvmark *k)
+{
+	const struct model *m = k->m;
+	size_t i;
+
+	k->kvcat = onnx_kv_updates(m);
+	k->kvlen = xcalloc(m->nt + 1, sizeof(*k->kvlen));
+	k->kvax = xcalloc(m->nt + 1, sizeof(*k->kvax));
 	for (i = 0; i < m->nn; i++) {
 		const struct node *n = &m->n[i];
 
-		if (is_update(m, kvcat, n))
-			kvlen[n->out[0]] = seq_len(m, n, &kvax[n->out[0]]);
+		if (is_update(m, k->kvcat, n))
+			k->kvlen[n->out[0]] = seq_len(m, n, &k->kvax[n->out[0]]);
 	}
-	/* the matmuls reading them */
-	if (layer_cols_find(t, &lc) < 0)
-		goto out;
-	rcol = -1;
+}
+
+/*
+ * Which dimension of the cache operand B (k x n) of a matmul is the
+ * context: 'n', 'k', or 0 when not known.
+ */
+static char
+kv_seq_dim(const struct kvmark *k, const struct node *n, int bi, int root)
+{
+	const struct tensor *b = &k->m->t[n->in[bi]];
+	int64_t L = k->kvlen[root];
+	int ax;
+
+	if (bi != 1 || !b->known || b->rank < 2 || L <= 0)
+		return 0;
+	ax = seq_axis(k->m, n->in[bi], root, k->kvax[root]);
+	if (ax == b->rank - 1 || ax == b->rank - 2)
+		return ax == b->rank - 1 ? 'n' : 'k';
+	/* the path lost it: the dim that is the context */
+	return b->dims[b->rank - 1] == L ? 'n' :
+	    b->dims[b->rank - 2] == L ? 'k' : 0;
+}
+
+/*
+ * One instance per cache matrix as stored; the query heads that share it
+ * (broadcast, or the cache repeated to them) become rows of l's GEMM.
+ */
+static int
+fold_heads(const struct kvmark *k, const struct tensor *b, int root,
+    struct layer *l)
+{
+	int64_t inst = 1, g;
+	size_t d;
+
+	for (d = 0; b->known && d + 2 < (size_t)b->rank; d++)
+		if (ck_mul(inst, b->dims[d], &inst) < 0)
+			return -1;
+	if ((g = cache_inst(k->m, root, l->gemm_k, l->gemm_n)) >= 1 &&
+	    g < inst)
+		inst = g;
+	if (inst >= 1 && l->gemm_batch > inst && l->gemm_batch % inst == 0) {
+		g = l->gemm_batch / inst;
+		if (ck_mul(l->gemm_m, g, &l->gemm_m) < 0)
+			return -1;
+		l->gemm_batch = inst;
+	}
+	return 0;
+}
+
+/* The operand of MatMul n that reads a cache (0 or 1), or -1. */
+static int
+cache_operand(const struct kvmark *k, const struct node *n)
+{
+	int bi = -1;
+	size_t j;
+
+	if (!n->stdop || strcmp(n->op, "MatMul") != 0 || n->nin < 2 ||
+	    n->nout < 1 || n->out[0] < 0)
+		return -1;
+	for (j = 0; j < 2; j++)
+		if (n->in[j] >= 0 && k->kvcat[onnx_kv_root(k->m, n->in[j])])
+			bi = (int)j;
+	return bi;
+}
+
+/* The matmuls reading a cache marked resident kv; *nkv counts them. */
+static int
+mark_matmuls(struct kvmark *k, size_t *nkv)
+{
+	const struct model *m = k->m;
+	struct layer l;
+	long row;
+	size_t i;
+	int bi, root;
+
 	for (i = 0; i < m->nn; i++) {
 		const struct node *n = &m->n[i];
-		const struct tensor *a, *b;
-		int64_t inst = 1, g, L;
-		int bi = -1, root, ax;
 
-		if (!n->stdop || strcmp(n->op, "MatMul") != 0 || n->nin < 2 ||
-		    n->nout < 1 || n->out[0] < 0)
+		if ((bi = cache_operand(k, n)) < 0 ||
+		    (row = row_of(m, k->t, n->out[0])) < 0)
 			continue;
-		for (j = 0; j < 2; j++)
-			if (n->in[j] >= 0 && kvcat[onnx_kv_root(m, n->in[j])])
-				bi = (int)j;
-		if (bi < 0 || (row = row_of(m, t, n->out[0])) < 0)
-			continue;
-		if (layer_get(t, &lc, (size_t)row, &l) < 0 || l.op != OP_MATMUL)
-			goto out;
-		a = &m->t[n->in[1 - bi]];
-		b = &m->t[n->in[bi]];
-		(void)a;
-		/* which dimension of the cache operand B (k x n) is the context */
+		if (layer_get(k->t, &k->lc, (size_t)row, &l) < 0 ||
+		    l.op != OP_MATMUL)
+			return -1;
 		root = onnx_kv_root(m, n->in[bi]);
-		L = kvlen[root];
-		l.kv_seq = 0;
-		if (bi == 1 && b->known && b->rank >= 2 && L > 0) {
-			ax = seq_axis(m, n->in[bi], root, kvax[root]);
-			if (ax == b->rank - 1 || ax == b->rank - 2)
-				l.kv_seq = ax == b->rank - 1 ? 'n' : 'k';
-			else	/* the path lost it: the dim that is the context */
-				l.kv_seq = b->dims[b->rank - 1] == L ? 'n' :
-				    b->dims[b->rank - 2] == L ? 'k' : 0;
-		}
-		/*
-		 * one instance per cache matrix as stored; the query heads
-		 * that share it (broadcast, or the cache repeated to them)
-		 * are rows
-		 */
-		for (k = 0; b->known && k + 2 < (size_t)b->rank; k++)
-			if (ck_mul(inst, b->dims[k], &inst) < 0)
-				goto toolarge;
-		if ((g = cache_inst(m, root, l.gemm_k, l.gemm_n)) >= 1 &&
-		    g < inst)
-			inst = g;
-		if (inst >= 1 && l.gemm_batch > inst && l.gemm_batch % inst == 0) {
-			g = l.gemm_batch / inst;
-			if (ck_mul(l.gemm_m, g, &l.gemm_m) < 0)
-				goto toolarge;
-			l.gemm_batch = inst;
-		}
-		if (rcol < 0) {
-			rcol = (long)csvio_addcol(t, "resident");
-			lc.resident = rcol;
-			scol = (long)csvio_addcol(t, "kv_seq");
-			lc.kv_seq = scol;
+		l.kv_seq = kv_seq_dim(k, n, bi, root);
+		if (fold_heads(k, &m->t[n->in[bi]], root, &l) < 0)
+			return toolarge(k);
+		if (k->rcol < 0) {
+			k->rcol = (long)csvio_addcol(k->t, "resident");
+			k->lc.resident = k->rcol;
+			k->lc.kv_seq = (long)csvio_addcol(k->t, "kv_seq");
 		}
 		strcpy(l.resident, "kv");
 		if (layer_derive(&l) < 0)
-			goto toolarge;
-		layer_put(t, &lc, (size_t)row, &l);
-		nkv++;
+			return toolarge(k);
+		layer_put(k->t, &k->lc, (size_t)row, &l);
+		(*nkv)++;
 	}
-	if (nkv == 0) {
-		rc = 0;
-		goto out;
+	return 0;
+}
+
+/* The new token's bytes: update n's inputs that are not the past cache. */
+static int
+new_bytes(const struct model *m, const struct node *n, int64_t e,
+    int64_t *bytes)
+{
+	int64_t v;
+	size_t j;
+
+	*bytes = 0;
+	for (j = 0; j < n->nin; j++) {
+		if (n->in[j] < 0 || onnx_kv_is_past(m, n->in[j]))
+			continue;
+		if ((v = tensor_numel(&m->t[n->in[j]])) < 0 ||
+		    ck_mul(v, e, &v) < 0 || ck_add(*bytes, v, bytes) < 0)
+			return -1;
 	}
-	/* the appends: only the new token's rows are written, in place */
+	return 0;
+}
+
+/* Whether n is a Gather from a past cache. */
+static int
+cache_gather(const struct model *m, const struct node *n)
+{
+	return n->stdop && strcmp(n->op, "Gather") == 0 && n->nout >= 1 &&
+	    n->out[0] >= 0 && n->in[0] >= 0 && onnx_kv_is_past(m, n->in[0]);
+}
+
+/*
+ * The ops that move a cache: an append writes only the new token's rows,
+ * in place; a Gather picking one layer of a stacked cache moves nothing
+ * (an offset into the cache), though graph_inputs() took the cache for an
+ * embedding table.
+ */
+static int
+mark_moves(struct kvmark *k)
+{
+	const struct model *m = k->m;
+	struct layer l;
+	int64_t bytes;
+	long row;
+	size_t i;
+	int app;
+
 	for (i = 0; i < m->nn; i++) {
 		const struct node *n = &m->n[i];
-		int64_t bytes = 0, e, v;
 
-		if (!is_update(m, kvcat, n) || (row = row_of(m, t, n->out[0])) < 0)
+		app = is_update(m, k->kvcat, n);
+		if ((!app && !cache_gather(m, n)) ||
+		    (row = row_of(m, k->t, n->out[0])) < 0)
 			continue;
-		if (layer_get(t, &lc, (size_t)row, &l) < 0)
-			goto out;
-		e = layer_dtype_bytes(l.dtype);
-		for (j = 0; j < n->nin; j++) {
-			if (n->in[j] < 0 || onnx_kv_is_past(m, n->in[j]))
-				continue;
-			if ((v = tensor_numel(&m->t[n->in[j]])) < 0 ||
-			    ck_mul(v, e, &v) < 0 || ck_add(bytes, v, &bytes) < 0)
-				goto toolarge;
-		}
+		if (layer_get(k->t, &k->lc, (size_t)row, &l) < 0)
+			return -1;
+		bytes = 0;
+		if (app && new_bytes(m, n, layer_dtype_bytes(l.dtype),
+		    &bytes) < 0)
+			return toolarge(k);
 		strcpy(l.resident, "kv");
 		l.in_bytes = l.out_bytes = bytes;
 		l.weight_bytes = 0;
-		layer_put(t, &lc, (size_t)row, &l);
+		layer_put(k->t, &k->lc, (size_t)row, &l);
 	}
-	/*
-	 * A Gather picking one layer of a stacked cache moves nothing (an
-	 * offset into the cache), though graph_inputs() took the cache for
-	 * an embedding table.
-	 */
-	for (i = 0; i < m->nn; i++) {
-		const struct node *n = &m->n[i];
+	return 0;
+}
 
-		if (!n->stdop || strcmp(n->op, "Gather") != 0 || n->nout < 1 ||
-		    n->out[0] < 0 || n->in[0] < 0 ||
-		    !onnx_kv_is_past(m, n->in[0]) ||
-		    (row = row_of(m, t, n->out[0])) < 0)
+/* Every other row with weights holds them resident. */
+static int
+mark_weights(struct kvmark *k)
+{
+	struct layer l;
+	size_t i;
+
+	for (i = 0; i < k->t->nrows; i++) {
+		if (*csvio_get(k->t, i, (size_t)k->rcol) != '\0')
 			continue;
-		if (layer_get(t, &lc, (size_t)row, &l) < 0)
-			goto out;
-		strcpy(l.resident, "kv");
-		l.in_bytes = l.weight_bytes = l.out_bytes = 0;
-		layer_put(t, &lc, (size_t)row, &l);
-	}
-	/* every other row with weights holds them resident */
-	for (i = 0; i < t->nrows; i++) {
-		if (*csvio_get(t, i, (size_t)rcol) != '\0')
-			continue;
-		if (layer_get(t, &lc, i, &l) < 0)
-			goto out;
+		if (layer_get(k->t, &k->lc, i, &l) < 0)
+			return -1;
 		if (l.weight_bytes > 0 && (l.op == OP_CONV || l.op == OP_GEMM))
-			csvio_set(t, i, (size_t)rcol, "weights");
+			csvio_set(k->t, i, (size_t)k->rcol, "weights");
 	}
-	rc = 0;
-	goto out;
-toolarge:
-	pf_err(m->file, "KV cache: a count overflows 64 bits");
+	return 0;
+}
+
+int
+onnx_kv_mark(struct model *m, struct table *t)
+{
+	struct kvmark k;
+	size_t nkv = 0;
+	int rc = -1;
+
+	memset(&k, 0, sizeof(k));
+	k.m = m;
+	k.t = t;
+	k.rcol = -1;
+	find_updates(&k);
+	if (layer_cols_find(t, &k.lc) < 0 || mark_matmuls(&k, &nkv) < 0)
+		goto out;
+	if (nkv == 0 || (mark_moves(&k) == 0 && mark_weights(&k) == 0))
+		rc = 0;
 out:
-	free(kvcat);
-	free(kvlen);
-	free(kvax);
+	free(k.kvcat);
+	free(k.kvlen);
+	free(k.kvax);
 	return rc;
 }

@@ -1,6 +1,10 @@
 /*
- * onnx_layers(): model file to layer table, the passes in their order.
+ * onnx_layers(): model file to layer table, the passes in their order;
+ * onnx_layers_run(): the table written as onnx2layers writes it.
  */
+#include <stdio.h>
+
+#include "diag.h"
 #include "onnx_emit.h"
 #include "onnx_kv.h"
 #include "onnx_graph.h"
@@ -28,5 +32,30 @@ onnx_layers(const char *path, const struct input_shape *is, int nis,
 	int rc = onnx_layers_model(path, is, nis, keep, dtype, t, &m);
 
 	model_free(&m);
+	return rc;
+}
+
+int
+onnx_layers_run(const char *path, const struct onnx_layers_opts *o)
+{
+	struct model m;
+	struct table t;
+	int rc = -1;
+
+	if (onnx_layers_model(path, o->is, o->nis, o->keep, o->dtype, &t,
+	    &m) == 0) {
+		if (csvio_write(stdout, &t) == 0)
+			rc = 0;
+		else
+			pf_write_error(NULL);
+	}
+	/*
+	 * The table written and stdout closed before the model is freed:
+	 * the stage reading the table starts as it ends (EOF).
+	 */
+	if (pf_close_stdout() < 0)
+		rc = -1;
+	model_free(&m);
+	csvio_free(&t);
 	return rc;
 }

@@ -26,4 +26,19 @@ int onnx_layers(const char *path, const struct input_shape *is, int nis,
 int onnx_layers_model(const char *path, const struct input_shape *is,
     int nis, int keep, const char *dtype, struct table *t, struct model *m);
 
+/* onnx2layers' options (onnx2layers(1)). */
+struct onnx_layers_opts {
+	const struct input_shape *is;	/* -i, nis of them */
+	int		 nis;
+	const char	*dtype;		/* -t */
+	int		 keep;		/* -k */
+};
+
+/*
+ * onnx2layers' run once its options are parsed: the layers of the model
+ * at path ("-" = stdin) written to standard output, which is closed.
+ * Returns 0, or -1 after a report.
+ */
+int onnx_layers_run(const char *path, const struct onnx_layers_opts *o);
+
 #endif

@@ -1,7 +1,7 @@
 /*
  * ONNX model loading: protobuf-c decoding, the tensor table and node
- * list, and attribute access; the values of small constant tensors are
- * read by onnx_tensor.c.
+ * list; the values of small constant tensors are read by onnx_tensor.c,
+ * the nodes' attributes by onnx_attr.c.
  */
 #include <errno.h>
 #include <math.h>
@@ -13,6 +13,7 @@
 
 #include "arith.h"
 #include "diag.h"
+#include "nameix.h"
 #include "onnx.pb-c.h"
 #include "onnx_load.h"
 #include "onnx_wire.h"
@@ -20,75 +21,10 @@
 
 #define S(s) ((s) != NULL ? (s) : "")
 
-/*
- * The slot of a tensor's name: djb2 over its bytes, then mixed (the
- * 64-bit finalizer of MurmurHash3), since the table keeps the low bits
- * and names that differ in their last digits ("t123", "t124") left djb2's
- * low bits in long runs: the probes of a lookup grew with the graph (95
- * a lookup on a 10k-node chain, a fifth of onnx2layers' instructions).
- */
-static uint64_t
-strhash(const char *s)
-{
-	uint64_t h = 5381;
-
-	while (*s != '\0')
-		h = h * 33 + (unsigned char)*s++;
-	h ^= h >> 33;
-	h *= UINT64_C(0xff51afd7ed558ccd);
-	h ^= h >> 33;
-	h *= UINT64_C(0xc4ceb9fe1a85ec53);
-	h ^= h >> 33;
-	return h;
-}
-
-/*
- * A slot holds the name and the hash's top bits beside the index, so a
- * probe reads the slot alone, and compares names only where those bits
- * agree: on a 100k-node graph the tensors no longer fit the caches, and
- * a probe that read the tensor and then its name was two misses (name
- * lookups were a third of onnx2layers' time there).
- */
-struct tslot {
-	const char	*name;
-	uint32_t	 idx;		/* tensor index + 1; 0: empty */
-	uint32_t	 tag;		/* the hash's top 32 bits */
-};
-
 int
 model_find(const struct model *m, const char *name)
 {
-	uint64_t hv;
-	uint32_t tag;
-	size_t h;
-
-	if (m->hcap == 0)
-		return -1;
-	hv = strhash(name);
-	tag = (uint32_t)(hv >> 32);
-	for (h = (size_t)hv & (m->hcap - 1);; h = (h + 1) & (m->hcap - 1)) {
-		const struct tslot *sl = &m->hash[h];
-
-		if (sl->idx == 0)
-			return -1;
-		if (sl->tag == tag && strcmp(sl->name, name) == 0)
-			return (int)(sl->idx - 1);
-	}
-}
-
-/* Put tensor j (its name set) into the table, which has room. */
-static void
-slot_put(struct model *m, size_t j)
-{
-	uint64_t hv = strhash(m->t[j].name);
-	size_t h;
-
-	for (h = (size_t)hv & (m->hcap - 1); m->hash[h].idx != 0;
-	    h = (h + 1) & (m->hcap - 1))
-		;
-	m->hash[h].name = m->t[j].name;
-	m->hash[h].idx = (uint32_t)(j + 1);
-	m->hash[h].tag = (uint32_t)(hv >> 32);
+	return (int)nameix_find(&m->names, name);
 }
 
 /* Index of the tensor called name, added (unknown shape) if absent. */
@@ -96,22 +32,13 @@ static int
 tensor_add(struct model *m, const char *name)
 {
 	struct tensor *t;
-	int i;
+	long i;
 
-	if ((i = model_find(m, name)) >= 0)
-		return i;
+	if ((i = nameix_add(&m->names, name, m->nt)) >= 0)
+		return (int)i;
 	if (m->nt == m->tcap) {
 		m->tcap = m->tcap ? 2 * m->tcap : 64;
 		m->t = xreallocarray(m->t, m->tcap, sizeof(*m->t));
-	}
-	if (2 * (m->nt + 1) > m->hcap) {
-		size_t j, ncap = m->hcap ? 2 * m->hcap : 128;
-
-		free(m->hash);
-		m->hash = xcalloc(ncap, sizeof(*m->hash));
-		m->hcap = ncap;
-		for (j = 0; j < m->nt; j++)
-			slot_put(m, j);
 	}
 	t = &m->t[m->nt];
 	memset(t, 0, sizeof(*t));
@@ -119,8 +46,7 @@ tensor_add(struct model *m, const char *name)
 	t->declrank = -1;
 	t->producer = -1;
 	t->layer = -1;
-	slot_put(m, m->nt++);
-	return (int)(m->nt - 1);
+	return (int)m->nt++;
 }
 
 /* Declared shape from a ValueInfoProto into t->decl. */
@@ -448,17 +374,16 @@ model_load(struct model *m, const char *path)
 	return model_load_opt(m, path, 1);
 }
 
-int
-model_load_opt(struct model *m, const char *path, int strip)
+/*
+ * The model's bytes read (stripped of the weights' data with strip) and
+ * decoded into m->mp and m->g, with its names cleaned; -1 reported.
+ */
+static int
+decode(struct model *m, const char *path, int strip)
 {
-	Onnx__GraphProto *g;
 	uint8_t *buf = NULL;
-	size_t len = 0, i, j;
-	char where[64];
-	int k;
+	size_t len = 0;
 
-	memset(m, 0, sizeof(*m));
-	m->file = path = pf_inname(path);
 	if (readmodel(strcmp(path, "<stdin>") == 0 ? "-" : path, path, strip,
 	    &buf, &len) < 0)
 		return -1;
@@ -478,12 +403,21 @@ model_load_opt(struct model *m, const char *path, int strip)
 		    "(truncated or corrupt file?)");
 		return -1;
 	}
-	if ((g = m->g = m->mp->graph) == NULL || g->n_node == 0) {
-		pf_err(path, "not an ONNX model: %s", g == NULL ? "no graph" :
-		    "graph has no nodes");
+	if ((m->g = m->mp->graph) == NULL || m->g->n_node == 0) {
+		pf_err(path, "not an ONNX model: %s", m->g == NULL ?
+		    "no graph" : "graph has no nodes");
 		return -1;
 	}
-	cleanall(g);
+	cleanall(m->g);
+	return 0;
+}
+
+/* The default domain's opset into m->opset; -1 reported. */
+static int
+read_opset(struct model *m)
+{
+	size_t i;
+
 	m->opset = -1;
 	for (i = 0; i < m->mp->n_opset_import; i++) {
 		const Onnx__OperatorSetIdProto *os = m->mp->opset_import[i];
@@ -498,46 +432,66 @@ model_load_opt(struct model *m, const char *path, int strip)
 	 * than the rules here may have changed what an op computes.
 	 */
 	if (m->opset < 0) {
-		pf_err(path, "no opset_import for the default domain: operator "
-		    "versions unknown (truncated file?)");
+		pf_err(m->file, "no opset_import for the default domain: "
+		    "operator versions unknown (truncated file?)");
 		return -1;
 	}
 	if (m->opset > ONNX_OPSET_MAX) {
-		pf_err(path, "opset %lld is newer than %d, the newest this tool "
-		    "knows", (long long)m->opset, ONNX_OPSET_MAX);
+		pf_err(m->file, "opset %lld is newer than %d, the newest this "
+		    "tool knows", (long long)m->opset, ONNX_OPSET_MAX);
 		return -1;
 	}
+	return 0;
+}
+
+/* The initializers, their dims and small values; -1 reported. */
+static int
+add_initializers(struct model *m)
+{
+	const Onnx__GraphProto *g = m->g;
+	char where[64];
+	size_t i, nl;
+	int k;
+
 	for (i = 0; i < g->n_initializer; i++) {
 		const Onnx__TensorProto *tp = g->initializer[i];
 
 		if (tp->name == NULL || *tp->name == '\0') {
-			pf_err(path, "initializer %zu has no name", i);
+			pf_err(m->file, "initializer %zu has no name", i);
 			return -1;
 		}
 		k = tensor_add(m, tp->name);
 		if (m->t[k].isinit) {
-			pf_err(path, "initializer '%s' is defined twice",
+			pf_err(m->file, "initializer '%s' is defined twice",
 			    tp->name);
 			return -1;
 		}
 		m->t[k].isinit = m->t[k].isconst = 1;
 		/* "initializer '%.40s'" (one per weight: no formatter) */
-		{
-			size_t nl = strnlen(tp->name, 40);
-
-			memcpy(where, "initializer '", 13);
-			memcpy(where + 13, tp->name, nl);
-			where[13 + nl] = '\'';
-			where[14 + nl] = '\0';
-		}
-		if (tensor_from_proto(&m->t[k], tp, path, where) < 0)
+		nl = strnlen(tp->name, 40);
+		memcpy(where, "initializer '", 13);
+		memcpy(where + 13, tp->name, nl);
+		where[13 + nl] = '\'';
+		where[14 + nl] = '\0';
+		if (tensor_from_proto(&m->t[k], tp, m->file, where) < 0)
 			return -1;
 	}
+	return 0;
+}
+
+/* The graph inputs that are not initializers, with their declared shapes. */
+static int
+add_inputs(struct model *m)
+{
+	const Onnx__GraphProto *g = m->g;
+	size_t i;
+	int k;
+
 	for (i = 0; i < g->n_input; i++) {
 		const Onnx__ValueInfoProto *vi = g->input[i];
 
 		if (vi->name == NULL || *vi->name == '\0') {
-			pf_err(path, "graph input %zu has no name", i);
+			pf_err(m->file, "graph input %zu has no name", i);
 			return -1;
 		}
 		k = tensor_add(m, vi->name);
@@ -547,8 +501,17 @@ model_load_opt(struct model *m, const char *path, int strip)
 				return -1;
 		}
 	}
-	if (buildnodes(m) < 0)
-		return -1;
+	return 0;
+}
+
+/* The shapes declared for node outputs (value_info) and graph outputs. */
+static int
+add_declared(struct model *m)
+{
+	const Onnx__GraphProto *g = m->g;
+	size_t i;
+	int k;
+
 	for (i = 0; i < g->n_value_info + g->n_output; i++) {
 		const Onnx__ValueInfoProto *vi = i < g->n_value_info ?
 		    g->value_info[i] : g->output[i - g->n_value_info];
@@ -564,7 +527,18 @@ model_load_opt(struct model *m, const char *path, int strip)
 		if (setdecl(m, &m->t[k], vi) < 0)
 			return -1;
 	}
-	(void)j;
+	return 0;
+}
+
+int
+model_load_opt(struct model *m, const char *path, int strip)
+{
+	memset(m, 0, sizeof(*m));
+	m->file = pf_inname(path);
+	if (decode(m, m->file, strip) < 0 || read_opset(m) < 0 ||
+	    add_initializers(m) < 0 || add_inputs(m) < 0 ||
+	    buildnodes(m) < 0 || add_declared(m) < 0)
+		return -1;
 	return linkinputs(m);
 }
 
@@ -584,103 +558,11 @@ model_free(struct model *m)
 		free(m->n[i].genname);
 	}
 	free(m->t);
-	free(m->hash);
+	nameix_free(&m->names);
 	free(m->n);
 	free(m->order);
 	pb_freeall(m->pb);
 	memset(m, 0, sizeof(*m));
-}
-
-static const Onnx__AttributeProto *
-node_attr(const struct node *n, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < n->np->n_attribute; i++)
-		if (n->np->attribute[i]->name != NULL &&
-		    strcmp(n->np->attribute[i]->name, name) == 0)
-			return n->np->attribute[i];
-	return NULL;
-}
-
-int
-attr_has(const struct node *n, const char *name)
-{
-	return node_attr(n, name) != NULL;
-}
-
-int64_t
-attr_int(const struct node *n, const char *name, int64_t def)
-{
-	const Onnx__AttributeProto *a = node_attr(n, name);
-
-	if (a == NULL)
-		return def;
-	if (a->has_i)
-		return a->i;
-	if (a->has_f)
-		return (int64_t)a->f;
-	return def;
-}
-
-double
-attr_float(const struct node *n, const char *name, double def)
-{
-	const Onnx__AttributeProto *a = node_attr(n, name);
-
-	if (a == NULL)
-		return def;
-	if (a->has_f)
-		return a->f;
-	if (a->has_i)
-		return (double)a->i;
-	return def;
-}
-
-const char *
-attr_str(const struct node *n, const char *name, char *buf, size_t size,
-    const char *def)
-{
-	const Onnx__AttributeProto *a = node_attr(n, name);
-	size_t len;
-
-	if (a == NULL || !a->has_s)
-		return def;
-	len = a->s.len < size - 1 ? a->s.len : size - 1;
-	if (len > 0)
-		memcpy(buf, a->s.data, len);
-	buf[len] = '\0';
-	for (; len > 0; len--)
-		if ((unsigned char)buf[len - 1] < 0x20 ||
-		    buf[len - 1] == 0x7f)
-			buf[len - 1] = '?';
-	return buf;
-}
-
-int
-attr_ints(const struct node *n, const char *name, const int64_t **v,
-    size_t *nv)
-{
-	const Onnx__AttributeProto *a = node_attr(n, name);
-
-	if (a == NULL)
-		return -1;
-	*v = a->ints;
-	*nv = a->n_ints;
-	return 0;
-}
-
-int
-attr_floats(const struct node *n, const char *name, const float **v,
-    size_t *nv)
-{
-	const Onnx__AttributeProto *a = node_attr(n, name);
-
-	if (a == NULL)
-		return -1;
-	*v = a->floats;
-	*nv = a->n_floats;
-	return 0;
 }
 
 struct tensor *
@@ -716,66 +598,6 @@ tensor_shape_str(const struct tensor *t, char *buf, size_t size)
 		off += (size_t)snprintf(buf + off, size - off, "%s%lld",
 		    i ? "x" : "", (long long)t->dims[i]);
 	return buf;
-}
-
-int
-attr_tensor(const struct model *m, const struct node *n, const char *name,
-    struct tensor *t)
-{
-	const Onnx__AttributeProto *a = node_attr(n, name);
-	char where[80];
-
-	if (a == NULL || a->t == NULL)
-		return 0;
-	snprintf(where, sizeof(where), "node %.60s", n->name);
-	return tensor_from_proto(t, a->t, m->file, where) < 0 ? -1 : 1;
-}
-
-int
-node_constant(const struct model *m, const struct node *n, struct tensor *t)
-{
-	const Onnx__AttributeProto *a;
-	size_t i;
-
-	if ((a = node_attr(n, "value")) != NULL && a->t != NULL)
-		return attr_tensor(m, n, "value", t);
-	if ((a = node_attr(n, "value_float")) != NULL ||
-	    (a = node_attr(n, "value_int")) != NULL) {
-		t->dtype = a->has_i ? DT_INT64 : DT_FLOAT;
-		t->rank = 0;
-		t->known = 1;
-		tensor_setval(t, 1);
-		if (t->iv != NULL)
-			t->iv[0] = a->i;
-		else
-			t->fv[0] = a->f;
-		return 1;
-	}
-	if ((a = node_attr(n, "value_floats")) != NULL ||
-	    (a = node_attr(n, "value_ints")) != NULL) {
-		int isint = strcmp(a->name, "value_ints") == 0;
-		int64_t cnt = isint ? (int64_t)a->n_ints : (int64_t)a->n_floats;
-
-		t->dtype = isint ? DT_INT64 : DT_FLOAT;
-		t->rank = 1;
-		t->dims[0] = cnt;
-		t->known = 1;
-		tensor_setval(t, cnt);
-		for (i = 0; i < (size_t)cnt; i++) {
-			if (isint)
-				t->iv[i] = a->ints[i];
-			else
-				t->fv[i] = a->floats[i];
-		}
-		return 1;
-	}
-	return 0;
-}
-
-const char *
-node_domain(const struct node *n)
-{
-	return n->np->domain != NULL ? n->np->domain : "";
 }
 
 int

@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "nameix.h"
+
 /*
  * The decoded protobuf stays behind these opaque handles: only
  * onnx_load.c reads Onnx__* structures; every other module goes through
@@ -27,7 +29,6 @@ struct Onnx__ModelProto;
 struct Onnx__GraphProto;
 struct Onnx__NodeProto;
 struct Onnx__TensorProto;
-struct tslot;		/* a slot of the tensor names' table (onnx_load.c) */
 
 #define ONNX_MAXRANK	8	/* tensors of higher rank are an error */
 /*
@@ -99,8 +100,7 @@ struct model {
 	int64_t		 opset;		/* version of the default domain */
 	struct tensor	*t;
 	size_t		 nt, tcap;
-	struct tslot	*hash;		/* open addressing over t's names */
-	size_t		 hcap;
+	struct nameix	 names;		/* t's indices by name */
 	struct node	*n;
 	size_t		 nn;
 	int		*order;		/* nodes in topological order */

@@ -7,7 +7,7 @@
 #ifndef PF_ONNX_OPS_H
 #define PF_ONNX_OPS_H
 
-#include "onnx_load.h"
+#include "onnx_shape.h"
 
 /* What the emitter makes of a node (onnx_emit.c). */
 enum onnx_kind {
@@ -23,8 +23,7 @@ enum onnx_kind {
 
 struct onnx_op {
 	const char	*op;
-	/* Sets every output of n from its inputs, or reports and -1. */
-	int		(*shape)(struct model *m, const struct node *n);
+	shape_rule	*shape;
 	enum onnx_kind	 kind;
 	const char	*act;		/* K_ACT: the act column's value */
 };

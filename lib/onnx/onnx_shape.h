@@ -15,6 +15,12 @@
 
 #include "onnx_load.h"
 
+/*
+ * A shape rule (the op table's, onnx_ops.h): sets every output of node n
+ * from its inputs, or reports and returns -1.
+ */
+typedef int shape_rule(struct model *m, const struct node *n);
+
 enum autopad { AP_NOTSET, AP_SAME_UPPER, AP_SAME_LOWER, AP_VALID };
 
 /* Window geometry of a conv or pool over its spatial axes. */

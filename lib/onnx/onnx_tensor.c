@@ -184,51 +184,65 @@ rawget(struct tensor *t, const uint8_t *p, int64_t i)
 	}
 }
 
+/* Values of t's type come in this typed field of tp: its length. */
+static int64_t
+typedcount(const struct tensor *t, const Onnx__TensorProto *tp)
+{
+	switch (t->dtype) {
+	case DT_FLOAT:
+		return (int64_t)tp->n_float_data;
+	case DT_DOUBLE:
+		return (int64_t)tp->n_double_data;
+	case DT_INT64:
+		return (int64_t)tp->n_int64_data;
+	case DT_UINT32: case DT_UINT64:
+		return (int64_t)tp->n_uint64_data;
+	default:
+		return (int64_t)tp->n_int32_data;
+	}
+}
+
+/* Element i of tp's typed field into t's values. */
+static void
+typed1(struct tensor *t, const Onnx__TensorProto *tp, int64_t i)
+{
+	switch (t->dtype) {
+	case DT_FLOAT:
+		t->fv[i] = tp->float_data[i];
+		break;
+	case DT_DOUBLE:
+		t->fv[i] = tp->double_data[i];
+		break;
+	case DT_INT64:
+		t->iv[i] = tp->int64_data[i];
+		break;
+	case DT_UINT32: case DT_UINT64:
+		t->iv[i] = tp->uint64_data[i] > INT64_MAX ? INT64_MAX :
+		    (int64_t)tp->uint64_data[i];
+		break;
+	case DT_FLOAT16:
+		t->fv[i] = half2d((uint16_t)tp->int32_data[i]);
+		break;
+	case DT_BFLOAT16:
+		t->fv[i] = bf2d((uint16_t)tp->int32_data[i]);
+		break;
+	default:
+		t->iv[i] = tp->int32_data[i];
+		break;
+	}
+}
+
 /* Values from the typed fields; -1 when their count is not n. */
 static int
 typedget(struct tensor *t, const Onnx__TensorProto *tp, int64_t n)
 {
 	int64_t i;
 
-	switch (t->dtype) {
-	case DT_FLOAT:
-		if ((int64_t)tp->n_float_data != n)
-			return -1;
-		for (i = 0; i < n; i++)
-			t->fv[i] = tp->float_data[i];
-		return 0;
-	case DT_DOUBLE:
-		if ((int64_t)tp->n_double_data != n)
-			return -1;
-		for (i = 0; i < n; i++)
-			t->fv[i] = tp->double_data[i];
-		return 0;
-	case DT_INT64:
-		if ((int64_t)tp->n_int64_data != n)
-			return -1;
-		for (i = 0; i < n; i++)
-			t->iv[i] = tp->int64_data[i];
-		return 0;
-	case DT_UINT32: case DT_UINT64:
-		if ((int64_t)tp->n_uint64_data != n)
-			return -1;
-		for (i = 0; i < n; i++)
-			t->iv[i] = tp->uint64_data[i] > INT64_MAX ? INT64_MAX :
-			    (int64_t)tp->uint64_data[i];
-		return 0;
-	default:
-		if ((int64_t)tp->n_int32_data != n)
-			return -1;
-		for (i = 0; i < n; i++) {
-			if (t->dtype == DT_FLOAT16)
-				t->fv[i] = half2d((uint16_t)tp->int32_data[i]);
-			else if (t->dtype == DT_BFLOAT16)
-				t->fv[i] = bf2d((uint16_t)tp->int32_data[i]);
-			else
-				t->iv[i] = tp->int32_data[i];
-		}
-		return 0;
-	}
+	if (typedcount(t, tp) != n)
+		return -1;
+	for (i = 0; i < n; i++)
+		typed1(t, tp, i);
+	return 0;
 }
 
 /*

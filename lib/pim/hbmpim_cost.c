@@ -193,17 +193,19 @@ energy(const struct hbmpim_model *m, const struct layer *l,
 	c->static_w = (double)nch * e->static_mw_per_channel / 1000.0;
 }
 
-int
-hbmpim_cost_layer(const struct hbmpim_model *m, const struct layer *l,
-    int64_t nch, struct hbmpim_memo *memo, const char *where,
-    struct hbmpim_cost *c)
+/*
+ * The piece as a kernel (c->kernel): *out outputs (elements of an
+ * eltwise), *in inputs, *rows streamed rows, *inst instances.  -1 after
+ * reporting a piece the device cannot run, -2 (no report) when too large.
+ */
+static int
+piece_map(const struct layer *l, const char *where, struct hbmpim_cost *c,
+    int64_t *out, int64_t *in, int64_t *rows, int64_t *inst)
 {
 	struct pim_gemv g;
-	int64_t out, in, rows, inst, n, d, v[4], split = 1;
-	double abursts = 0, pbits = 0;
+	int64_t v[4], n;
 	int esz;
 
-	memset(c, 0, sizeof(*c));
 	switch (l->op) {
 	case OP_CONV:
 	case OP_GEMM:
@@ -212,13 +214,13 @@ hbmpim_cost_layer(const struct hbmpim_model *m, const struct layer *l,
 		if (pim_gemv_map(l, 1, where, &g) < 0)
 			return -1;
 		v[0] = g.ci; v[1] = g.kh; v[2] = g.kw;
-		if (ck_prod(v, 3, &in) < 0)
-			goto toolarge;
+		if (ck_prod(v, 3, in) < 0)
+			return -2;
 		c->kernel = HP_GEMV;
-		out = g.co;
-		rows = g.p;
-		inst = g.inst;
-		break;
+		*out = g.co;
+		*rows = g.p;
+		*inst = g.inst;
+		return 0;
 	case OP_ELTWISE:
 	case OP_ACT:
 		if (l->op == OP_ACT && strcmp(l->act, "relu") != 0) {
@@ -232,18 +234,120 @@ hbmpim_cost_layer(const struct hbmpim_model *m, const struct layer *l,
 		v[0] = l->batch; v[1] = l->out_c; v[2] = l->out_h;
 		v[3] = l->out_w;
 		if (ck_prod(v, 4, &n) < 0 || n > ((int64_t)1 << 40))
-			goto toolarge;
-		n = (n * (esz > 2 ? esz : 2) + 1) / 2;
-		out = n;
-		in = 0;
-		rows = 1;
-		inst = 1;
-		break;
+			return -2;
+		*out = (n * (esz > 2 ? esz : 2) + 1) / 2;
+		*in = 0;
+		*rows = 1;
+		*inst = 1;
+		return 0;
 	default:
 		pf_err(where, "column 'op': op '%s' cannot run on hbm-pim",
 		    layer_opname(l->op));
 		return -1;
 	}
+}
+
+/*
+ * The iterations of one channel (c->iters, and a GEMV's c->n_ot and
+ * c->n_it) once c->chans is known; *split: the channels of an instance
+ * that share its context.  -1 when too large.
+ */
+static int
+piece_iters(const struct hbmpim_model *m, const struct layer *l,
+    struct hbmpim_cost *c, int64_t out, int64_t in, int64_t rows,
+    int64_t *split)
+{
+	*split = 1;
+	if (c->kernel != HP_GEMV) {
+		c->iters = elt_tiles(m, out, c->chans);
+		return 0;
+	}
+	/*
+	 * A KV cache's layout is ours (pim-cycles(1) HBM-PIM mapping): the
+	 * channels of an instance that its output tiles leave idle (a
+	 * key/value head of few outputs: p.V's head_dim) hold a part of its
+	 * context each; every channel runs the group's rows over its part
+	 * and the partial sums are read out.  attach: units per channel
+	 * (pim_blocks) size the tiles.
+	 */
+	if (layer_is_kv(l) && gemv_ot(m, out, 1) < c->chans)
+		*split = c->chans / gemv_ot(m, out, 1);
+	c->n_ot = gemv_ot(m, out, c->chans / *split);
+	c->n_it = hbmpim_gemv_it(ceil_div(in, *split));
+	if (c->n_ot > ((int64_t)1 << 40) / rows ||
+	    c->n_it * c->n_ot + 2 >= 4 * 0x1000)
+		return -1;
+	c->iters = c->n_ot * rows;
+	return 0;
+}
+
+/*
+ * A context split's partial sums read out of each channel, a burst every
+ * bl/2 clocks, into c->cycles; *pbits: their bits beyond the output.  -1
+ * when too large.
+ */
+static int
+split_readout(const struct hbmpim_model *m, const struct layer *l,
+    struct hbmpim_cost *c, int64_t out, int64_t rows, int64_t inst,
+    int64_t split, double *pbits)
+{
+	int64_t v[2], n;
+
+	v[1] = 8 * (int64_t)m->e.pim_blocks * c->n_ot;
+	v[0] = out < v[1] ? out : v[1];
+	if (ck_mul(v[0], rows, &n) < 0 ||
+	    ck_mul(n, layer_dtype_bytes(l->dtype), &n) < 0)
+		return -1;
+	n = ceil_div(n, m->dram.burst_bytes);
+	*pbits = (double)(split - 1) * (double)inst * (double)n *
+	    (double)m->dram.burst_bytes * 8.0;
+	c->cycles += c->rounds * n * (m->dram.bl / 2);
+	return 0;
+}
+
+/*
+ * The KV append (pim-cycles(1)) of d elements into c->append and
+ * c->cycles: a new key is one output, its d elements in consecutive
+ * bursts of the one channel that holds it; a new value adds one input
+ * position to each of the d outputs, one burst each, spread over the
+ * instance's channels.  Plain writes through the simulated controller,
+ * rounds one after another; *abursts: the single-bank writes.  -1 when
+ * too large.
+ */
+static int
+kv_append(const struct hbmpim_model *m, const struct layer *l, int64_t d,
+    int64_t inst, struct hbmpim_cost *c, double *abursts)
+{
+	struct hbmpim_run w;
+	int esz = layer_dtype_bytes(l->dtype);
+	int64_t n;
+
+	n = l->kv_seq == 'n' ? ceil_div(d * esz, m->dram.burst_bytes) :
+	    ceil_div(d, c->chans);
+	if (hbmpim_write(&m->dram, n, &w) < 0)
+		return -1;
+	c->append = c->rounds * w.cycles;
+	c->cycles += c->append;
+	/* every write is one bank's column, its data over the I/O */
+	*abursts = (double)inst * (double)n *
+	    (double)(l->kv_seq == 'n' ? 1 : c->chans);
+	return 0;
+}
+
+int
+hbmpim_cost_layer(const struct hbmpim_model *m, const struct layer *l,
+    int64_t nch, struct hbmpim_memo *memo, const char *where,
+    struct hbmpim_cost *c)
+{
+	int64_t out, in, rows, inst, d, split;
+	double abursts = 0, pbits = 0;
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	if ((rc = piece_map(l, where, c, &out, &in, &rows, &inst)) == -1)
+		return -1;
+	if (rc < 0)
+		goto toolarge;
 	if (inst <= nch) {
 		c->chans = nch / inst;
 		c->rounds = 1;
@@ -251,66 +355,17 @@ hbmpim_cost_layer(const struct hbmpim_model *m, const struct layer *l,
 		c->chans = 1;
 		c->rounds = (inst + nch - 1) / nch;
 	}
-	if (c->kernel == HP_GEMV) {
-		/*
-		 * A KV cache's layout is ours (pim-cycles(1) HBM-PIM mapping):
-		 * the channels of an instance that its output tiles leave idle
-		 * (a key/value head of few outputs: p.V's head_dim) hold a
-		 * part of its context each; every channel runs the group's
-		 * rows over its part and the partial sums are read out.
-		 * attach: units per channel (pim_blocks) size the tiles.
-		 */
-		split = 1;
-		if (layer_is_kv(l) && gemv_ot(m, out, 1) < c->chans)
-			split = c->chans / gemv_ot(m, out, 1);
-		c->n_ot = gemv_ot(m, out, c->chans / split);
-		c->n_it = hbmpim_gemv_it(ceil_div(in, split));
-		if (c->n_ot > ((int64_t)1 << 40) / rows ||
-		    c->n_it * c->n_ot + 2 >= 4 * 0x1000)
-			goto toolarge;
-		c->iters = c->n_ot * rows;
-	} else {
-		c->iters = elt_tiles(m, out, c->chans);
-	}
-	if (memo_time(&m->dram, memo, c->kernel, c->n_it, c->iters, &c->run,
-	    &c->exact) < 0)
-		goto toolarge;
-	if (c->run.cycles > INT64_MAX / c->rounds)
+	if (piece_iters(m, l, c, out, in, rows, &split) < 0 ||
+	    memo_time(&m->dram, memo, c->kernel, c->n_it, c->iters, &c->run,
+	    &c->exact) < 0 || c->run.cycles > INT64_MAX / c->rounds)
 		goto toolarge;
 	c->cycles = c->rounds * c->run.cycles;
-	if (split > 1) {
-		/* each channel's partials, a burst every bl/2 clocks */
-		v[1] = 8 * (int64_t)m->e.pim_blocks * c->n_ot;
-		v[0] = out < v[1] ? out : v[1];
-		if (ck_mul(v[0], rows, &n) < 0 ||
-		    ck_mul(n, layer_dtype_bytes(l->dtype), &n) < 0)
-			goto toolarge;
-		n = ceil_div(n, m->dram.burst_bytes);
-		pbits = (double)(split - 1) * (double)inst * (double)n *
-		    (double)m->dram.burst_bytes * 8.0;
-		c->cycles += c->rounds * n * (m->dram.bl / 2);
-	}
-	/*
-	 * The KV append (pim-cycles(1)): a new key is one output, its d
-	 * elements in consecutive bursts of the one channel that holds it;
-	 * a new value adds one input position to each of the d outputs, one
-	 * burst each, spread over the instance's channels.  Plain writes
-	 * through the simulated controller, rounds one after another.
-	 */
-	if ((d = pim_kv_append(l)) > 0) {
-		struct hbmpim_run w;
-
-		esz = layer_dtype_bytes(l->dtype);
-		n = l->kv_seq == 'n' ? ceil_div(d * esz, m->dram.burst_bytes) :
-		    ceil_div(d, c->chans);
-		if (hbmpim_write(&m->dram, n, &w) < 0)
-			goto toolarge;
-		c->append = c->rounds * w.cycles;
-		c->cycles += c->append;
-		/* every write is one bank's column, its data over the I/O */
-		abursts = (double)inst * (double)n *
-		    (double)(l->kv_seq == 'n' ? 1 : c->chans);
-	}
+	if (split > 1 && split_readout(m, l, c, out, rows, inst, split,
+	    &pbits) < 0)
+		goto toolarge;
+	if ((d = pim_kv_append(l)) > 0 && kv_append(m, l, d, inst, c,
+	    &abursts) < 0)
+		goto toolarge;
 	energy(m, l, c, (double)inst * (double)c->chans, abursts, pbits, nch);
 	c->ns = (double)c->cycles * 1000.0 / m->clock_mhz;
 	return 0;

@@ -105,20 +105,17 @@ hbmpim_model_units_check(const struct hbmpim_model *m, const char *path,
 	return -1;
 }
 
-int
-hbmpim_model_load(const char *path, struct hbmpim_model *m)
+/* The string keys and the geometry's checks (conf_load_model's check). */
+static int
+load_strings(struct conf *c, const char *path, void *obj)
 {
-	struct conf c;
+	struct hbmpim_model *m = obj;
 	const char *arch;
 	int64_t banks;
 	int rc = 0, attach;
 
-	memset(m, 0, sizeof(*m));
-	conf_name(path, m->name, sizeof(m->name));
-	if (conf_read(path, hbmpim_model_keys, m, &c) < 0)
-		return -1;
 	banks = m->dram.bankgroups * m->dram.banks_per_group;
-	if ((arch = conf_str(&c, "arch")) == NULL ||
+	if ((arch = conf_str(c, "arch")) == NULL ||
 	    strcmp(arch, "hbm-pim") != 0) {
 		pf_err(path, "key 'arch': must be 'hbm-pim', not '%s'",
 		    arch != NULL ? arch : "");
@@ -127,13 +124,21 @@ hbmpim_model_load(const char *path, struct hbmpim_model *m)
 		pf_err(path, "key 'banks_per_group': 16 to 64 banks per rank "
 		    "needed, not %lld", (long long)banks);
 		rc = -1;
-	} else if (hbmpim_model_units_check(m, path, &c) < 0)
+	} else if (hbmpim_model_units_check(m, path, c) < 0)
 		rc = -1;
 	/* pim_attach (optional): pf-split's default machine, checked here */
-	if (rc == 0 && (pim_attach_conf(&c, path, &attach) == -2 ||
-	    pim_attach_link(&c, path, &m->attach_link_gbs) < 0))
+	if (rc == 0 && (pim_attach_conf(c, path, &attach) == -2 ||
+	    pim_attach_link(c, path, &m->attach_link_gbs) < 0))
 		rc = -1;
 	/* the PIM devices' memory: capacity.c reads it (pf-solve -M) */
-	(void)conf_str(&c, "memory_bytes_per_channel");
-	return conf_done(&c, rc);
+	(void)conf_str(c, "memory_bytes_per_channel");
+	return rc;
+}
+
+int
+hbmpim_model_load(const char *path, struct hbmpim_model *m)
+{
+	memset(m, 0, sizeof(*m));
+	conf_name(path, m->name, sizeof(m->name));
+	return conf_load_model(path, hbmpim_model_keys, m, load_strings);
 }

@@ -171,13 +171,112 @@ act_ok(const struct chan *c, int r, int b)
 	return c->mode[r] == M_SB || b < 2;
 }
 
+/* ACT: the bank opens row; every other bank of the rank waits tRRD. */
 static void
-issue(struct chan *c, int cmd, int r, int b, int32_t row, int col, int fl)
+issue_act(struct chan *c, int r, int b, int32_t row)
 {
 	const struct hbmpim_dram *d = c->d;
 	struct bank *k = &c->bk[r][b];
 	int64_t t = c->t;
+	int j;
+
+	k->st = B_ACTIVE;
+	k->row = row;
+	k->nact = mx(k->nact, t + d->t_rc);
+	k->npre = mx(k->npre, t + d->t_ras);
+	k->nrd = mx(k->nrd, t + d->t_rcdrd);
+	k->nwr = mx(k->nwr, t + d->t_rcdwr);
+	for (j = 0; j < c->nb; j++)
+		if (j != b)
+			c->bk[r][j].nact = mx(c->bk[r][j].nact, t +
+			    (same_group(c, j, b) ? d->t_rrd_l : d->t_rrd_s));
+	if (r == 0)
+		c->st.act++;
+}
+
+/* A column command's rank-to-rank turnaround on the shared data bus. */
+static void
+col_other_ranks(struct chan *c, int cmd, int r)
+{
+	const struct hbmpim_dram *d = c->d;
+	int64_t t = c->t;
 	int j, q;
+
+	for (q = 0; q < d->ranks; q++) {
+		if (q == r)
+			continue;
+		for (j = 0; j < c->nb; j++) {
+			struct bank *o = &c->bk[q][j];
+
+			if (o->st != B_ACTIVE)
+				continue;
+			if (cmd == C_RD) {
+				o->nrd = mx(o->nrd, t + d->bl / 2 + d->t_rtrs);
+				o->nwr = mx(o->nwr, t + rd_wr(d));
+			} else {
+				o->nrd = mx(o->nrd, t + mx(d->wl + d->bl / 2 +
+				    d->t_rtrs - d->rl, 0));
+				o->nwr = mx(o->nwr, t + d->bl / 2 + d->t_rtrs);
+			}
+		}
+	}
+}
+
+/* RD or WR (cmd) on bank b of rank r: the column gaps of every bank. */
+static void
+issue_col(struct chan *c, int cmd, int r, int b)
+{
+	const struct hbmpim_dram *d = c->d;
+	struct bank *k = &c->bk[r][b];
+	int64_t t = c->t;
+	int j;
+
+	k->npre = mx(k->npre, t + (cmd == C_RD ? rd_pre(d) : wr_pre(d)));
+	for (j = 0; j < c->nb; j++) {
+		struct bank *o = &c->bk[r][j];
+		int64_t cc = same_group(c, j, b) ? d->t_ccd_l :
+		    mx(d->t_ccd_s, d->bl / 2);
+
+		if (cmd == C_RD) {
+			o->nrd = mx(o->nrd, t + cc);
+			o->nwr = mx(o->nwr, t + rd_wr(d));
+		} else {
+			o->nrd = mx(o->nrd, t + wr_rd(d));
+			o->nwr = mx(o->nwr, t + cc);
+		}
+	}
+	col_other_ranks(c, cmd, r);
+	c->maxdone = mx(c->maxdone, t + (cmd == C_RD ?
+	    d->t_cmd + d->rl + d->bl / 2 : d->wl + d->bl / 2));
+	if (r == 0) {
+		if (cmd == C_RD)
+			c->st.rd++;
+		else
+			c->st.wr++;
+	}
+}
+
+/* REF: every bank of rank r refreshes for tRFC. */
+static void
+issue_ref(struct chan *c, int r)
+{
+	const struct hbmpim_dram *d = c->d;
+	int j;
+
+	for (j = 0; j < c->nb; j++) {
+		c->bk[r][j].st = B_REF;
+		c->bk[r][j].cnt = d->t_rfc;
+		c->bk[r][j].nact = c->t + d->t_rfc;
+	}
+	if (r == 0)
+		c->st.ref++;
+}
+
+/* Issue cmd this clock, remembered for the rank's receipt next clock. */
+static void
+issue(struct chan *c, int cmd, int r, int b, int32_t row, int col, int fl)
+{
+	struct bank *k = &c->bk[r][b];
 
 	c->lc = cmd;
 	c->lrank = r;
@@ -187,79 +286,22 @@ issue(struct chan *c, int cmd, int r, int b, int32_t row, int col, int fl)
 	c->lfl = fl;
 	switch (cmd) {
 	case C_ACT:
-		k->st = B_ACTIVE;
-		k->row = row;
-		k->nact = mx(k->nact, t + d->t_rc);
-		k->npre = mx(k->npre, t + d->t_ras);
-		k->nrd = mx(k->nrd, t + d->t_rcdrd);
-		k->nwr = mx(k->nwr, t + d->t_rcdwr);
-		for (j = 0; j < c->nb; j++)
-			if (j != b)
-				c->bk[r][j].nact = mx(c->bk[r][j].nact, t +
-				    (same_group(c, j, b) ? d->t_rrd_l : d->t_rrd_s));
-		if (r == 0)
-			c->st.act++;
+		issue_act(c, r, b, row);
 		break;
 	case C_RD:
 	case C_WR:
-		k->npre = mx(k->npre, t + (cmd == C_RD ? rd_pre(d) : wr_pre(d)));
-		for (j = 0; j < c->nb; j++) {
-			struct bank *o = &c->bk[r][j];
-			int64_t cc = same_group(c, j, b) ? d->t_ccd_l :
-			    mx(d->t_ccd_s, d->bl / 2);
-
-			if (cmd == C_RD) {
-				o->nrd = mx(o->nrd, t + cc);
-				o->nwr = mx(o->nwr, t + rd_wr(d));
-			} else {
-				o->nrd = mx(o->nrd, t + wr_rd(d));
-				o->nwr = mx(o->nwr, t + cc);
-			}
-		}
-		/* rank-to-rank turnaround on the shared data bus */
-		for (q = 0; q < d->ranks; q++) {
-			if (q == r)
-				continue;
-			for (j = 0; j < c->nb; j++) {
-				struct bank *o = &c->bk[q][j];
-
-				if (o->st != B_ACTIVE)
-					continue;
-				if (cmd == C_RD) {
-					o->nrd = mx(o->nrd, t + d->bl / 2 + d->t_rtrs);
-					o->nwr = mx(o->nwr, t + rd_wr(d));
-				} else {
-					o->nrd = mx(o->nrd, t + mx(d->wl + d->bl / 2 +
-					    d->t_rtrs - d->rl, 0));
-					o->nwr = mx(o->nwr, t + d->bl / 2 + d->t_rtrs);
-				}
-			}
-		}
-		c->maxdone = mx(c->maxdone, t + (cmd == C_RD ?
-		    d->t_cmd + d->rl + d->bl / 2 : d->wl + d->bl / 2));
-		if (r == 0) {
-			if (cmd == C_RD)
-				c->st.rd++;
-			else
-				c->st.wr++;
-		}
+		issue_col(c, cmd, r, b);
 		break;
 	case C_PRE:
 		c->lrow = k->row;
 		k->st = B_PRE;
-		k->cnt = d->t_rp;
-		k->nact = mx(k->nact, t + d->t_rp);
+		k->cnt = c->d->t_rp;
+		k->nact = mx(k->nact, c->t + c->d->t_rp);
 		if (r == 0)
 			c->st.pre++;
 		break;
 	case C_REF:
-		for (j = 0; j < c->nb; j++) {
-			c->bk[r][j].st = B_REF;
-			c->bk[r][j].cnt = d->t_rfc;
-			c->bk[r][j].nact = t + d->t_rfc;
-		}
-		if (r == 0)
-			c->st.ref++;
+		issue_ref(c, r);
 		break;
 	}
 }
@@ -621,37 +663,64 @@ share(int64_t a0, int64_t n, int64_t ch, int64_t C, int64_t *first,
 	*count = lo < a0 + n ? (a0 + n - lo + C - 1) / C : 0;
 }
 
-int
-hbmpim_base(const struct hbmpim_dram *d, enum hbmpim_kernel k, int64_t out,
-    int64_t in, int64_t batch, int64_t channels, struct hbmpim_run *r)
+/*
+ * The bursts of a base kernel over channels: *rd of fp16 operands read,
+ * then *wr of the result written.  -1 for a shape past the bounds or the
+ * channels' capacity.
+ */
+static int
+base_bursts(const struct hbmpim_dram *d, enum hbmpim_kernel k, int64_t out,
+    int64_t in, int64_t batch, int64_t channels, int64_t *rd, int64_t *wr)
 {
-	int64_t rd, wr, ch, f1, n1, f2, n2, t1 = 0, best = 0, cap;
-	struct stream s1, s2;
-	struct chan *c, *cls;
-	int64_t (*sig)[4];
-	size_t ncls = 0, i;
-	int rc = -1;
+	int64_t cap;
 
-	memset(r, 0, sizeof(*r));
 	if (!dram_ok(d) || batch < 1 || channels < 1 || out < 1 ||
 	    channels > 4096 || batch > (int64_t)1 << 20 ||
 	    out > (int64_t)1 << 24 || in > (int64_t)1 << 24)
 		return -1;
-	/* bytes of fp16 operands read, then of the result written */
 	if (k == HP_GEMV || k == HP_GEMV_TREE) {
 		if (in < 1)
 			return -1;
-		rd = out * in * 2 + in * batch * 2;
-		wr = out * batch * 2;
+		*rd = out * in * 2 + in * batch * 2;
+		*wr = out * batch * 2;
 	} else {
-		rd = (k == HP_RELU ? 1 : 2) * out * batch * 2;
-		wr = out * batch * 2;
+		*rd = (k == HP_RELU ? 1 : 2) * out * batch * 2;
+		*wr = out * batch * 2;
 	}
 	cap = d->ranks * d->rows * d->columns * d->bankgroups *
 	    d->banks_per_group;
-	rd = (rd + d->burst_bytes - 1) / d->burst_bytes;
-	wr = (wr + d->burst_bytes - 1) / d->burst_bytes;
-	if ((rd + wr) / channels + 1 > cap)
+	*rd = (*rd + d->burst_bytes - 1) / d->burst_bytes;
+	*wr = (*wr + d->burst_bytes - 1) / d->burst_bytes;
+	if ((*rd + *wr) / channels + 1 > cap)
+		return -1;
+	return 0;
+}
+
+/* Bursts first .. first + count - 1 of stream s, one phase on channel c. */
+static void
+run_region(struct chan *c, struct stream *s, int64_t first, int64_t count)
+{
+	s->first = first;
+	s->count = count;
+	s->done = 0;
+	s->ended = 0;
+	s->b.n = s->b.pos = 0;
+	phase_start(c, s);
+	run_phase(c);
+}
+
+int
+hbmpim_base(const struct hbmpim_dram *d, enum hbmpim_kernel k, int64_t out,
+    int64_t in, int64_t batch, int64_t channels, struct hbmpim_run *r)
+{
+	int64_t rd, wr, ch, f1, n1, f2, n2, t1 = 0, best = 0;
+	struct stream s1, s2;
+	struct chan *c, *cls;
+	int64_t (*sig)[4];
+	size_t ncls = 0, i;
+
+	memset(r, 0, sizeof(*r));
+	if (base_bursts(d, k, out, in, batch, channels, &rd, &wr) < 0)
 		return -1;
 	/* channels with the same share of both regions run the same stream */
 	sig = xcalloc((size_t)channels, sizeof(*sig));
@@ -676,41 +745,24 @@ hbmpim_base(const struct hbmpim_dram *d, enum hbmpim_kernel k, int64_t out,
 		sig[ncls][3] = n2;
 		c = &cls[ncls++];
 		chan_init(c, d);
-		s1.first = f1;
-		s1.count = n1;
-		s1.done = 0;
-		s1.ended = 0;
-		s1.b.n = s1.b.pos = 0;
-		phase_start(c, &s1);
-		run_phase(c);
+		run_region(c, &s1, f1, n1);
 		t1 = mx(t1, c->t);
 	}
+	/* the writes start once every channel has read */
 	for (i = 0; i < ncls; i++) {
 		c = &cls[i];
 		while (c->t < t1)
 			if (!clock1(c))
 				skip_idle(c, t1);
-		s2.first = sig[i][2];
-		s2.count = sig[i][3];
-		s2.done = 0;
-		s2.ended = 0;
-		s2.b.n = s2.b.pos = 0;
-		phase_start(c, &s2);
-		run_phase(c);
+		run_region(c, &s2, sig[i][2], sig[i][3]);
 		best = mx(best, c->t);
-		if (i == 0) {
-			r->rd = c->st.rd;
-			r->wr = c->st.wr;
-			r->act = c->st.act;
-			r->pre = c->st.pre;
-			r->ref = c->st.ref;
-		}
+		if (i == 0)
+			*r = c->st;
 	}
 	r->cycles = best;
-	rc = 0;
 	free(s1.b.v);
 	free(s2.b.v);
 	free(sig);
 	free(cls);
-	return rc;
+	return 0;
 }

@@ -222,10 +222,14 @@ struct plan_key {
 	int			hiding, all, exact, best;
 };
 
+/*
+ * What they give: in c the timing (st, channel, cmds), the n_gwrite
+ * chosen and the partial sums, the rest of c 0; all channels' counts
+ * (energy).
+ */
 struct plan_res {
-	struct nt_stats	st;
-	int64_t		channel, cmds, n_gwrite, n_gwrite_rem, partials;
-	double		comp, rr, gw;	/* all channels' counts (energy) */
+	struct newton_cost	c;
+	double			comp, rr, gw;
 };
 
 /* Schedule and time; 0, -3 too large to schedule, or eval_plan's -1/-2. */
@@ -283,16 +287,169 @@ plan_cost(const struct pim_model *m, const struct ngen_layer *gl,
 			newton_gen_write_trace(trace, &plan, ch, repeat);
 		}
 	memset(pr, 0, sizeof(*pr));
-	pr->st = c->st;
-	pr->channel = c->channel;
-	pr->cmds = c->cmds;
-	pr->n_gwrite = plan.part[0].g;
-	pr->n_gwrite_rem = plan.nparts > 1 ? plan.part[1].g : 0;
+	/* eval_plan sets the timing alone */
+	pr->c = *c;
+	pr->c.n_gwrite = plan.part[0].g;
+	pr->c.n_gwrite_rem = plan.nparts > 1 ? plan.part[1].g : 0;
 	for (i = 0; i < plan.nparts; i++)
-		pr->partials += plan.part[i].chunks * plan.part[i].split;
+		pr->c.partials += plan.part[i].chunks * plan.part[i].split;
 	/* Energy: PIMFlow_ramulator's per-command model over every channel. */
 	all_counts(&plan, &pr->comp, &pr->rr, &pr->gw);
 	newton_gen_free(&plan);
+	return 0;
+}
+
+/*
+ * A piece as the GEMV job the schedule runs: its geometry (a KV cache's
+ * packed layout), *inst the instances, *jnch the channels of one, and
+ * *repeat the runs one after another.
+ */
+static int
+job_map(const struct pim_model *m, const struct layer *l, int64_t nch,
+    const struct pim_opts *o, const char *where, struct pim_gemv *g,
+    struct ngen_layer *gl, int64_t *inst, int64_t *jnch, int64_t *repeat)
+{
+	struct ngen_pack pk;
+	int64_t len;
+
+	memset(gl, 0, sizeof(*gl));
+	if (pim_gemv_map(l, o->per_group, where, g) < 0)
+		return -1;
+	gl->ci = g->ci;
+	gl->co = g->co;
+	gl->kh = g->kh;
+	gl->kw = g->kw;
+	gl->h = g->h;
+	gl->p = g->p;
+	*inst = g->inst;
+	if (layer_is_kv(l)) {
+		/*
+		 * A KV cache's layout is ours: the row's segments hold
+		 * distinct keys (value dims), and heads share a row when
+		 * segments are left over (newton_gen_kv_pack, pim-cycles(1)).
+		 */
+		gl->packed = 1;
+		gl->hpr = 1;
+		len = ceil_div(g->ci, m->comp_elems) * m->comp_elems;
+		if (len <= m->gbuf_elems) {
+			newton_gen_kv_pack(m, len, g->p, g->co, &pk);
+			gl->hpr = pk.hpr < *inst ? pk.hpr : *inst;
+			*inst = ceil_div(*inst, gl->hpr);
+		}
+	}
+	/*
+	 * matmul heads one after another; but a KV cache is laid out by us:
+	 * each instance's keys (values) in its own channels, like groups
+	 */
+	*repeat = 1;
+	*jnch = nch;
+	if (l->op != OP_CONV && !layer_is_kv(l))
+		*repeat = *inst;
+	else if (*inst > 1 && *inst >= nch) {
+		*jnch = 1;		/* groups spread over the channels */
+		*repeat = ceil_div(*inst, nch);
+	} else if (*inst > 1)
+		*jnch = nch / *inst;
+	return 0;
+}
+
+/* plan_cost through the memo by plan_key (NULL, or a trace: none). */
+static int
+job_plan(const struct pim_model *m, struct memo *memo,
+    const struct ngen_layer *gl, int64_t jnch, int64_t max_gw, int hiding,
+    int64_t repeat, const struct pim_opts *o, const char *where,
+    struct plan_res *pr)
+{
+	struct plan_key key;
+	const struct plan_res *hit;
+	int rc;
+
+	/* a trace needs every row's streams */
+	if (memo == NULL || o->trace != NULL)
+		return plan_cost(m, gl, jnch, max_gw, hiding, repeat, o, where,
+		    pr);
+	/* cleared first: equal jobs give equal bytes */
+	memset(&key, 0, sizeof(key));
+	memcpy(&key.gl, gl, sizeof(*gl));
+	key.jnch = jnch;
+	key.max_gw = max_gw;
+	key.repeat = repeat;
+	key.hiding = hiding;
+	key.all = o->all;
+	key.exact = o->exact;
+	key.best = o->best;
+	if ((hit = memo_get(memo, &key)) != NULL) {
+		*pr = *hit;
+		return 0;
+	}
+	if ((rc = plan_cost(m, gl, jnch, max_gw, hiding, repeat, o, where,
+	    pr)) < 0)
+		return rc;
+	memo_put(memo, &key, pr);
+	return 0;
+}
+
+/* Why job_plan failed (its rc), reported at where. */
+static void
+job_error(const char *where, int rc)
+{
+	if (rc == -3)
+		pf_err(where, "shape too large to schedule on pim");
+	else if (rc == -2)
+		pf_err(where, "a channel's cycle count passes 64 bits; split the "
+		    "piece or lower the batch");
+	else
+		pf_err(where, "a channel's stream has more than %.0f PIM "
+		    "commands, the most pim-cycles issues one by one (a few "
+		    "seconds: with -E, or t_refi %d or more); split the piece "
+		    "or lower the batch", PIM_MAX_CMDS, NT_MAXPHASE);
+}
+
+/*
+ * The energy of inst instances of the job over nch channels, and the
+ * hand-off: the piece's input crosses the DRAM I/O from the GPU's side
+ * into the PIM channels and its output back, once each, and so does a
+ * KV append (share/doc/energy.md), whose clocks c->append takes.
+ */
+static void
+job_energy(const struct pim_model *m, const struct layer *l,
+    const struct ngen_layer *gl, const struct plan_res *pr, int64_t inst,
+    int64_t nch, int64_t jnch, int64_t repeat, struct newton_cost *c)
+{
+	double abytes;
+
+	c->energy_nj = (double)inst * (pr->comp * pim_model_comp_nj(m) +
+	    pr->rr * m->e_sram_read_nj + pr->gw * m->e_sram_write_nj) +
+	    (double)c->st.ref * m->e_pre_nj * (double)m->banks * (double)nch;
+	c->append = append_cycles(m, l, gl, jnch, repeat, &abytes);
+	c->handoff_nj = ((double)l->in_bytes + (double)l->out_bytes + abytes) *
+	    8.0 * m->e_io_pj_per_bit / 1000.0;
+	c->energy_nj += c->handoff_nj;
+	c->static_w = (double)nch * m->static_mw_per_channel / 1000.0;
+}
+
+/*
+ * -r: partial sums are read back and summed by the host over the PIM
+ * channels' external buses (n partials read, one result written per
+ * output), the activation applied in the same pass; without partials the
+ * activation is one column step per 16 outputs.  outs: the piece's
+ * outputs.
+ */
+static int64_t
+reduce_cycles(const struct pim_model *m, const struct layer *l, double outs,
+    int64_t partials, int64_t nch)
+{
+	double bytes;
+	int esz = layer_dtype_bytes(l->dtype);
+
+	if (partials > 1) {
+		bytes = (double)(partials + 1) * outs * esz;
+		return (int64_t)ceil(bytes / ((double)nch *
+		    m->bus_bytes_per_clk));
+	}
+	if (strcmp(l->act, "none") != 0)
+		return (int64_t)ceil(outs / (double)(m->banks * nch)) *
+		    m->t_act16;
 	return 0;
 }
 
@@ -304,127 +461,26 @@ cost_layer(const struct pim_model *m, struct memo *memo, const struct layer *l,
 {
 	struct ngen_layer gl;
 	struct pim_gemv g;
-	struct ngen_pack pk;
-	struct plan_key key;
 	struct plan_res pr;
-	const struct plan_res *hit = NULL;
-	int64_t repeat = 1, inst, jnch = nch, len;
-	double bytes, outs, abytes;
-	int esz, rc;
+	int64_t repeat, inst, jnch;
+	int rc;
 
 	memset(c, 0, sizeof(*c));
-	memset(&gl, 0, sizeof(gl));
-	if (pim_gemv_map(l, o->per_group, where, &g) < 0)
+	if (job_map(m, l, nch, o, where, &g, &gl, &inst, &jnch, &repeat) < 0)
 		return -1;
-	gl.ci = g.ci;
-	gl.co = g.co;
-	gl.kh = g.kh;
-	gl.kw = g.kw;
-	gl.h = g.h;
-	gl.p = g.p;
-	inst = g.inst;
-	if (layer_is_kv(l)) {
-		/*
-		 * A KV cache's layout is ours: the row's segments hold
-		 * distinct keys (value dims), and heads share a row when
-		 * segments are left over (newton_gen_kv_pack, pim-cycles(1)).
-		 */
-		gl.packed = 1;
-		gl.hpr = 1;
-		len = ceil_div(g.ci, m->comp_elems) * m->comp_elems;
-		if (len <= m->gbuf_elems) {
-			newton_gen_kv_pack(m, len, g.p, g.co, &pk);
-			gl.hpr = pk.hpr < inst ? pk.hpr : inst;
-			inst = ceil_div(inst, gl.hpr);
-		}
+	if ((rc = job_plan(m, memo, &gl, jnch, max_gw, hiding, repeat, o,
+	    where, &pr)) < 0) {
+		job_error(where, rc);
+		return -1;
 	}
-	/*
-	 * matmul heads one after another; but a KV cache is laid out by us:
-	 * each instance's keys (values) in its own channels, like groups
-	 */
-	if (l->op != OP_CONV && !layer_is_kv(l))
-		repeat = inst;
-	else if (inst > 1 && inst >= nch) {
-		jnch = 1;		/* groups spread over the channels */
-		repeat = ceil_div(inst, nch);
-	} else if (inst > 1)
-		jnch = nch / inst;
-	/* a trace needs every row's streams */
-	if (o->trace != NULL)
-		memo = NULL;
-	if (memo != NULL) {
-		/* cleared first: equal jobs give equal bytes */
-		memset(&key, 0, sizeof(key));
-		memcpy(&key.gl, &gl, sizeof(gl));
-		key.jnch = jnch;
-		key.max_gw = max_gw;
-		key.repeat = repeat;
-		key.hiding = hiding;
-		key.all = o->all;
-		key.exact = o->exact;
-		key.best = o->best;
-		hit = memo_get(memo, &key);
-	}
-	if (hit != NULL)
-		pr = *hit;
-	else if ((rc = plan_cost(m, &gl, jnch, max_gw, hiding, repeat, o,
-	    where, &pr)) < 0)
-		goto bad;
-	else if (memo != NULL)
-		memo_put(memo, &key, &pr);
-	c->st = pr.st;
-	c->channel = pr.channel;
-	c->cmds = pr.cmds;
-	c->n_gwrite = pr.n_gwrite;
-	c->n_gwrite_rem = pr.n_gwrite_rem;
-	c->partials = pr.partials;
-	c->energy_nj = (double)inst * (pr.comp * pim_model_comp_nj(m) +
-	    pr.rr * m->e_sram_read_nj + pr.gw * m->e_sram_write_nj) +
-	    (double)c->st.ref * m->e_pre_nj * (double)m->banks * (double)nch;
-	/*
-	 * The hand-off: the piece's input crosses the DRAM I/O from the
-	 * GPU's side into the PIM channels and its output back, once each,
-	 * and so does a KV append (share/doc/energy.md).
-	 */
-	c->append = append_cycles(m, l, &gl, jnch, repeat, &abytes);
-	c->handoff_nj = ((double)l->in_bytes + (double)l->out_bytes + abytes) *
-	    8.0 * m->e_io_pj_per_bit / 1000.0;
-	c->energy_nj += c->handoff_nj;
-	c->static_w = (double)nch * m->static_mw_per_channel / 1000.0;
-
-	/*
-	 * -r: partial sums are read back and summed by the host over the
-	 * PIM channels' external buses (n partials read, one result
-	 * written per output), the activation applied in the same pass;
-	 * without partials the activation is one column step per 16 outputs.
-	 */
-	if (o->reduce) {
-		esz = layer_dtype_bytes(l->dtype);
-		outs = (double)gl.p * (double)gl.co * (double)g.inst;
-		if (c->partials > 1) {
-			bytes = (double)(c->partials + 1) * outs * esz;
-			c->extra = (int64_t)ceil(bytes /
-			    ((double)nch * m->bus_bytes_per_clk));
-		} else if (strcmp(l->act, "none") != 0) {
-			c->extra = (int64_t)ceil(outs / (double)(m->banks * nch)) *
-			    m->t_act16;
-		}
-	}
+	*c = pr.c;
+	job_energy(m, l, &gl, &pr, inst, nch, jnch, repeat, c);
+	if (o->reduce)
+		c->extra = reduce_cycles(m, l, (double)gl.p * (double)gl.co *
+		    (double)g.inst, c->partials, nch);
 	c->cycles = c->st.cycles + c->extra + c->append;
 	c->ns = (double)c->cycles * 1000.0 / m->clock_mhz;
 	return 0;
-bad:
-	if (rc == -3)
-		pf_err(where, "shape too large to schedule on pim");
-	else if (rc == -2)
-		pf_err(where, "a channel's cycle count passes 64 bits; split the "
-		    "piece or lower the batch");
-	else
-		pf_err(where, "a channel's stream has more than %.0f PIM "
-		    "commands, the most pim-cycles issues one by one (a few "
-		    "seconds: with -E, or t_refi %d or more); split the piece "
-		    "or lower the batch", PIM_MAX_CMDS, NT_MAXPHASE);
-	return -1;
 }
 
 int

@@ -104,6 +104,110 @@ part_clear(struct ngen_part *pt)
 }
 
 /*
+ * The unit arrays a pass fills, kept from pass to pass: the kept pass's
+ * arrays move into the part and its former ones become the spares.
+ */
+struct spares {
+	size_t	*uoff, ucap, best_ucap;
+	int64_t	*ucnt, *ucol;
+	size_t	 gcap, best_gcap;
+};
+
+/* Pass cur's arrays: the spares, grown to its units and total groups. */
+static void
+spares_fit(struct spares *sp, struct ngen_part *cur, size_t total)
+{
+	if (sp->ucap < cur->units + 1) {
+		sp->ucap = cur->units + 1;
+		sp->uoff = xreallocarray(sp->uoff, sp->ucap, sizeof(*sp->uoff));
+	}
+	if (sp->gcap < total) {
+		sp->gcap = total;
+		sp->ucnt = xreallocarray(sp->ucnt, sp->gcap, sizeof(*sp->ucnt));
+		sp->ucol = xreallocarray(sp->ucol, sp->gcap, sizeof(*sp->ucol));
+	}
+	/* every entry is written by pass_units */
+	cur->uoff = sp->uoff;
+	cur->ucnt = sp->ucnt;
+	cur->ucol = sp->ucol;
+}
+
+/* Keep pass cur in pt (have: pt holds an earlier pass, whose arrays go). */
+static void
+spares_keep(struct spares *sp, struct ngen_part *pt,
+    const struct ngen_part *cur, int have)
+{
+	size_t sw;
+
+	sp->uoff = have ? pt->uoff : NULL;
+	sp->ucnt = have ? pt->ucnt : NULL;
+	sp->ucol = have ? pt->ucol : NULL;
+	sw = sp->ucap;
+	sp->ucap = have ? sp->best_ucap : 0;
+	sp->best_ucap = sw;
+	sw = sp->gcap;
+	sp->gcap = have ? sp->best_gcap : 0;
+	sp->best_gcap = sw;
+	*pt = *cur;
+}
+
+/*
+ * The finer READRES split while few groups (share/doc/newton-timing.md
+ * §5) for n channels of a GWRITE group: template t split in place, *split
+ * multiplied by the factors; *par the groups of a pass.  -1 past
+ * MAXGROUPS.
+ */
+static int
+pass_split(const struct ngen_part *pt, struct tmpl *t, int64_t n,
+    int64_t *split, int64_t *par)
+{
+	int64_t f;
+
+	if (ck_mul(pt->r, (int64_t)t->n, par) < 0 || *par > MAXGROUPS)
+		return -1;
+	while (*par <= n / 2) {
+		f = n / *par;
+		tmpl_split(t, f);
+		*split *= f;
+		*par = pt->r * (int64_t)t->n;
+	}
+	return 0;
+}
+
+/*
+ * Unit idx writes template groups 0..size-1 (s a unit, total in all),
+ * each after the template's last group was overwritten by a copy of it.
+ * Returns the text of channel 0's units of a block but its GWRITE line.
+ */
+static int64_t
+pass_units(struct ngen_part *cur, struct tmpl *t, int64_t total, int64_t s,
+    int64_t n)
+{
+	int64_t idx, sz, k, per = 0;
+	size_t ng = 0;
+
+	for (idx = 0; idx < (int64_t)cur->units; idx++) {
+		sz = total - idx * s;
+		if (sz > s)
+			sz = s;
+		cur->uoff[idx] = ng;
+		if (idx % n == 0)
+			per += 4 * 18;
+		for (k = 0; k < sz; k++) {
+			t->cnt[t->n - 1] = t->cnt[k];
+			t->col[t->n - 1] = t->col[k];
+			cur->ucnt[ng] = t->cnt[t->n - 1];
+			cur->ucol[ng] = t->col[t->n - 1];
+			if (idx % n == 0)
+				per += 16 * cur->ucnt[ng] + 8;
+			ng++;
+		}
+	}
+	cur->uoff[cur->units] = ng;
+	return per;
+}
+
+/*
  * Schedule one part: B blocks of r sets, each set rho groups of q COMPs.
  * Runs the passes, keeps the one the selection rule prefers, or the pass
  * with g == pick when pick > 0.
@@ -112,31 +216,20 @@ static int
 part_build(struct ngen_part *pt, int64_t nch, int64_t max_gw, int64_t pick)
 {
 	struct tmpl t;
+	struct spares sp;
 	struct ngen_part cur;
-	int64_t g, n, par, f, total, s, u, k, sz, idx, per, text, gact0;
-	int64_t split = 1;
-	size_t i, ng, sw;
-	/* a pass fills the spare arrays; the kept pass's are swapped in */
-	size_t *sp_uoff = NULL, sp_ucap = 0, best_ucap = 0;
-	int64_t *sp_ucnt = NULL, *sp_ucol = NULL;
-	size_t sp_gcap = 0, best_gcap = 0;
+	int64_t g, n, total, s, u, per, text, gact0, split = 1;
+	size_t i;
 	int have = 0, rc = -1;
 
 	memset(&t, 0, sizeof(t));
+	memset(&sp, 0, sizeof(sp));
 	for (i = 0; i < (size_t)pt->rho; i++)
 		tmpl_push(&t, pt->q, (int64_t)i * pt->q);
 	for (g = 1; g <= max_gw && g <= nch; g *= 2) {
 		n = nch / g;
-		/* Finer READRES split while few groups (share/doc/newton-timing.md §5). */
-		if (ck_mul(pt->r, (int64_t)t.n, &par) < 0 || par > MAXGROUPS)
+		if (pass_split(pt, &t, n, &split, &total) < 0)
 			goto out;
-		while (par <= n / 2) {
-			f = n / par;
-			tmpl_split(&t, f);
-			split *= f;
-			par = pt->r * (int64_t)t.n;
-		}
-		total = par;
 		s = ceil_div(total, n);
 		if (s < 1)
 			s = 1;
@@ -149,46 +242,8 @@ part_build(struct ngen_part *pt, int64_t nch, int64_t max_gw, int64_t pick)
 		cur.chunk = ceil_div(pt->blocks, g);
 		cur.rho = (int64_t)t.n;
 		cur.units = (size_t)ceil_div(total, s);
-		if (sp_ucap < cur.units + 1) {
-			sp_ucap = cur.units + 1;
-			sp_uoff = xreallocarray(sp_uoff, sp_ucap,
-			    sizeof(*sp_uoff));
-		}
-		if (sp_gcap < (size_t)total) {
-			sp_gcap = (size_t)total;
-			sp_ucnt = xreallocarray(sp_ucnt, sp_gcap,
-			    sizeof(*sp_ucnt));
-			sp_ucol = xreallocarray(sp_ucol, sp_gcap,
-			    sizeof(*sp_ucol));
-		}
-		/* every entry is written below */
-		cur.uoff = sp_uoff;
-		cur.ucnt = sp_ucnt;
-		cur.ucol = sp_ucol;
-		/*
-		 * Unit idx writes template groups 0..size-1, each after the
-		 * template's last group was overwritten by a copy of it.
-		 */
-		ng = 0;
-		per = 0;
-		for (idx = 0; idx < (int64_t)cur.units; idx++) {
-			sz = total - idx * s;
-			if (sz > s)
-				sz = s;
-			cur.uoff[idx] = ng;
-			if (idx % n == 0)
-				per += 4 * 18;
-			for (k = 0; k < sz; k++) {
-				t.cnt[t.n - 1] = t.cnt[k];
-				t.col[t.n - 1] = t.col[k];
-				cur.ucnt[ng] = t.cnt[t.n - 1];
-				cur.ucol[ng] = t.col[t.n - 1];
-				if (idx % n == 0)
-					per += 16 * cur.ucnt[ng] + 8;
-				ng++;
-			}
-		}
-		cur.uoff[cur.units] = ng;
+		spares_fit(&sp, &cur, (size_t)total);
+		per = pass_units(&cur, &t, total, s, n);
 		u = ceil_div((int64_t)cur.units, n);
 		if (ck_mul(cur.chunk, u, &gact0) < 0 ||
 		    ck_mul(cur.chunk, per + gw_len(&cur, g), &text) < 0)
@@ -198,25 +253,15 @@ part_build(struct ngen_part *pt, int64_t nch, int64_t max_gw, int64_t pick)
 		/* Fewest G_ACT0 on channel 0, then strictly shorter text. */
 		if (pick > 0 ? g == pick : (!have || gact0 < pt->gact0_ch0 ||
 		    (gact0 == pt->gact0_ch0 && text < pt->text_ch0))) {
-			/* the kept pass's arrays become the spares */
-			sp_uoff = have ? pt->uoff : NULL;
-			sp_ucnt = have ? pt->ucnt : NULL;
-			sp_ucol = have ? pt->ucol : NULL;
-			sw = sp_ucap;
-			sp_ucap = have ? best_ucap : 0;
-			best_ucap = sw;
-			sw = sp_gcap;
-			sp_gcap = have ? best_gcap : 0;
-			best_gcap = sw;
-			*pt = cur;
+			spares_keep(&sp, pt, &cur, have);
 			have = 1;
 		}
 	}
 	rc = have ? 0 : -1;
 out:
-	free(sp_uoff);
-	free(sp_ucnt);
-	free(sp_ucol);
+	free(sp.uoff);
+	free(sp.ucnt);
+	free(sp.ucol);
 	if (rc < 0 && have)
 		part_clear(pt);
 	free(t.cnt);

@@ -227,144 +227,242 @@ struct pim_memoval {
 /* The output columns of a costed row, in order (pim_cost_table). */
 enum { PO_CYC, PO_NS, PO_DISPATCH, PO_HIN, PO_HOUT, PO_ENGINE };
 
+/*
+ * One table's costing: the engine and the run's defaults and options, the
+ * columns read and written, the geometry read so far, the memo of the
+ * keys costed, and the counts of the rows and commands.
+ */
+struct pim_pass {
+	const struct pim_engine	*e;
+	void			*state;
+	struct table		*t;
+	const struct pim_row	*def;
+	const struct pim_opts	*o;
+	long			 dev, cch, cgw, chd, cat;
+	size_t			 col[PO_ENGINE + PIM_MAXCOLS], ncol, rfc;
+	struct layer_cols	 lc;
+	int			 havelc;
+	struct layer_seen	 seen;
+	struct memo		*memo;
+	int64_t			 nrows, ncmd;
+};
+
+/*
+ * The columns of the row parameters, and the output columns (a row's
+ * cells are written once it is costed; a fault leaves the table to be
+ * dropped).
+ */
+static void
+pass_cols(struct pim_pass *ps)
+{
+	struct table *t = ps->t;
+	size_t *col = ps->col;
+
+	ps->cch = csvio_col(t, task_pim_cols[TT_PIM_CHANNELS]);
+	ps->cgw = csvio_col(t, task_pim_cols[TT_PIM_GWRITE]);
+	ps->chd = csvio_col(t, task_pim_cols[TT_PIM_HIDING]);
+	ps->cat = csvio_col(t, TASK_COL_PIM_ATTACH);
+	col[PO_CYC] = csvio_addcol(t, TASK_COL_CYCLES);
+	col[PO_NS] = csvio_addcol(t, TASK_COL_NS);
+	for (ps->ncol = 0; ps->e->cols[ps->ncol].name != NULL; ps->ncol++)
+		col[PO_ENGINE + ps->ncol] = csvio_addcol(t,
+		    ps->e->cols[ps->ncol].name);
+	col[PO_DISPATCH] = csvio_addcol(t, TASK_COL_DISPATCH);
+	col[PO_HIN] = csvio_addcol(t, TASK_COL_HANDOFF_IN);
+	col[PO_HOUT] = csvio_addcol(t, TASK_COL_HANDOFF_OUT);
+	ps->rfc = csvio_addcol(t, TASK_COL_REFUSED);
+}
+
+/* Row r's piece and parameters, the defaults filling empty cells. */
+static int
+row_read(struct pim_pass *ps, size_t r, struct layer *l, struct pim_row *p,
+    int *added)
+{
+	struct table *t = ps->t;
+	const struct pim_row *def = ps->def;
+	const struct pim_opts *o = ps->o;
+	int64_t hid;
+
+	if (!ps->havelc && layer_cols_find(t, &ps->lc) < 0)
+		return -1;
+	ps->havelc = 1;
+	memset(p, 0, sizeof(*p));
+	if ((o->lcache != NULL ? layer_get_cached(t, &ps->lc, r, l,
+	    o->lcache) : layer_get_seen(t, &ps->lc, r, l, &ps->seen)) < 0 ||
+	    channels(t, r, ps->cch, ps->cat, def->channels, o->fill_auto,
+	    &p->channels, added) < 0 ||
+	    rowparam(t, r, ps->cgw, def->max_gwrite, 1, 1 << 20,
+	    &p->max_gwrite) < 0 ||
+	    rowparam(t, r, ps->chd, def->hiding, 0, 1, &hid) < 0)
+		return -1;
+	p->hiding = (int)hid;
+	return 0;
+}
+
+/*
+ * A piece the engine refuses (not PIM-eligible): no cost, the reason in
+ * pim_refused; 1 when refused.
+ */
+static int
+row_refused(struct pim_pass *ps, size_t r, const struct layer *l)
+{
+	const char *rf;
+	char *why;
+	size_t n;
+
+	if (ps->e->refuse == NULL ||
+	    (rf = ps->e->refuse(ps->state, l)) == NULL)
+		return 0;
+	n = strlen(rf) + strlen(l->dtype) + 16;
+	why = xmalloc(n);
+	snprintf(why, n, "dtype '%s': %s", l->dtype, rf);
+	csvio_set(ps->t, r, ps->col[PO_CYC], "");
+	csvio_set(ps->t, r, ps->col[PO_NS], "");
+	csvio_set(ps->t, r, ps->rfc, why);
+	free(why);
+	return 1;
+}
+
+/*
+ * The memo's entry for the row's key (filled in key), NULL when absent
+ * or when a trace needs every row's commands (no memo then).
+ */
+static const struct pim_memoval *
+row_memo(struct pim_pass *ps, const struct layer *l, const struct pim_row *p,
+    int added, struct pim_key *key)
+{
+	if (ps->o->trace != NULL)
+		return NULL;
+	memset(key, 0, sizeof(*key));
+	memcpy(&key->l, l, sizeof(*l));
+	key->l.id = 0;
+	key->channels = p->channels;
+	key->max_gwrite = p->max_gwrite;
+	key->hiding = p->hiding;
+	key->added = added;
+	if (ps->memo == NULL)
+		ps->memo = memo_new(sizeof(*key), sizeof(struct pim_memoval));
+	return memo_get(ps->memo, key);
+}
+
+/* The piece's hand-offs in and out (0 with -H); -1 past 9e12 ns. */
+static int
+row_handoffs(const struct pim_pass *ps, const struct layer *l,
+    const struct pim_row *p, int added, const char *where, double *hin,
+    double *hout)
+{
+	struct pim_row hp = *ps->def;
+
+	*hin = *hout = 0;
+	if (ps->o->no_handoff)
+		return 0;
+	hp.added = added;
+	*hin = pim_handoff_ns(&hp, p->channels, (double)l->in_bytes);
+	*hout = pim_handoff_ns(&hp, p->channels, (double)l->out_bytes);
+	if (!(*hin <= 9e12 && *hout <= 9e12)) {
+		pf_err(where, "hand-off time %g ns does not fit (the limit is "
+		    "9e12 ns)", *hin > *hout ? *hin : *hout);
+		return -1;
+	}
+	return 0;
+}
+
+/* The cells of a costed row. */
+static void
+row_write(struct pim_pass *ps, size_t r, const struct pim_out *c, double hin,
+    double hout)
+{
+	struct table *t = ps->t;
+	size_t k;
+
+	csvio_setint(t, r, ps->col[PO_CYC], c->cycles);
+	csvio_setns(t, r, ps->col[PO_NS], c->ns);
+	for (k = 0; k < ps->ncol; k++)
+		put(t, r, ps->col[PO_ENGINE + k], &ps->e->cols[k], c, k);
+	csvio_setns(t, r, ps->col[PO_DISPATCH], ps->def->dispatch_ns);
+	csvio_setns(t, r, ps->col[PO_HIN], hin);
+	csvio_setns(t, r, ps->col[PO_HOUT], hout);
+}
+
+/* Cost pim row r; -1 after reporting. */
+static int
+pass_row(struct pim_pass *ps, size_t r)
+{
+	struct table *t = ps->t;
+	struct layer l;
+	struct pim_row p;
+	struct pim_memoval cost;
+	struct pim_key key;
+	const struct pim_memoval *hit;
+	char where[256];
+	double hin, hout;
+	int added = 0;
+
+	if (row_read(ps, r, &l, &p, &added) < 0)
+		return -1;
+	if (row_refused(ps, r, &l))
+		return 0;
+	hit = row_memo(ps, &l, &p, added, &key);
+	ps->nrows++;
+	if (hit != NULL) {
+		/*
+		 * The cells of the key's first row: its cost, the run's
+		 * dispatch and the hand-offs of its channels and bytes, all
+		 * in the key.
+		 */
+		ps->ncmd += hit->c.cmds;
+		csvio_setfrom(t, r, hit->row, ps->col, PO_ENGINE + ps->ncol);
+		return 0;
+	}
+	/* the row's name only for a costing or a fault */
+	snprintf(where, sizeof(where), "%s:%ld", t->fname, csvio_line(t, r));
+	/* cleared: what an engine leaves unset is 0 */
+	memset(&cost, 0, sizeof(cost));
+	if (ps->e->cost(ps->state, &l, &p, ps->o, where, &cost.c) < 0)
+		return -1;
+	cost.row = r;
+	if (ps->memo != NULL)
+		memo_put(ps->memo, &key, &cost);
+	/* the host starts the stream before the engine's first clock */
+	cost.c.ns += ps->def->dispatch_ns;
+	if (row_handoffs(ps, &l, &p, added, where, &hin, &hout) < 0)
+		return -1;
+	ps->ncmd += cost.c.cmds;
+	row_write(ps, r, &cost.c, hin, hout);
+	return 0;
+}
+
 int
 pim_cost_table(const struct pim_engine *e, void *state, struct table *t,
     const struct pim_row *def, const struct pim_opts *o, int64_t *rows,
     int64_t *cmds)
 {
-	struct layer_cols lc;
-	struct layer l;
-	struct layer_seen seen;
-	struct pim_row p;
-	struct pim_memoval cost;
-	struct pim_key key;
-	const struct pim_memoval *hit;
-	struct memo *memo = NULL;
-	long dev, cch, cgw, chd, cat;
-	int added = 0;
-	size_t r, k, ncol, rfc, col[PO_ENGINE + PIM_MAXCOLS];
-	double hin = 0, hout = 0;
-	int64_t hid, nrows = 0, ncmd = 0;
-	char where[256], *why;
-	const char *rf;
-	int rc = -1, havelc = 0;
+	struct pim_pass ps;
+	size_t r;
+	int rc = -1;
 
-	if (task_devices(t, &dev, NULL) < 0)
+	memset(&ps, 0, sizeof(ps));
+	ps.e = e;
+	ps.state = state;
+	ps.t = t;
+	ps.def = def;
+	ps.o = o;
+	if (task_devices(t, &ps.dev, NULL) < 0)
 		return -1;
-	cch = csvio_col(t, task_pim_cols[TT_PIM_CHANNELS]);
-	cgw = csvio_col(t, task_pim_cols[TT_PIM_GWRITE]);
-	chd = csvio_col(t, task_pim_cols[TT_PIM_HIDING]);
-	cat = csvio_col(t, TASK_COL_PIM_ATTACH);
-	/*
-	 * The output columns (a row's cells are written once it is costed;
-	 * a fault leaves the table to be dropped).
-	 */
-	col[PO_CYC] = csvio_addcol(t, TASK_COL_CYCLES);
-	col[PO_NS] = csvio_addcol(t, TASK_COL_NS);
-	for (ncol = 0; e->cols[ncol].name != NULL; ncol++)
-		col[PO_ENGINE + ncol] = csvio_addcol(t, e->cols[ncol].name);
-	col[PO_DISPATCH] = csvio_addcol(t, TASK_COL_DISPATCH);
-	col[PO_HIN] = csvio_addcol(t, TASK_COL_HANDOFF_IN);
-	col[PO_HOUT] = csvio_addcol(t, TASK_COL_HANDOFF_OUT);
-	rfc = csvio_addcol(t, TASK_COL_REFUSED);
+	pass_cols(&ps);
 	/* a pim row's geometry is mostly the last one's (layer_get_seen) */
-	seen.have = 0;
-	for (r = 0; r < t->nrows; r++) {
-		if (strcmp(csvio_get(t, r, (size_t)dev),
-		    task_dev_name(TASK_PIM)) != 0)
-			continue;
-		if (!havelc && layer_cols_find(t, &lc) < 0)
+	ps.seen.have = 0;
+	for (r = 0; r < t->nrows; r++)
+		if (strcmp(csvio_get(t, r, (size_t)ps.dev),
+		    task_dev_name(TASK_PIM)) == 0 && pass_row(&ps, r) < 0)
 			goto out;
-		havelc = 1;
-		if ((o->lcache != NULL ? layer_get_cached(t, &lc, r, &l,
-		    o->lcache) : layer_get_seen(t, &lc, r, &l, &seen)) < 0 ||
-		    channels(t, r, cch, cat, def->channels, o->fill_auto,
-		    &p.channels, &added) < 0 ||
-		    rowparam(t, r, cgw, def->max_gwrite, 1, 1 << 20,
-		    &p.max_gwrite) < 0 ||
-		    rowparam(t, r, chd, def->hiding, 0, 1, &hid) < 0)
-			goto out;
-		p.hiding = (int)hid;
-		if (e->refuse != NULL && (rf = e->refuse(state, &l)) != NULL) {
-			size_t n = strlen(rf) + strlen(l.dtype) + 16;
-
-			/* not PIM-eligible: no cost, the reason */
-			why = xmalloc(n);
-			snprintf(why, n, "dtype '%s': %s", l.dtype, rf);
-			csvio_set(t, r, col[PO_CYC], "");
-			csvio_set(t, r, col[PO_NS], "");
-			csvio_set(t, r, rfc, why);
-			free(why);
-			continue;
-		}
-		/* a trace needs every row's commands: no memo then */
-		hit = NULL;
-		if (o->trace == NULL) {
-			memset(&key, 0, sizeof(key));
-			memcpy(&key.l, &l, sizeof(l));
-			key.l.id = 0;
-			key.channels = p.channels;
-			key.max_gwrite = p.max_gwrite;
-			key.hiding = p.hiding;
-			key.added = added;
-			if (memo == NULL)
-				memo = memo_new(sizeof(key), sizeof(cost));
-			hit = memo_get(memo, &key);
-		}
-		nrows++;
-		if (hit != NULL) {
-			/*
-			 * The cells of the key's first row: its cost, the
-			 * run's dispatch and the hand-offs of its channels
-			 * and bytes, all in the key.
-			 */
-			ncmd += hit->c.cmds;
-			csvio_setfrom(t, r, hit->row, col, PO_ENGINE + ncol);
-			continue;
-		}
-		/* the row's name only for a costing or a fault */
-		snprintf(where, sizeof(where), "%s:%ld", t->fname,
-		    csvio_line(t, r));
-		/* cleared: what an engine leaves unset is 0 */
-		memset(&cost, 0, sizeof(cost));
-		if (e->cost(state, &l, &p, o, where, &cost.c) < 0)
-			goto out;
-		cost.row = r;
-		if (memo != NULL)
-			memo_put(memo, &key, &cost);
-		/* the host starts the stream before the engine's first clock */
-		cost.c.ns += def->dispatch_ns;
-		if (!o->no_handoff) {
-			struct pim_row hp = *def;
-
-			hp.added = added;
-			hin = pim_handoff_ns(&hp, p.channels,
-			    (double)l.in_bytes);
-			hout = pim_handoff_ns(&hp, p.channels,
-			    (double)l.out_bytes);
-			if (!(hin <= 9e12 && hout <= 9e12)) {
-				pf_err(where, "hand-off time %g ns does not fit "
-				    "(the limit is 9e12 ns)", hin > hout ?
-				    hin : hout);
-				goto out;
-			}
-		}
-		ncmd += cost.c.cmds;
-		csvio_setint(t, r, col[PO_CYC], cost.c.cycles);
-		csvio_setns(t, r, col[PO_NS], cost.c.ns);
-		for (k = 0; k < ncol; k++)
-			put(t, r, col[PO_ENGINE + k], &e->cols[k], &cost.c, k);
-		csvio_setns(t, r, col[PO_DISPATCH], def->dispatch_ns);
-		csvio_setns(t, r, col[PO_HIN], hin);
-		csvio_setns(t, r, col[PO_HOUT], hout);
-	}
 	if (rows != NULL)
-		*rows = nrows;
+		*rows = ps.nrows;
 	if (cmds != NULL)
-		*cmds = ncmd;
+		*cmds = ps.ncmd;
 	rc = 0;
 out:
-	memo_free(memo);
+	memo_free(ps.memo);
 	return rc;
 }
 
@@ -421,6 +519,34 @@ pim_cost_defaults(struct pim_cost_run *u, int64_t n, int64_t g, int nohide,
 		u->def.hiding = 0;
 	if (dispatch >= 0)
 		u->def.dispatch_ns = dispatch;
+}
+
+int
+pim_cost_main(const struct pim_cost_args *a, char **argv, int argc)
+{
+	struct pim_cost_run u;
+	int rc;
+
+	if ((rc = pim_cost_open(&u, a->config, a->engine_opt)) < 0)
+		return rc == -2 ? PF_EXIT_USAGE : PF_EXIT_DATA;
+	u.o = a->o;
+	pim_cost_defaults(&u, a->channels, a->max_gwrite, a->nohide,
+	    a->dispatch);
+	if (a->print) {
+		/* the machine, for drivers that must not parse configs */
+		printf("arch,channels,max_gwrite,hiding\n%s,%lld,%lld,%d\n",
+		    u.e->arch, (long long)u.def.channels,
+		    (long long)u.def.max_gwrite, u.def.hiding);
+		rc = pf_close_stdout() < 0 ? PF_EXIT_DATA : PF_EXIT_OK;
+	} else if (pim_cost_start(&u, a->trace, a->stats) < 0)
+		rc = PF_EXIT_DATA;
+	else
+		/* the engines' memos span the blocks */
+		rc = csvio_stream_stdout_block(argv, argc, NULL,
+		    TABLE_BLOCK_MEMO, pim_cost_block, pim_cost_done, &u) == 0 ?
+		    PF_EXIT_OK : PF_EXIT_DATA;
+	pim_cost_close(&u);
+	return rc;
 }
 
 /* The process's CPU time in seconds (the stats line). */

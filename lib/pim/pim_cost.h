@@ -232,6 +232,33 @@ int pim_cost_done(void *arg);
  */
 int pim_trace_publish(FILE *tmp, const char *path);
 
+/* The options of pim-cycles(1), as its main parses them. */
+struct pim_cost_args {
+	const char	*config;	/* -c */
+	const char	*trace;		/* -T, NULL: none */
+	int		 engine_opt;	/* the last engine option given, 0: none */
+	int64_t		 channels;	/* -n, 0: the config's */
+	int64_t		 max_gwrite;	/* -g, 0: the config's */
+	int		 nohide;	/* -x */
+	double		 dispatch;	/* -d, < 0: the config's */
+	int		 print;		/* -p: print the machine, cost nothing */
+	int		 stats;		/* -s */
+	struct pim_opts	 o;		/* the engine's options */
+};
+
+/*
+ * pim-cycles once its options a are parsed: the run opened on a->config
+ * (pim_cost_open, a->engine_opt checked against its engine), the row
+ * defaults set (pim_cost_defaults); with a->print the machine
+ * ("arch,channels,max_gwrite,hiding" and its row) on standard output,
+ * else the tables of the argc files of argv (none: standard input)
+ * costed block by block to standard output, the trace and stats after.
+ * Returns the exit status: PF_EXIT_OK; PF_EXIT_DATA after a report;
+ * PF_EXIT_USAGE after reporting an option the engine does not take (the
+ * tool then shows its usage).
+ */
+int pim_cost_main(const struct pim_cost_args *a, char **argv, int argc);
+
 /* The 16-bit floating-point dtypes Newton's and AiM's MAC lanes take. */
 const char *pim_refuse_newton(void *state, const struct layer *l);
 

@@ -73,28 +73,33 @@ const struct conf_key pim_model_keys[] = {
 	{ NULL, 0, 0, 0, 0, NULL, NULL }
 };
 
-int
-pim_model_load(const char *path, struct pim_model *m)
+/* The string keys (conf_load_model's check). */
+static int
+load_strings(struct conf *c, const char *path, void *obj)
 {
-	struct conf c;
 	const char *arch;
 	int rc = 0, attach;
 
-	memset(m, 0, sizeof(*m));
-	conf_name(path, m->name, sizeof(m->name));
-	if (conf_read(path, pim_model_keys, m, &c) < 0)
-		return -1;
+	(void)obj;
 	/* the engine seam: a newton config may say so (pim_engine_of) */
-	if ((arch = conf_str(&c, "arch")) != NULL && strcmp(arch, "newton") != 0) {
+	if ((arch = conf_str(c, "arch")) != NULL && strcmp(arch, "newton") != 0) {
 		pf_err(path, "key 'arch': must be 'newton' here, not '%s'", arch);
 		rc = -1;
 	}
 	/* pim_attach (optional): pf-split's default machine, checked here */
-	if (rc == 0 && pim_attach_conf(&c, path, &attach) == -2)
+	if (rc == 0 && pim_attach_conf(c, path, &attach) == -2)
 		rc = -1;
 	/* the PIM devices' memory: capacity.c reads it (pf-solve -M) */
-	(void)conf_str(&c, "memory_bytes_per_channel");
-	return conf_done(&c, rc);
+	(void)conf_str(c, "memory_bytes_per_channel");
+	return rc;
+}
+
+int
+pim_model_load(const char *path, struct pim_model *m)
+{
+	memset(m, 0, sizeof(*m));
+	conf_name(path, m->name, sizeof(m->name));
+	return conf_load_model(path, pim_model_keys, m, load_strings);
 }
 
 void

@@ -1,10 +1,8 @@
 /*
- * Exact segmentation DP over the layer order and the DAG-aware
- * co-scheduling candidates (solve.h).
+ * Exact segmentation DP over the layer order (solve.h); the DAG-aware
+ * co-scheduling candidates are solve_dag.c's, the bound solve_bound.c's.
  */
 #include <limits.h>
-#include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -383,195 +381,217 @@ out:
 	return rc;
 }
 
-#define FR(j, s)	fr[(size_t)(j) * SOLVE_NST + (size_t)(s)]
+/*
+ * The program's state for one policy and objective: a front per layer
+ * boundary and prefix state (fr), the cap's per-candidate x and suffix
+ * bounds (dxs, suf; NULL without a cap), and whether fronts are kept
+ * (front) or one best point per prefix state (one, an array for all).
+ */
+struct dp {
+	const struct solve_order *so;
+	const struct objective	*o;
+	unsigned char		 bit;
+	int			 front;
+	struct front		*fr;
+	struct pt		*one;
+	long long		*dxs, *suf;
+	size_t			 seq;
+};
 
-int
-solve_dp_order(const struct solve_order *so, enum policy p,
-    const struct objective *o, struct plan *pl, int64_t *bad,
-    int64_t *stuck)
+#define FR(j, s)	d->fr[(size_t)(j) * SOLVE_NST + (size_t)(s)]
+
+/*
+ * Under a cap, the suffix bounds: a prefix point whose x plus suf[j] is
+ * positive can never end in a plan that keeps the cap, so it is dropped
+ * (exact; it keeps the fronts small).  0, -2 when not even the least-x
+ * cover keeps the cap, -3 on an overflow.
+ */
+static int
+dp_cap(struct dp *d)
 {
-	static const struct objective deftime = { O_TIME, 0 };
-	int64_t n = so->n;
-	struct front *fr = xcalloc(((size_t)n + 1) * SOLVE_NST, sizeof(*fr));
-	unsigned char bit = (unsigned char)(1 << p);
-	long long *dxs = NULL, *suf = NULL;
-	struct pt *one = NULL;
-	size_t k, q, seq = 0, best, nseg;
-	int64_t j;
-	int rc = -1, front, si, bst;
+	const struct solve_order *so = d->so;
 
-	if (o == NULL)
-		o = &deftime;
-	/* additive objectives need one best point per prefix */
-	front = o->kind == O_EDP || o->cap_mw > 0;
-	memset(pl, 0, sizeof(*pl));
-	*bad = *stuck = -1;
-	if (so->bad[p] >= 0) {
-		*bad = so->bad[p];
-		goto done;
-	}
-	/*
-	 * Under a cap, a prefix point whose x plus suf[j] is positive can
-	 * never end in a plan that keeps the cap, so it is dropped (exact;
-	 * it keeps the fronts small).
-	 */
-	if (o->cap_mw > 0) {
-		dxs = xcalloc(so->m + 1, sizeof(*dxs));
-		suf = xcalloc((size_t)n + 1, sizeof(*suf));
-		if (capsuffix(so, bit, o->cap_mw, dxs, suf) < 0) {
-			rc = -3;
-			goto done;
-		}
-		/* no cover at all: no pruning, so the report is the plain one */
-		if (suf[0] == LLONG_MAX) {
-			free(suf);
-			suf = NULL;
-		} else if (suf[0] > 0) {
-			rc = -2;	/* not even the least-x cover keeps the cap */
-			goto done;
-		}
-	}
-	/*
-	 * An additive objective keeps one point per prefix state: all of
-	 * them in one array (fronts of capacity 1), not an allocation each.
-	 */
-	if (!front) {
-		one = xcalloc(((size_t)n + 1) * SOLVE_NST, sizeof(*one));
+	d->dxs = xcalloc(so->m + 1, sizeof(*d->dxs));
+	d->suf = xcalloc((size_t)so->n + 1, sizeof(*d->suf));
+	if (capsuffix(so, d->bit, d->o->cap_mw, d->dxs, d->suf) < 0)
+		return -3;
+	/* no cover at all: no pruning, so the report is the plain one */
+	if (d->suf[0] == LLONG_MAX) {
+		free(d->suf);
+		d->suf = NULL;
+	} else if (d->suf[0] > 0)
+		return -2;
+	return 0;
+}
+
+/*
+ * The fronts, the empty prefix's point in the first.  An additive
+ * objective keeps one point per prefix state: all of them in one array
+ * (fronts of capacity 1), not an allocation each.
+ */
+static void
+dp_fronts(struct dp *d)
+{
+	int64_t j, n = d->so->n;
+	int si;
+
+	d->fr = xcalloc(((size_t)n + 1) * SOLVE_NST, sizeof(*d->fr));
+	if (!d->front) {
+		d->one = xcalloc(((size_t)n + 1) * SOLVE_NST, sizeof(*d->one));
 		for (j = 0; j < (n + 1) * SOLVE_NST; j++) {
-			fr[j].p = &one[j];
-			fr[j].cap = 1;
+			d->fr[j].p = &d->one[j];
+			d->fr[j].cap = 1;
 		}
 	} else
-		FR(0, SOLVE_ST_G).p = xcalloc(1, sizeof(*fr[0].p));
+		FR(0, SOLVE_ST_G).p = xcalloc(1, sizeof(*d->fr[0].p));
 	FR(0, SOLVE_ST_G).n = FR(0, SOLVE_ST_G).cap = 1;
 	for (j = 0; j <= n; j++)
 		for (si = 0; si < SOLVE_NST; si++)
 			FR(j, si).done = j == 0;
-	for (k = 0; k < so->m; k++) {
-		const struct srec *x = &so->r[k];
-		long long dx = x->pj, dhi = 0, dho = 0;
-		int di = so->din[k], ti, tst;
+}
 
-		if (!(so->pol[k] & bit))
-			continue;
-		if (o->cap_mw > 0) {
-			/* no cover of the rest: nothing from here can finish */
-			if (suf != NULL && suf[x->last + 1] == LLONG_MAX)
-				continue;
-			dx = x->pj * 1000 - o->cap_mw * x->ps;
-			dhi = x->hin_pj * 1000 - o->cap_mw * x->hin_ps;
-			dho = x->hout_pj * 1000 - o->cap_mw * x->hout_ps;
-		} else {
-			dhi = x->hin_pj;
-			dho = x->hout_pj;
+/* np into front g: the better of the two, or one more point. */
+static void
+dp_keep(struct dp *d, struct front *g, const struct pt *np)
+{
+	if (!d->front) {
+		/* strict: among equal totals the earliest stays */
+		if (g->n == 0 || objective_less(d->o, np->t, np->e, g->p[0].t,
+		    g->p[0].e)) {
+			g->p[0] = *np;
+			g->n = 1;
 		}
-		for (si = 0; si < SOLVE_NST; si++) {
-			struct front *f = &FR(x->first, si);
-			int hin = solve_step_in(si, di);
-
-			if (hin < 0)
-				continue;
-			/* every candidate ending before x->first came earlier */
-			if (front && !f->done)
-				pareto(f);
-			for (ti = 0; (tst = solve_step_out(so->dout[k], ti)) >= 0;
-			    ti++) {
-				int hout = tst == SOLVE_ST_PG;
-				struct front *g = &FR(x->last + 1, tst);
-
-				for (q = 0; q < f->n; q++) {
-					struct pt np;
-
-					np.cand = so->cand[k];
-					np.from = x->first;
-					np.prev = q;
-					np.pst = si;
-					np.seq = seq++;
-					np.hps = (hin ? x->hin_ps : 0) +
-					    (hout ? x->hout_ps : 0);
-					np.hpj = (hin ? x->hin_pj : 0) +
-					    (hout ? x->hout_pj : 0);
-					if (add_ll(f->p[q].t, x->ps, &np.t) < 0 ||
-					    add_ll(np.t, np.hps, &np.t) < 0 ||
-					    add_ll(f->p[q].e, x->pj, &np.e) < 0 ||
-					    add_ll(np.e, np.hpj, &np.e) < 0 ||
-					    add_ll(f->p[q].x, dx, &np.x) < 0 ||
-					    add_ll(np.x, hin ? dhi : 0, &np.x) < 0 ||
-					    add_ll(np.x, hout ? dho : 0,
-					    &np.x) < 0) {
-						rc = -3;
-						goto done;
-					}
-					/* np.x + suf > 0: the cap is out of reach */
-					if (suf != NULL &&
-					    np.x > -suf[x->last + 1])
-						continue;
-					if (!front) {
-						/* strict: among equal totals the earliest stays */
-						if (g->n == 0 || objective_less(o,
-						    np.t, np.e, g->p[0].t,
-						    g->p[0].e)) {
-							g->p[0] = np;
-							g->n = 1;
-						}
-						continue;
-					}
-					if (g->n == g->cap) {
-						g->cap = g->cap ? 2 * g->cap : 4;
-						g->p = xreallocarray(g->p, g->cap,
-						    sizeof(*g->p));
-					}
-					g->p[g->n++] = np;
-				}
-			}
-		}
+		return;
 	}
-	/* the model's output ends on the GPU */
-	bst = -1;
-	best = 0;
+	if (g->n == g->cap) {
+		g->cap = g->cap ? 2 * g->cap : 4;
+		g->p = xreallocarray(g->p, g->cap, sizeof(*g->p));
+	}
+	g->p[g->n++] = *np;
+}
+
+/*
+ * Candidate k after every point of front f (prefix state si, its
+ * hand-in hin) into the front of state tst (hout: its hand-out paid);
+ * dx, dhi, dho: its x and its hand-offs'.  0, or -3 on an overflow.
+ */
+static int
+dp_step(struct dp *d, size_t k, const struct front *f, int si, int hin,
+    int tst, const long long dxv[3])
+{
+	const struct srec *x = &d->so->r[k];
+	struct front *g = &FR(x->last + 1, tst);
+	int hout = tst == SOLVE_ST_PG;
+	size_t q;
+
+	for (q = 0; q < f->n; q++) {
+		struct pt np;
+
+		np.cand = d->so->cand[k];
+		np.from = x->first;
+		np.prev = q;
+		np.pst = si;
+		np.seq = d->seq++;
+		np.hps = (hin ? x->hin_ps : 0) + (hout ? x->hout_ps : 0);
+		np.hpj = (hin ? x->hin_pj : 0) + (hout ? x->hout_pj : 0);
+		if (add_ll(f->p[q].t, x->ps, &np.t) < 0 ||
+		    add_ll(np.t, np.hps, &np.t) < 0 ||
+		    add_ll(f->p[q].e, x->pj, &np.e) < 0 ||
+		    add_ll(np.e, np.hpj, &np.e) < 0 ||
+		    add_ll(f->p[q].x, dxv[0], &np.x) < 0 ||
+		    add_ll(np.x, hin ? dxv[1] : 0, &np.x) < 0 ||
+		    add_ll(np.x, hout ? dxv[2] : 0, &np.x) < 0)
+			return -3;
+		/* np.x + suf > 0: the cap is out of reach */
+		if (d->suf != NULL && np.x > -d->suf[x->last + 1])
+			continue;
+		dp_keep(d, g, &np);
+	}
+	return 0;
+}
+
+/* Candidate k after every prefix it may follow: 0, or -3 on an overflow. */
+static int
+dp_cand(struct dp *d, size_t k)
+{
+	const struct solve_order *so = d->so;
+	const struct srec *x = &so->r[k];
+	long long cap = d->o->cap_mw, dxv[3];
+	int di = so->din[k], si, ti, tst;
+
+	dxv[0] = x->pj;
+	dxv[1] = x->hin_pj;
+	dxv[2] = x->hout_pj;
+	if (cap > 0) {
+		/* no cover of the rest: nothing from here can finish */
+		if (d->suf != NULL && d->suf[x->last + 1] == LLONG_MAX)
+			return 0;
+		dxv[0] = x->pj * 1000 - cap * x->ps;
+		dxv[1] = x->hin_pj * 1000 - cap * x->hin_ps;
+		dxv[2] = x->hout_pj * 1000 - cap * x->hout_ps;
+	}
+	for (si = 0; si < SOLVE_NST; si++) {
+		struct front *f = &FR(x->first, si);
+		int hin = solve_step_in(si, di);
+
+		if (hin < 0)
+			continue;
+		/* every candidate ending before x->first came earlier */
+		if (d->front && !f->done)
+			pareto(f);
+		for (ti = 0; (tst = solve_step_out(so->dout[k], ti)) >= 0; ti++)
+			if (dp_step(d, k, f, si, hin, tst, dxv) < 0)
+				return -3;
+	}
+	return 0;
+}
+
+/*
+ * The best point at the end, in state *bst (the model's output ends on
+ * the GPU) at *best; *bst -1 when none.
+ */
+static void
+dp_best(struct dp *d, int *bst, size_t *best)
+{
+	int64_t n = d->so->n;
+	size_t q;
+	int si;
+
+	*bst = -1;
+	*best = 0;
 	for (si = 0; si < SOLVE_NST; si += SOLVE_ST_PG - SOLVE_ST_G) {
 		struct front *f = &FR(n, si);
 
-		if (front)
+		if (d->front)
 			pareto(f);
 		for (q = 0; q < f->n; q++) {
 			const struct pt *a = &f->p[q];
 
-			if (o->cap_mw > 0 && a->x > 0)
+			if (d->o->cap_mw > 0 && a->x > 0)
 				continue;
-			if (bst < 0 || objective_less(o, a->t, a->e,
-			    FR(n, bst).p[best].t, FR(n, bst).p[best].e)) {
-				bst = si;
-				best = q;
+			if (*bst < 0 || objective_less(d->o, a->t, a->e,
+			    FR(n, *bst).p[*best].t, FR(n, *bst).p[*best].e)) {
+				*bst = si;
+				*best = q;
 			}
 		}
 	}
-	/*
-	 * Nothing reached the end: with the cap's pruning on, a cover exists
-	 * (suf[0] is finite), so none keeps the cap; otherwise no tiling.
-	 */
-	if (bst < 0 && suf != NULL) {
-		rc = -2;
-		goto done;
-	}
-	if (bst < 0 && FR(n, SOLVE_ST_G).n + FR(n, SOLVE_ST_PG).n == 0) {
-		for (j = 1; j <= n && FR(j, SOLVE_ST_G).n + FR(j, SOLVE_ST_P).n +
-		    FR(j, SOLVE_ST_PG).n > 0; j++)
-			;
-		*stuck = j - 1;
-		goto done;
-	}
-	if (bst < 0) {
-		rc = -2;
-		goto done;
-	}
+}
+
+/* The plan ending at point best of state bst, traced back from the end. */
+static void
+dp_trace(struct dp *d, int bst, size_t best, struct plan *pl)
+{
+	int64_t j, n = d->so->n;
+	size_t q, nseg = 0;
+	int si;
+
 	pl->ps = FR(n, bst).p[best].t;
 	pl->pj = FR(n, bst).p[best].e;
-	/* the back-trace, from the end: at most one segment per layer */
+	/* at most one segment per layer */
 	pl->seg = xcalloc((size_t)n + 1, sizeof(*pl->seg));
 	pl->hps = xcalloc((size_t)n + 1, sizeof(*pl->hps));
 	pl->hpj = xcalloc((size_t)n + 1, sizeof(*pl->hpj));
-	nseg = 0;
 	for (j = n, q = best, si = bst; j > 0; nseg++) {
 		const struct pt *a = &FR(j, si).p[q];
 
@@ -584,14 +604,77 @@ solve_dp_order(const struct solve_order *so, enum policy p,
 	}
 	pl->nseg = nseg;
 	plan_reverse(pl);
+}
+
+/*
+ * Why nothing reached the end: with the cap's pruning on, a cover exists
+ * (suf[0] is finite), so none keeps the cap (-2); with no tiling, the
+ * last layer reached (*stuck, return -1); else none keeps the cap (-2).
+ */
+static int
+dp_none(struct dp *d, int64_t *stuck)
+{
+	int64_t j, n = d->so->n;
+
+	if (d->suf != NULL)
+		return -2;
+	if (FR(n, SOLVE_ST_G).n + FR(n, SOLVE_ST_PG).n == 0) {
+		for (j = 1; j <= n && FR(j, SOLVE_ST_G).n + FR(j, SOLVE_ST_P).n +
+		    FR(j, SOLVE_ST_PG).n > 0; j++)
+			;
+		*stuck = j - 1;
+		return -1;
+	}
+	return -2;
+}
+
+int
+solve_dp_order(const struct solve_order *so, enum policy p,
+    const struct objective *o, struct plan *pl, int64_t *bad,
+    int64_t *stuck)
+{
+	static const struct objective deftime = { O_TIME, 0 };
+	struct dp dd, *d = &dd;
+	size_t k, best;
+	int64_t j;
+	int rc = -1, bst;
+
+	memset(d, 0, sizeof(*d));
+	d->so = so;
+	d->o = o != NULL ? o : &deftime;
+	d->bit = (unsigned char)(1 << p);
+	/* additive objectives need one best point per prefix */
+	d->front = d->o->kind == O_EDP || d->o->cap_mw > 0;
+	memset(pl, 0, sizeof(*pl));
+	*bad = *stuck = -1;
+	if (so->bad[p] >= 0) {
+		*bad = so->bad[p];
+		goto done;
+	}
+	if (d->o->cap_mw > 0 && (rc = dp_cap(d)) < 0)
+		goto done;
+	rc = -1;
+	dp_fronts(d);
+	for (k = 0; k < so->m; k++)
+		if ((so->pol[k] & d->bit) && dp_cand(d, k) < 0) {
+			rc = -3;
+			goto done;
+		}
+	dp_best(d, &bst, &best);
+	if (bst < 0) {
+		rc = dp_none(d, stuck);
+		goto done;
+	}
+	dp_trace(d, bst, best, pl);
 	rc = 0;
 done:
-	for (j = 0; one == NULL && j < (n + 1) * SOLVE_NST; j++)
-		free(fr[j].p);
-	free(one);
-	free(fr);
-	free(dxs);
-	free(suf);
+	for (j = 0; d->fr != NULL && d->one == NULL &&
+	    j < (so->n + 1) * SOLVE_NST; j++)
+		free(d->fr[j].p);
+	free(d->one);
+	free(d->fr);
+	free(d->dxs);
+	free(d->suf);
 	return rc;
 }
 
@@ -605,153 +688,4 @@ solve_dp(const struct cand *c, size_t nc, int64_t n, enum policy p,
 
 	solve_order_free(so);
 	return rc;
-}
-
-/* Union-find over window positions. */
-static int
-root(int *u, int x)
-{
-	while (u[x] != x)
-		x = u[x] = u[u[x]];
-	return x;
-}
-
-/*
- * Best single-layer gpu and pim(hiding) times, -1 when none, and the
- * chosen candidates' own energies (ge, pe: pj less the static share).
- */
-static void
-singles(const struct cand *c, size_t nc, int64_t n, long long *g,
-    long long *pm, long long *ge, long long *pe)
-{
-	size_t i;
-	int64_t j;
-
-	for (j = 0; j < n; j++)
-		g[j] = pm[j] = -1;
-	for (i = 0; i < nc; i++) {
-		const struct cand *x = &c[i];
-		long long *t, *e, v;
-
-		if (x->first != x->last || x->first < 0 || x->first >= n)
-			continue;
-		if (x->kind == K_GPU) {
-			t = &g[x->first];
-			e = &ge[x->first];
-		} else if (x->kind == K_PIM && x->hiding != 0) {
-			t = &pm[x->first];
-			e = &pe[x->first];
-		} else
-			continue;
-		/* a PIM layer of a window hands its input and output over */
-		v = x->kind == K_PIM ? x->ps + x->hin_ps + x->hout_ps : x->ps;
-		if (*t < 0 || v < *t) {
-			*t = v;
-			*e = x->pj - x->static_pj;
-		}
-	}
-}
-
-size_t
-solve_dag(struct cand **cp, size_t *ncp, int64_t n, int64_t *const *preds,
-    const int *npreds, int window, double static_w)
-{
-	long long *g = xcalloc((size_t)n + 1, sizeof(*g));
-	long long *pm = xcalloc((size_t)n + 1, sizeof(*pm));
-	long long *ge = xcalloc((size_t)n + 1, sizeof(*ge));
-	long long *pe = xcalloc((size_t)n + 1, sizeof(*pe));
-	size_t added = 0, cap = *ncp;
-	int64_t i, j;
-
-	if (window > 12)	/* 2^parts masks per window: keep it small */
-		window = 12;
-	singles(*cp, *ncp, n, g, pm, ge, pe);
-	for (i = 0; i < n; i++)
-	for (j = i + 1; j < n && j - i < window; j++) {
-		int w = (int)(j - i + 1), u[64], comp[64], nc = 0, a, b, q;
-		long long best = LLONG_MAX, bg = 0, bp = 0;
-		unsigned long mask, bestmask = 0;
-
-		for (a = 0; a < w; a++)
-			u[a] = a;
-		for (a = 0; a < w; a++)
-			for (q = 0; q < npreds[i + a]; q++)
-				if (preds[i + a][q] >= i) {
-					b = (int)(preds[i + a][q] - i);
-					u[root(u, a)] = root(u, b);
-				}
-		for (a = 0; a < w; a++)
-			comp[a] = -1;
-		for (a = 0; a < w; a++) {
-			int r = root(u, a);
-
-			if (comp[r] < 0)
-				comp[r] = nc++;
-			comp[a] = comp[r];
-		}
-		if (nc < 2 || nc > 16)
-			continue;
-		/* bit k of mask: part k runs on PIM; both devices used */
-		for (mask = 1; mask + 1 < 1UL << nc; mask++) {
-			long long sg = 0, sp = 0, t;
-			int okm = 1;
-
-			for (a = 0; a < w && okm; a++) {
-				if (mask >> comp[a] & 1) {
-					if (pm[i + a] < 0)
-						okm = 0;
-					sp += pm[i + a];
-				} else {
-					if (g[i + a] < 0)
-						okm = 0;
-					sg += g[i + a];
-				}
-			}
-			t = sg > sp ? sg : sp;
-			if (okm && t < best) {
-				best = t;
-				bestmask = mask;
-				bg = sg;
-				bp = sp;
-			}
-		}
-		if (best == LLONG_MAX)
-			continue;
-		{
-			struct cand *x;
-			char id[64];
-
-			/* (room grows by halves: one move per many added) */
-			if (*ncp == cap) {
-				cap += cap / 2 + 16;
-				*cp = xreallocarray(*cp, cap, sizeof(**cp));
-			}
-			x = &(*cp)[(*ncp)++];
-			memset(x, 0, sizeof(*x));
-			snprintf(id, sizeof(id), "%lld-%lld:dag",
-			    (long long)i, (long long)j);
-			x->id = xstrdup(id);
-			x->first = i;
-			x->last = j;
-			x->kind = K_DAG;
-			x->ratio = -1;
-			x->gwrite = x->hiding = -1;
-			x->gpu_ps = bg;
-			x->pim_ps = bp;
-			x->ps = best;
-			x->dev = xcalloc((size_t)w, 1);
-			for (a = 0; a < w; a++) {
-				x->dev[a] = (unsigned char)(bestmask >> comp[a] & 1);
-				x->pj += x->dev[a] ? pe[i + a] : ge[i + a];
-			}
-			x->static_pj = llround(static_w * (double)best);
-			x->pj += x->static_pj;
-			added++;
-		}
-	}
-	free(g);
-	free(pm);
-	free(ge);
-	free(pe);
-	return added;
 }

@@ -253,47 +253,52 @@ block(struct bctx *x, int64_t a, int64_t b)
 	return r;
 }
 
-long long
-solve_lower_bound(const struct cand *c, size_t nc, int64_t n,
-    int64_t *const *preds, const int *npreds, enum policy p)
+/* Candidate k counts for policy p's bound over layers 0..n-1. */
+static int
+bound_takes(const struct cand *c, int64_t n, enum policy p)
 {
-	struct bctx x;
-	double *w, *fin, *best, b;
-	unsigned char *multi, *topo, *spanned;
-	size_t *ord = xcalloc(nc + 1, sizeof(*ord)), m = 0, k, *from;
-	int64_t i, j, s, t;
-	long long r;
+	return c->kind != K_DAG && policy_allows(p, c) && c->first >= 0 &&
+	    c->first <= c->last && c->last < n;
+}
 
-	/*
-	 * the policy's own candidates in order of last layer (a valid DP
-	 * order): counted by last layer, then each put at the next place of
-	 * its own (from[j] ends as the first place of last layer j)
-	 */
-	from = xcalloc((size_t)n + 2, sizeof(*from));
+/*
+ * The policy's own candidates in order of last layer (a valid DP
+ * order) into ord: counted by last layer, then each put at the next
+ * place of its own (from[j] ends as the first place of last layer j).
+ * Their number.
+ */
+static size_t
+bound_order(const struct cand *c, size_t nc, int64_t n, enum policy p,
+    size_t *ord, size_t *from)
+{
+	size_t k, m = 0;
+	int64_t i;
+
 	for (k = 0; k < nc; k++)
-		if (c[k].kind != K_DAG && policy_allows(p, &c[k]) &&
-		    c[k].first >= 0 && c[k].first <= c[k].last &&
-		    c[k].last < n) {
+		if (bound_takes(&c[k], n, p)) {
 			from[c[k].last + 2]++;
 			m++;
 		}
 	for (i = 2; i <= n + 1; i++)
 		from[i] += from[i - 1];
 	for (k = 0; k < nc; k++)
-		if (c[k].kind != K_DAG && policy_allows(p, &c[k]) &&
-		    c[k].first >= 0 && c[k].first <= c[k].last &&
-		    c[k].last < n)
+		if (bound_takes(&c[k], n, p))
 			ord[from[c[k].last + 1]++] = k;
-	w = xcalloc((size_t)n + 1, sizeof(*w));
-	fin = xcalloc((size_t)n + 1, sizeof(*fin));
-	best = xcalloc((size_t)n + 2, sizeof(*best));
-	multi = xcalloc((size_t)n + 1, 1);
-	topo = xcalloc((size_t)n + 1, 1);
-	spanned = xcalloc((size_t)n + 1, 1);
-	/*
-	 * In a producer chain a layer counts at its fastest single-layer
-	 * candidate, or 0 when a multi-layer candidate could take it.
-	 */
+	return m;
+}
+
+/*
+ * In a producer chain a layer counts at its fastest single-layer
+ * candidate (w), or 0 when a multi-layer candidate could take it
+ * (multi); spanned[j]: a candidate spans layers j and j + 1.
+ */
+static void
+bound_weights(const struct cand *c, const size_t *ord, size_t m, int64_t n,
+    double *w, unsigned char *multi, unsigned char *spanned)
+{
+	size_t k;
+	int64_t i, j;
+
 	for (i = 0; i < n; i++)
 		w[i] = INFINITY;
 	for (k = 0; k < m; k++) {
@@ -304,30 +309,29 @@ solve_lower_bound(const struct cand *c, size_t nc, int64_t n,
 		if (y->first == y->last && (double)y->ps < w[y->first])
 			w[y->first] = (double)y->ps;
 	}
-	if (preds != NULL)
-		seqpoints(n, preds, npreds, topo);
-	x.c = c; x.ord = ord; x.m = m; x.from = from;
-	x.preds = preds; x.npreds = npreds;
-	x.topo = topo; x.multi = multi; x.w = w; x.fin = fin;
-	x.wc = NULL;
-	x.wcap = 0;
-	x.f = xcalloc((size_t)n + 2, sizeof(*x.f));
-	x.sf = xcalloc((size_t)n + 2, sizeof(*x.sf));
-	/*
-	 * Any schedule falls apart, at the sequence points no chosen
-	 * candidate spans, into blocks run one after another, each taking at
-	 * least its bound: the least sum of block bounds over such
-	 * partitions (best[i + 1]: layers 0..i) bounds every schedule.
-	 * A block only extends past a sequence point some candidate spans.
-	 */
+}
+
+/*
+ * Any schedule falls apart, at the sequence points no chosen candidate
+ * spans, into blocks run one after another, each taking at least its
+ * bound: the least sum of block bounds over such partitions (best[i +
+ * 1]: layers 0..i) bounds every schedule.  A block only extends past a
+ * sequence point some candidate spans.  best[n], INFINITY when none.
+ */
+static double
+bound_partition(struct bctx *x, int64_t n, const unsigned char *spanned)
+{
+	double *best = xcalloc((size_t)n + 2, sizeof(*best)), b, r;
+	int64_t i, s, t;
+
 	for (i = 1; i <= n; i++)
 		best[i] = INFINITY;
 	for (s = 0; s < n; s++) {
-		if (isinf(best[s]) || (s > 0 && !topo[s - 1]))
+		if (isinf(best[s]) || (s > 0 && !x->topo[s - 1]))
 			continue;
 		for (t = s; t < n; t++) {
-			if (t == n - 1 || topo[t]) {
-				b = block(&x, s, t);
+			if (t == n - 1 || x->topo[t]) {
+				b = block(x, s, t);
 				if (b >= 0 && best[s] + b < best[t + 1])
 					best[t + 1] = best[s] + b;
 				if (!spanned[t])
@@ -335,12 +339,40 @@ solve_lower_bound(const struct cand *c, size_t nc, int64_t n,
 			}
 		}
 	}
-	r = isinf(best[n]) ? -1 : (long long)floor(best[n] + 1e-6);
+	r = best[n];
+	free(best);
+	return r;
+}
+
+long long
+solve_lower_bound(const struct cand *c, size_t nc, int64_t n,
+    int64_t *const *preds, const int *npreds, enum policy p)
+{
+	struct bctx x = { 0 };
+	double *w, *fin, b;
+	unsigned char *multi, *topo, *spanned;
+	size_t *ord = xcalloc(nc + 1, sizeof(*ord)), *from;
+
+	from = xcalloc((size_t)n + 2, sizeof(*from));
+	x.m = bound_order(c, nc, n, p, ord, from);
+	w = xcalloc((size_t)n + 1, sizeof(*w));
+	fin = xcalloc((size_t)n + 1, sizeof(*fin));
+	multi = xcalloc((size_t)n + 1, 1);
+	topo = xcalloc((size_t)n + 1, 1);
+	spanned = xcalloc((size_t)n + 1, 1);
+	bound_weights(c, ord, x.m, n, w, multi, spanned);
+	if (preds != NULL)
+		seqpoints(n, preds, npreds, topo);
+	x.c = c; x.ord = ord; x.from = from;
+	x.preds = preds; x.npreds = npreds;
+	x.topo = topo; x.multi = multi; x.w = w; x.fin = fin;
+	x.f = xcalloc((size_t)n + 2, sizeof(*x.f));
+	x.sf = xcalloc((size_t)n + 2, sizeof(*x.sf));
+	b = bound_partition(&x, n, spanned);
 	free(ord);
 	free(from);
 	free(w);
 	free(fin);
-	free(best);
 	free(multi);
 	free(topo);
 	free(spanned);
@@ -348,5 +380,5 @@ solve_lower_bound(const struct cand *c, size_t nc, int64_t n,
 	free(x.f);
 	free(x.sf);
 	/* (the mixes are sums of integers: the 1e-6 rounds off their error) */
-	return r;
+	return isinf(b) ? -1 : (long long)floor(b + 1e-6);
 }

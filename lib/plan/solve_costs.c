@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "nameix.h"
 #include "solve_band.h"
 #include "solve_merge.h"
 #include "solve_io.h"
@@ -409,85 +410,60 @@ costs_rows(const struct table *t, struct solve_in *in, struct costs_rd *k)
 	return 0;
 }
 
-/* FNV-1a of an id, 64 bits. */
-static uint64_t
-idhash(const char *s)
-{
-	uint64_t h = 14695981039346656037ULL;
-
-	for (; *s != '\0'; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
-}
-
 /*
- * Whether two candidates may share an id.  The ids' 64-bit hashes are
- * dealt by their top bits into buckets of a few thousand (a counting
- * sort), and each bucket is checked with a small hash set that stays in
- * cache, comparing ids only where whole hashes agree: one pass over the
- * ids, no random walk over a table of millions.  1 also when there are
- * too many candidates to index so (the caller's exact check decides).
+ * Whether two candidates may share an id.  The ids' hashes are dealt by
+ * their top bits into buckets of a few thousand (a counting sort), and
+ * each bucket is checked with a small index that stays in cache: one
+ * pass over the ids, no random walk over a table of millions (which
+ * costs pf-solve a tenth more on a 100k-layer chain).  1 also when there
+ * are too many candidates to index (the caller's exact check decides).
  */
 static int
 any_dup(const struct solve_in *in)
 {
-	size_t n = in->nc, nb, i, b, q, h, cap = 16, *pos, *set;
+	struct nameix ix = { 0 };
+	size_t n = in->nc, nb, i, b, q, most = 0, *pos;
 	uint64_t *hv, *ph;
-	uint32_t *pi;
+	const char **pid;
 	int bits = 0, dup = 0;
 
-	if (n >= UINT32_MAX)
+	if (n > NAMEIX_MAX)
 		return 1;
 	while (bits < 16 && n >> bits > 2048)
 		bits++;
 	nb = (size_t)1 << bits;
 	hv = xcalloc(n + 1, sizeof(*hv));
 	ph = xcalloc(n + 1, sizeof(*ph));
-	pi = xcalloc(n + 1, sizeof(*pi));
+	pid = xcalloc(n + 1, sizeof(*pid));
 	pos = xcalloc(nb + 1, sizeof(*pos));
 #define BUCKET(x) (bits > 0 ? (size_t)((x) >> (64 - bits)) : 0)
 	for (i = 0; i < n; i++) {
-		hv[i] = idhash(in->c[i].id);
+		hv[i] = nameix_hash(in->c[i].id);
 		pos[BUCKET(hv[i]) + 1]++;
 	}
 	for (b = 1; b <= nb; b++) {
-		if (pos[b] > cap / 2)
-			while (cap / 2 < pos[b])
-				cap *= 2;
+		if (pos[b] > most)
+			most = pos[b];
 		pos[b] += pos[b - 1];
 	}
 	for (i = 0; i < n; i++) {
 		q = pos[BUCKET(hv[i])]++;
 		ph[q] = hv[i];
-		pi[q] = (uint32_t)i;
+		pid[q] = in->c[i].id;
 	}
 #undef BUCKET
 	/* pos[b] now ends bucket b */
-	set = xcalloc(cap, sizeof(*set));
-	for (b = 0; b < nb && !dup; b++) {
-		size_t lo = b > 0 ? pos[b - 1] : 0, hi = pos[b];
-
-		for (q = lo; q < hi && !dup; q++) {
-			for (h = (size_t)ph[q] & (cap - 1); set[h] != 0;
-			    h = (h + 1) & (cap - 1))
-				if (ph[set[h] - 1] == ph[q] &&
-				    strcmp(in->c[pi[set[h] - 1]].id,
-				    in->c[pi[q]].id) == 0) {
-					dup = 1;
-					break;
-				}
-			set[h] = q + 1;
-		}
-		for (q = lo; q < hi; q++)
-			for (h = (size_t)ph[q] & (cap - 1); set[h] != 0;
-			    h = (h + 1) & (cap - 1))
-				set[h] = 0;
+	nameix_reserve(&ix, most);
+	for (b = 0, q = 0; b < nb && !dup; b++) {
+		for (; q < pos[b] && !dup; q++)
+			dup = nameix_addh(&ix, pid[q], ph[q], q) >= 0;
+		nameix_clear(&ix);
 	}
+	nameix_free(&ix);
 	free(hv);
 	free(ph);
-	free(pi);
+	free(pid);
 	free(pos);
-	free(set);
 	return dup;
 }
 
@@ -543,16 +519,11 @@ rows_work(void *arg)
 	return NULL;
 }
 
-/*
- * The checks and sums over every row, once all are read (and the layers,
- * when given, after them); j holds rows_work's results.
- */
+/* No candidate past the layers given (-l): 0, or -1 after a report. */
 static int
-costs_end(struct solve_in *in, struct costs_rd *k, const struct rows_job *j)
+costs_beyond(const struct solve_in *in, const struct costs_rd *k)
 {
-	unsigned char *haspim = NULL;
-	size_t i, *idx;
-	int rc = 0;
+	size_t i;
 
 	/* the first row, in input order, past the layers given */
 	for (i = 0; in->nlayers >= 0 && k->maxlast >= in->nlayers &&
@@ -567,38 +538,46 @@ costs_end(struct solve_in *in, struct costs_rd *k, const struct rows_job *j)
 			return -1;
 		}
 	}
-	/* duplicate ids: sorted, reported at the later line */
-	if (j->dup) {
-		idx = xcalloc(in->nc + 1, sizeof(*idx));
-		for (i = 0; i < in->nc; i++)
-			idx[i] = i;
-		sort_c = in->c;
-		qsort(idx, in->nc, sizeof(*idx), byid);
-		for (i = 1; i < in->nc && rc == 0; i++)
-			if (strcmp(in->c[idx[i]].id, in->c[idx[i - 1]].id) == 0) {
-				pf_errl(in->fname, in->c[idx[i]].line,
-				    "duplicate candidate '%s'", in->c[idx[i]].id);
-				rc = -1;
-			}
-		free(idx);
-		if (rc < 0)
-			return -1;
-	}
-	if (in->nlayers < 0) {
-		if (check_cover(in) < 0)
-			return -1;
-		in->nlayers = k->maxlast + 1;
-	}
-	if (k->eerr != NULL) {
-		pf_errl(in->fname, k->eline, "%s", k->eerr);
-		return -1;
-	}
-	in->have_energy = k->energy && in->nc > 0;
-	if (in->have_energy) {
-		in->static_w[0] = k->gw[0] > 0 ? k->gw[0] : 0;
-		in->static_w[1] = (k->gw[1] > 0 ? k->gw[1] : 0) +
-		    (k->pw > 0 ? k->pw : 0);
-	}
+	return 0;
+}
+
+/*
+ * The exact check any_dup left to do: the ids sorted, a repeated one
+ * reported at its later line.  0 or -1.
+ */
+static int
+costs_dups(const struct solve_in *in)
+{
+	size_t i, *idx = xcalloc(in->nc + 1, sizeof(*idx));
+	int rc = 0;
+
+	for (i = 0; i < in->nc; i++)
+		idx[i] = i;
+	sort_c = in->c;
+	qsort(idx, in->nc, sizeof(*idx), byid);
+	for (i = 1; i < in->nc && rc == 0; i++)
+		if (strcmp(in->c[idx[i]].id, in->c[idx[i - 1]].id) == 0) {
+			pf_errl(in->fname, in->c[idx[i]].line,
+			    "duplicate candidate '%s'", in->c[idx[i]].id);
+			rc = -1;
+		}
+	free(idx);
+	return rc;
+}
+
+/*
+ * One pass over the (many) candidates: which touch a KV layer, each
+ * layer's base time and tensor cores; then attn-pim on a KV layer that
+ * has no whole-layer pim candidate (its PIM pieces refused,
+ * pim-cycles(1)): its gpu candidate may run it (a kv candidate needs a
+ * KV layer).
+ */
+static void
+costs_layers(struct solve_in *in)
+{
+	unsigned char *haspim = NULL;
+	size_t i;
+
 	in->base_ps = xcalloc((size_t)in->nlayers + 1, sizeof(long long));
 	in->base_tensor = xcalloc((size_t)in->nlayers + 1, sizeof(int));
 	for (i = 0; i < (size_t)in->nlayers; i++) {
@@ -607,7 +586,6 @@ costs_end(struct solve_in *in, struct costs_rd *k, const struct rows_job *j)
 	}
 	if (in->kv != NULL)
 		haspim = xcalloc((size_t)in->nlayers + 1, 1);
-	/* one pass over the (many) candidates: KV, base times */
 	for (i = 0; i < in->nc; i++) {
 		struct cand *x = &in->c[i];
 		int64_t l;
@@ -626,17 +604,39 @@ costs_end(struct solve_in *in, struct costs_rd *k, const struct rows_job *j)
 			in->base_tensor[x->first] = x->tensor;
 		}
 	}
-	/*
-	 * attn-pim on a KV layer that has no whole-layer pim candidate (its
-	 * PIM pieces refused, pim-cycles(1)): its gpu candidate may run it
-	 * (a kv candidate needs a KV layer)
-	 */
 	for (i = 0; in->have_kv && i < in->nc; i++)
 		if (in->c[i].kind == K_GPU && in->c[i].kv &&
 		    in->c[i].first == in->c[i].last &&
 		    !haspim[in->c[i].first])
 			in->c[i].kv_gpu = 1;
 	free(haspim);
+}
+
+/*
+ * The checks and sums over every row, once all are read (and the layers,
+ * when given, after them); j holds rows_work's results.
+ */
+static int
+costs_end(struct solve_in *in, struct costs_rd *k, const struct rows_job *j)
+{
+	if (costs_beyond(in, k) < 0 || (j->dup && costs_dups(in) < 0))
+		return -1;
+	if (in->nlayers < 0) {
+		if (check_cover(in) < 0)
+			return -1;
+		in->nlayers = k->maxlast + 1;
+	}
+	if (k->eerr != NULL) {
+		pf_errl(in->fname, k->eline, "%s", k->eerr);
+		return -1;
+	}
+	in->have_energy = k->energy && in->nc > 0;
+	if (in->have_energy) {
+		in->static_w[0] = k->gw[0] > 0 ? k->gw[0] : 0;
+		in->static_w[1] = (k->gw[1] > 0 ? k->gw[1] : 0) +
+		    (k->pw > 0 ? k->pw : 0);
+	}
+	costs_layers(in);
 	return 0;
 }
 

@@ -430,13 +430,101 @@ solve_io_plan_table(const struct solve_in *in, const struct plan *pl,
 	}
 }
 
+/* A policy's energy keys: its plan's and its fixed plan's, by P_NONE's. */
+static void
+summary_energy(struct jsonw *w, const struct solve_result *res, int p)
+{
+	jw_num(w, "energy_nj", (double)res[p].pj / 1000.0, 3);
+	jw_num(w, "static_nj", (double)res[p].static_pj / 1000.0, 3);
+	/* pJ / ps = W */
+	jw_num(w, "power_w", res[p].ps > 0 ?
+	    (double)res[p].pj / (double)res[p].ps : NAN, 6);
+	jw_num(w, "energy_ratio", res[P_NONE].pj > 0 ?
+	    (double)res[p].pj / (double)res[P_NONE].pj : NAN, 6);
+	jw_num(w, "fixed_energy_nj", (double)res[p].fixed_pj / 1000.0, 3);
+	jw_num(w, "fixed_energy_ratio", res[P_NONE].pj > 0 ?
+	    (double)res[p].fixed_pj / (double)res[P_NONE].pj : NAN, 6);
+}
+
+/* A decoder step's object: tokens, their rate, where the time went. */
+static void
+summary_decode(struct jsonw *w, const struct solve_in *in,
+    const struct solve_result *r)
+{
+	double ns = (double)r->ps / 1000.0;
+	double all = (double)(r->attn_ps + r->fc_ps + r->rest_ps);
+
+	jw_obj(w, "decode");
+	jw_int(w, "tokens", in->tokens);
+	jw_num(w, "step_ns", ns, 3);
+	jw_num(w, "tokens_per_s", ns > 0 ? (double)in->tokens * 1e9 / ns : NAN,
+	    3);
+	jw_num(w, "attn_share", all > 0 ? (double)r->attn_ps / all : NAN, 6);
+	jw_num(w, "fc_share", all > 0 ? (double)r->fc_ps / all : NAN, 6);
+	jw_num(w, "rest_share", all > 0 ? (double)r->rest_ps / all : NAN, 6);
+	jw_end(w);
+}
+
+/* The memory object: what the plan needs of each pool, what fits. */
+static void
+summary_memory(struct jsonw *w, const struct cap_need *m)
+{
+	jw_obj(w, "memory");
+	jw_int(w, "weights_bytes", m->weights);
+	jw_int(w, "kv_bytes", m->kv);
+	jw_int(w, "act_bytes", m->act);
+	jw_int(w, "gpu_needs_bytes", m->gpu);
+	jw_int(w, "gpu_has_bytes", m->gpu_has);
+	jw_int(w, "pim_needs_bytes", m->pim);
+	jw_int(w, "pim_has_bytes", m->pim_has);
+	jw_bool(w, "fits", m->fits);
+	jw_int(w, "max_batch", m->max_batch);
+	jw_end(w);
+}
+
+/* Policy p's object of the summary's policies. */
+static void
+summary_policy(struct jsonw *w, const struct solve_in *in, double mhz,
+    const struct objective *o, const struct solve_result *res, int p)
+{
+	double ns = (double)res[p].ps / 1000.0;
+	int k;
+
+	jw_obj(w, NULL);
+	jw_str(w, "policy", policy_name((enum policy)p));
+	jw_num(w, "ns", ns, 3);
+	/* GPU core cycles: ns * MHz / 1000 */
+	jw_num(w, "gpu_cycles", ns * mhz / 1000.0, 3);
+	jw_num(w, "speedup", res[p].ps > 0 ?
+	    (double)res[P_NONE].ps / (double)res[p].ps : NAN, 6);
+	jw_bool(w, "chose_none", res[p].chose_none);
+	if (o->cap_mw > 0)
+		jw_bool(w, "over_cap", res[p].over_cap);
+	jw_num(w, "fixed_ns", (double)res[p].fixed_ps / 1000.0, 3);
+	jw_num(w, "fixed_speedup", res[p].fixed_ps > 0 ?
+	    (double)res[P_NONE].ps / (double)res[p].fixed_ps : NAN, 6);
+	if (in->have_energy)
+		summary_energy(w, res, p);
+	jw_obj(w, "layers");
+	for (k = 0; k < K_DAG; k++)
+		jw_int(w, solve_kind_name((enum cand_kind)k), res[p].layers[k]);
+	jw_end(w);
+	if (res[p].band != NULL && res[p].band->done)
+		solve_band_json(w, res[p].band, in->nlayers);
+	if (in->have_kv)
+		summary_decode(w, in, &res[p]);
+	if (res[p].have_mem)
+		summary_memory(w, &res[p].mem);
+	jw_end(w);
+}
+
 int
 solve_io_summary(FILE *fp, const struct solve_in *in, const char *model,
     double mhz, const struct objective *o, int fixed,
     const struct solve_result *res, int dag_window, long long dag_lb_ps)
 {
 	struct jsonw w;
-	int p, k;
+	int p;
 
 	jw_init(&w, fp, 3);
 	jw_obj(&w, NULL);
@@ -455,82 +543,10 @@ solve_io_summary(FILE *fp, const struct solve_in *in, const char *model,
 	if (in->bytes_only != NULL)
 		jw_int(&w, "bytes_only_layers", in->nbytes_only);
 	jw_arr(&w, "policies");
-	for (p = 0; p < P_NPOL; p++) {
-		double ns = (double)res[p].ps / 1000.0;
-
-		/* the decoder reference exists only where there is a cache */
-		if (p == P_ATTNPIM && !in->have_kv)
-			continue;
-
-		jw_obj(&w, NULL);
-		jw_str(&w, "policy", policy_name((enum policy)p));
-		jw_num(&w, "ns", ns, 3);
-		/* GPU core cycles: ns * MHz / 1000 */
-		jw_num(&w, "gpu_cycles", ns * mhz / 1000.0, 3);
-		jw_num(&w, "speedup", res[p].ps > 0 ?
-		    (double)res[P_NONE].ps / (double)res[p].ps : NAN, 6);
-		jw_bool(&w, "chose_none", res[p].chose_none);
-		if (o->cap_mw > 0)
-			jw_bool(&w, "over_cap", res[p].over_cap);
-		jw_num(&w, "fixed_ns", (double)res[p].fixed_ps / 1000.0, 3);
-		jw_num(&w, "fixed_speedup", res[p].fixed_ps > 0 ?
-		    (double)res[P_NONE].ps / (double)res[p].fixed_ps : NAN, 6);
-		if (in->have_energy) {
-			jw_num(&w, "energy_nj", (double)res[p].pj / 1000.0, 3);
-			jw_num(&w, "static_nj", (double)res[p].static_pj / 1000.0,
-			    3);
-			/* pJ / ps = W */
-			jw_num(&w, "power_w", res[p].ps > 0 ?
-			    (double)res[p].pj / (double)res[p].ps : NAN, 6);
-			jw_num(&w, "energy_ratio", res[P_NONE].pj > 0 ?
-			    (double)res[p].pj / (double)res[P_NONE].pj : NAN, 6);
-			jw_num(&w, "fixed_energy_nj",
-			    (double)res[p].fixed_pj / 1000.0, 3);
-			jw_num(&w, "fixed_energy_ratio", res[P_NONE].pj > 0 ?
-			    (double)res[p].fixed_pj / (double)res[P_NONE].pj :
-			    NAN, 6);
-		}
-		jw_obj(&w, "layers");
-		for (k = 0; k < K_DAG; k++)
-			jw_int(&w, solve_kind_name((enum cand_kind)k),
-			    res[p].layers[k]);
-		jw_end(&w);
-		if (res[p].band != NULL && res[p].band->done)
-			solve_band_json(&w, res[p].band, in->nlayers);
-		if (in->have_kv) {
-			const struct solve_result *r = &res[p];
-			double all = (double)(r->attn_ps + r->fc_ps + r->rest_ps);
-
-			jw_obj(&w, "decode");
-			jw_int(&w, "tokens", in->tokens);
-			jw_num(&w, "step_ns", ns, 3);
-			jw_num(&w, "tokens_per_s", ns > 0 ?
-			    (double)in->tokens * 1e9 / ns : NAN, 3);
-			jw_num(&w, "attn_share", all > 0 ?
-			    (double)r->attn_ps / all : NAN, 6);
-			jw_num(&w, "fc_share", all > 0 ?
-			    (double)r->fc_ps / all : NAN, 6);
-			jw_num(&w, "rest_share", all > 0 ?
-			    (double)r->rest_ps / all : NAN, 6);
-			jw_end(&w);
-		}
-		if (res[p].have_mem) {
-			const struct cap_need *m = &res[p].mem;
-
-			jw_obj(&w, "memory");
-			jw_int(&w, "weights_bytes", m->weights);
-			jw_int(&w, "kv_bytes", m->kv);
-			jw_int(&w, "act_bytes", m->act);
-			jw_int(&w, "gpu_needs_bytes", m->gpu);
-			jw_int(&w, "gpu_has_bytes", m->gpu_has);
-			jw_int(&w, "pim_needs_bytes", m->pim);
-			jw_int(&w, "pim_has_bytes", m->pim_has);
-			jw_bool(&w, "fits", m->fits);
-			jw_int(&w, "max_batch", m->max_batch);
-			jw_end(&w);
-		}
-		jw_end(&w);
-	}
+	/* the decoder reference exists only where there is a cache */
+	for (p = 0; p < P_NPOL; p++)
+		if (p != P_ATTNPIM || in->have_kv)
+			summary_policy(&w, in, mhz, o, res, p);
 	jw_end(&w);
 	if (dag_window > 0) {
 		jw_int(&w, "dag_window", dag_window);

@@ -22,44 +22,6 @@ enum { N_CAND = TT_CAND, N_FIRST = TT_FIRST, N_LAST = TT_LAST,
 /* Columns every piece of a candidate must agree on, as TC_FIRST.. of costs.csv. */
 static const int same[] = { N_FIRST, N_LAST, N_KIND, N_AXIS, N_RATIO };
 
-int
-merge_ns_to_ps(const char *s, long long *ps)
-{
-	const char *p = s;
-	long long v = 0;
-	int i, d;
-
-	/*
-	 * The common form by hand: up to 12 integer digits and up to 3
-	 * decimals, as the tools write them.  Its N ps is exactly what the
-	 * general way gives: N / 1000 rounds to a double within 2^-53 of
-	 * itself, and times 1000 (rounded again) stays within 2^-52 N <
-	 * 0.5 of N for N < 2^51, so llround returns N; and 10^12 ns is
-	 * below the bound.
-	 */
-	for (i = 0; i < 12 && *p >= '0' && *p <= '9'; i++, p++)
-		v = v * 10 + (*p - '0');
-	if (i > 0 && (*p == '\0' || *p == '.')) {
-		d = 0;
-		if (*p == '.')
-			for (p++; d < 3 && *p >= '0' && *p <= '9'; d++, p++)
-				v = v * 10 + (*p - '0');
-		if (*p == '\0' && (d > 0 || p[-1] != '.')) {
-			for (; d < 3; d++)
-				v *= 10;
-			*ps = v;
-			return 0;
-		}
-	}
-	return task_ns_to_ps(s, MERGE_PIECE_MAX_NS, ps);
-}
-
-void
-merge_ps_to_ns(long long ps, char *buf, size_t n)
-{
-	task_ps_to_ns(ps, buf, n);
-}
-
 /* A devices bitmask (1 gpu, 2 pim) as dev_in / dev_out write it. */
 static const char *const devset[] = { "gpu", "gpu", "pim", "both" };
 
@@ -128,22 +90,6 @@ optnum(const struct table *t, size_t r, long col, double *v)
 		return -1;
 	}
 	return 1;
-}
-
-int
-merge_cell_ps(const struct table *t, size_t r, long col, long long *ps)
-{
-	const char *s;
-
-	*ps = 0;
-	if (col < 0 || *(s = csvio_get(t, r, (size_t)col)) == '\0')
-		return 0;
-	if (merge_ns_to_ps(s, ps) < 0) {
-		pf_errl(t->fname, csvio_line(t, r), "column '%s': bad time "
-		    "'%s'", t->cols[col], s);
-		return -1;
-	}
-	return 0;
 }
 
 /*
@@ -281,32 +227,29 @@ out:
 }
 
 /*
- * One candidate's row of costs.csv; 0, -1 after a report, or 1 when a
- * PIM piece was refused as not PIM-eligible (pim_refused, column rfc):
- * the candidate is left out and *why (if still NULL) names the reason.
+ * What fold sums and checks over a candidate's pieces: its device times,
+ * energy, each device's static_w (sw, with the text it was read from),
+ * the PIM settings, the GPU clock and tensor cores (-1: unknown), the
+ * devices used (bit d) and its steps.
  */
+struct fold {
+	const char	*cand;
+	int64_t		 gpu, pim, nstep;
+	double		 energy, sw[2];
+	int		 have_e, tens, devs;
+	const char	*gw, *hide, *clk, *swt[2];
+	struct bandsum	 bs;
+};
+
+/* Each piece's step into b->st, their number into f->nstep: 0 or -1. */
 static int
-fold(const struct table *t, const struct mblock *b, const size_t *idx,
-    const struct group *g, double sync_ns, struct table *out,
-    const char **why)
+fold_steps(const struct table *t, const struct mblock *b, const size_t *idx,
+    const struct group *g, struct fold *f)
 {
 	const long *c = b->c;
-	long gwc = b->gw, hidec = b->hide, lc = b->layer, clkc = b->clk;
-	long ec = b->energy, sc = b->stat, tc = b->tens, rfc = b->rfc;
-	int64_t inner = 0;
-	long long in_ps = 0, out_ps = 0;
-	int din = 1, dout = 1;
-	double energy = 0, sw[2] = { -1, -1 }, v;
-	int have_e = ec >= 0, k2, tens = -1;
-	const char *cand = csvio_get(t, idx[g->lo], (size_t)c[N_CAND]);
-	int64_t gpu = 0, pim = 0, wall = 0, sync_ps, ratio, *step = b->step;
-	int64_t st, nstep = 0;
-	const char *gw = "", *hide = "", *clk = "", *swt[2] = { NULL, NULL };
-	size_t k, r, j;
-	int devs = 0;
-	struct bandsum bs;
+	int64_t st;
+	size_t k, r;
 
-	memset(&bs, 0, sizeof(bs));
 	for (k = g->lo; k < g->hi; k++) {
 		r = idx[k];
 		if (csvio_int(t, r, (size_t)c[N_STEP], &st) < 0)
@@ -317,161 +260,292 @@ fold(const struct table *t, const struct mblock *b, const size_t *idx,
 			    csvio_get(t, r, (size_t)c[N_STEP]));
 			return -1;
 		}
-		if (st + 1 > nstep)
-			nstep = st + 1;
+		if (st + 1 > f->nstep)
+			f->nstep = st + 1;
 		b->st[r] = st;
 	}
-	r = idx[g->lo];
-	if (csvio_int_in(t, r, (size_t)c[N_RATIO], 0, 100, &ratio) < 0)
+	return 0;
+}
+
+/* Piece r agrees with the first piece, r0, on the same[] columns: 0 or -1. */
+static int
+piece_agrees(const struct table *t, const long *c, size_t r, size_t r0,
+    const char *cand)
+{
+	size_t j;
+
+	for (j = 0; j < sizeof(same) / sizeof(same[0]); j++)
+		if (strcmp(csvio_get(t, r, (size_t)c[same[j]]),
+		    csvio_get(t, r0, (size_t)c[same[j]])) != 0) {
+			pf_errl(t->fname, csvio_line(t, r),
+			    "candidate '%s': pieces disagree on '%s'",
+			    cand, t->cols[c[same[j]]]);
+			return -1;
+		}
+	return 0;
+}
+
+/*
+ * Piece r's time (device d, step st) into *ps: 0, -1 after a report, 1
+ * when PIM refused it (*why, if NULL, its reason).
+ */
+static int
+piece_ps(const struct table *t, const struct mblock *b, size_t r, int d,
+    const char *cand, long long *ps, const char **why)
+{
+	const long *c = b->c;
+	const char *ns = csvio_get(t, r, (size_t)c[N_NS]);
+
+	if (*ns == '\0' && d == 1 && b->rfc >= 0 &&
+	    *csvio_get(t, r, (size_t)b->rfc) != '\0') {
+		if (*why == NULL)
+			*why = csvio_get(t, r, (size_t)b->rfc);
+		return 1;
+	}
+	if (*ns == '\0') {
+		pf_errl(t->fname, csvio_line(t, r),
+		    "candidate '%s': %s piece of layer %s (step %lld) "
+		    "has no cost: run %s", cand, csvio_get(t, r,
+		    (size_t)c[N_DEV]), csvio_get(t, r, (size_t)(b->layer >= 0 ?
+		    b->layer : c[N_FIRST])), (long long)b->st[r],
+		    d == 0 ? "gpu-cycles" : "pim-cycles");
 		return -1;
-	memset(step, 0, (size_t)nstep * 2 * sizeof(*step));
-	for (k = g->lo; k < g->hi; k++) {
-		const char *dev, *ns;
-		long long ps;
-		enum task_dev td;
-		int d;
+	}
+	if (merge_ns_to_ps(ns, ps) < 0) {
+		pf_errl(t->fname, csvio_line(t, r),
+		    "column 'ns': bad time '%s'", ns);
+		return -1;
+	}
+	return 0;
+}
 
-		r = idx[k];
-		/* the first piece is the one the others agree with */
-		for (j = 0; k > g->lo && j < sizeof(same) / sizeof(same[0]); j++)
-			if (strcmp(csvio_get(t, r, (size_t)c[same[j]]),
-			    csvio_get(t, idx[g->lo], (size_t)c[same[j]])) != 0) {
-				pf_errl(t->fname, csvio_line(t, r),
-				    "candidate '%s': pieces disagree on '%s'",
-				    cand, t->cols[c[same[j]]]);
-				return -1;
-			}
-		dev = csvio_get(t, r, (size_t)c[N_DEV]);
-		if (task_device(t, r, c[N_DEV], &td) < 0)
-			return -1;
-		d = td == TASK_PIM;
-		b->dev[r] = (unsigned char)d;
-		devs |= 1 << d;
-		st = b->st[r];
-		ns = csvio_get(t, r, (size_t)c[N_NS]);
-		if (*ns == '\0' && d == 1 && rfc >= 0 &&
-		    *csvio_get(t, r, (size_t)rfc) != '\0') {
-			if (*why == NULL)
-				*why = csvio_get(t, r, (size_t)rfc);
-			return 1;
-		}
-		if (*ns == '\0') {
+/*
+ * *have (empty: the text of the first piece that has one) and cell a
+ * agree: 0, or -1 after reporting that the pieces disagree on what.
+ */
+static int
+piece_same(const struct table *t, size_t r, const char **have,
+    const char *a, const char *cand, const char *what)
+{
+	if (**have == '\0')
+		*have = a;
+	else if (strcmp(a, *have) != 0) {
+		pf_errl(t->fname, csvio_line(t, r),
+		    "candidate '%s': pieces disagree on %s", cand, what);
+		return -1;
+	}
+	return 0;
+}
+
+/* Piece r's energy and its device's static_w into f: 0 or -1. */
+static int
+piece_energy(const struct table *t, const struct mblock *b, size_t r, int d,
+    struct fold *f)
+{
+	double v;
+	int k2;
+
+	if ((k2 = optnum(t, r, b->energy, &v)) < 0)
+		return -1;
+	if (k2 == 0)
+		f->have_e = 0;
+	else
+		f->energy += v;
+	/* a device's static_w as its last piece's: known, and the same */
+	if (b->stat >= 0 && f->swt[d] != NULL &&
+	    strcmp(csvio_get(t, r, (size_t)b->stat), f->swt[d]) == 0)
+		k2 = 0;
+	else if ((k2 = optnum(t, r, b->stat, &v)) < 0)
+		return -1;
+	if (k2 == 1) {
+		f->swt[d] = csvio_get(t, r, (size_t)b->stat);
+		if (f->sw[d] >= 0 && f->sw[d] != v) {
 			pf_errl(t->fname, csvio_line(t, r),
-			    "candidate '%s': %s piece of layer %s (step %lld) "
-			    "has no cost: run %s", cand, dev,
-			    csvio_get(t, r, (size_t)(lc >= 0 ? lc : c[N_FIRST])),
-			    (long long)st, d == 0 ? "gpu-cycles" : "pim-cycles");
+			    "candidate '%s': %s pieces disagree on "
+			    "'static_w'", f->cand, csvio_get(t, r,
+			    (size_t)b->c[N_DEV]));
 			return -1;
 		}
-		if (merge_ns_to_ps(ns, &ps) < 0) {
+		f->sw[d] = v;
+	}
+	return 0;
+}
+
+/*
+ * What piece r (device d) adds to f besides its time: the GPU clock and
+ * tensor cores, the energy, the PIM settings.  0 or -1.
+ */
+static int
+piece_rest(const struct table *t, const struct mblock *b, size_t r, int d,
+    struct fold *f)
+{
+	if (d == 0 && b->clk >= 0 && piece_same(t, r, &f->clk, csvio_get(t, r,
+	    (size_t)b->clk), f->cand, "'gpu_clock_mhz'") < 0)
+		return -1;
+	/* 1 when every GPU piece ran on tensor cores */
+	if (d == 0 && b->tens >= 0) {
+		const char *a = csvio_get(t, r, (size_t)b->tens);
+
+		if (*a != '\0')
+			f->tens = strcmp(a, "1") == 0 && f->tens != 0;
+	}
+	if (piece_energy(t, b, r, d, f) < 0)
+		return -1;
+	if (d == 1 && b->gw >= 0) {
+		const char *a = csvio_get(t, r, (size_t)b->gw);
+		const char *h = csvio_get(t, r, (size_t)b->hide);
+
+		if (*f->gw == '\0' && *f->hide == '\0') {
+			f->gw = a;
+			f->hide = h;
+		} else if (strcmp(a, f->gw) != 0 || strcmp(h, f->hide) != 0) {
 			pf_errl(t->fname, csvio_line(t, r),
-			    "column 'ns': bad time '%s'", ns);
+			    "candidate '%s': pieces disagree on PIM "
+			    "settings", f->cand);
 			return -1;
-		}
-		if (band_piece(t, b, r, d, ps, &bs) < 0)
-			return -1;
-		if (ck_add(step[st * 2 + d], ps, &step[st * 2 + d]) < 0 ||
-		    ck_add(d == 0 ? gpu : pim, ps, d == 0 ? &gpu : &pim) < 0) {
-			pf_errl(t->fname, csvio_line(t, r), "candidate '%s': "
-			    "its %s time passes %s ns", cand, dev, MERGE_MAX_NS);
-			return -1;
-		}
-		if (d == 0 && clkc >= 0) {
-			const char *a = csvio_get(t, r, (size_t)clkc);
-
-			if (*clk == '\0')
-				clk = a;
-			else if (strcmp(a, clk) != 0) {
-				pf_errl(t->fname, csvio_line(t, r),
-				    "candidate '%s': pieces disagree on "
-				    "'gpu_clock_mhz'", cand);
-				return -1;
-			}
-		}
-		/* 1 when every GPU piece ran on tensor cores */
-		if (d == 0 && tc >= 0) {
-			const char *a = csvio_get(t, r, (size_t)tc);
-
-			if (*a != '\0')
-				tens = strcmp(a, "1") == 0 && tens != 0;
-		}
-		if ((k2 = optnum(t, r, ec, &v)) < 0)
-			return -1;
-		if (k2 == 0)
-			have_e = 0;
-		else
-			energy += v;
-		/* a device's static_w as its last piece's: known, and the same */
-		if (sc >= 0 && swt[d] != NULL &&
-		    strcmp(csvio_get(t, r, (size_t)sc), swt[d]) == 0)
-			k2 = 0;
-		else if ((k2 = optnum(t, r, sc, &v)) < 0)
-			return -1;
-		if (k2 == 1) {
-			swt[d] = csvio_get(t, r, (size_t)sc);
-			if (sw[d] >= 0 && sw[d] != v) {
-				pf_errl(t->fname, csvio_line(t, r),
-				    "candidate '%s': %s pieces disagree on "
-				    "'static_w'", cand, dev);
-				return -1;
-			}
-			sw[d] = v;
-		}
-		if (d == 1 && gwc >= 0) {
-			const char *a = csvio_get(t, r, (size_t)gwc);
-			const char *b = csvio_get(t, r, (size_t)hidec);
-
-			if (*gw == '\0' && *hide == '\0') {
-				gw = a;
-				hide = b;
-			} else if (strcmp(a, gw) != 0 || strcmp(b, hide) != 0) {
-				pf_errl(t->fname, csvio_line(t, r),
-				    "candidate '%s': pieces disagree on PIM "
-				    "settings", cand);
-				return -1;
-			}
 		}
 	}
-	if (handoffs(t, b, idx, g, step, &inner, &din, &dout, &in_ps,
-	    &out_ps) < 0)
+	return 0;
+}
+
+/*
+ * Piece r (not the first, r0, when later) into f and its step's time:
+ * 0, -1 after a report, 1 when PIM refused it.
+ */
+static int
+fold_piece(const struct table *t, const struct mblock *b, size_t r,
+    size_t r0, int later, struct fold *f, const char **why)
+{
+	int64_t *step = b->step, st = b->st[r];
+	enum task_dev td;
+	long long ps;
+	int d, k;
+
+	/* the first piece is the one the others agree with */
+	if (later && piece_agrees(t, b->c, r, r0, f->cand) < 0)
 		return -1;
-	sync_ps = llround(sync_ns * 1000.0);
-	for (st = 0; st < nstep; st++) {
-		int64_t a = step[st * 2], b = step[st * 2 + 1];
+	if (task_device(t, r, b->c[N_DEV], &td) < 0)
+		return -1;
+	d = td == TASK_PIM;
+	b->dev[r] = (unsigned char)d;
+	f->devs |= 1 << d;
+	if ((k = piece_ps(t, b, r, d, f->cand, &ps, why)) != 0)
+		return k;
+	if (band_piece(t, b, r, d, ps, &f->bs) < 0)
+		return -1;
+	if (ck_add(step[st * 2 + d], ps, &step[st * 2 + d]) < 0 ||
+	    ck_add(d == 0 ? f->gpu : f->pim, ps, d == 0 ? &f->gpu :
+	    &f->pim) < 0) {
+		pf_errl(t->fname, csvio_line(t, r), "candidate '%s': "
+		    "its %s time passes %s ns", f->cand, csvio_get(t, r,
+		    (size_t)b->c[N_DEV]), MERGE_MAX_NS);
+		return -1;
+	}
+	return piece_rest(t, b, r, d, f);
+}
+
+/*
+ * The candidate's wall time: each step's slower device, and with both
+ * devices, a join after each step (row r0 in reports).  0 or -1.
+ */
+static int
+fold_wall(const struct table *t, const struct mblock *b, size_t r0,
+    const struct fold *f, double sync_ns, int64_t *wall)
+{
+	int64_t st, sync_ps = llround(sync_ns * 1000.0);
+
+	*wall = 0;
+	for (st = 0; st < f->nstep; st++) {
+		int64_t a = b->step[st * 2], p = b->step[st * 2 + 1];
 
 		/* a two-device candidate joins (or hands over) after each step */
-		if (ck_add(wall, a > b ? a : b, &wall) < 0 ||
-		    (devs == 3 && ck_add(wall, sync_ps, &wall) < 0)) {
-			pf_errl(t->fname, csvio_line(t, idx[g->lo]),
-			    "candidate '%s': its wall time passes %s ns", cand,
-			    MERGE_MAX_NS);
+		if (ck_add(*wall, a > p ? a : p, wall) < 0 ||
+		    (f->devs == 3 && ck_add(*wall, sync_ps, wall) < 0)) {
+			pf_errl(t->fname, csvio_line(t, r0),
+			    "candidate '%s': its wall time passes %s ns",
+			    f->cand, MERGE_MAX_NS);
 			return -1;
 		}
 	}
-	r = csvio_addrow(out);
-	csvio_set(out, r, TC_CAND, cand);
+	return 0;
+}
+
+/* The hand-offs handoffs works out, as fold writes them. */
+struct foldho {
+	int64_t		inner;
+	long long	in_ps, out_ps;
+	int		din, dout;
+};
+
+/* The candidate's row of out: f, its wall time, its hand-offs h. */
+static void
+fold_put(const struct table *t, const struct mblock *b, size_t r0,
+    const struct fold *f, int64_t wall, const struct foldho *h,
+    struct table *out)
+{
+	size_t j, r = csvio_addrow(out);
+
+	csvio_set(out, r, TC_CAND, f->cand);
 	for (j = 0; j < sizeof(same) / sizeof(same[0]); j++)
-		csvio_set(out, r, TC_FIRST + j, csvio_get(t, idx[g->lo],
-		    (size_t)c[same[j]]));
-	csvio_set(out, r, TC_GWRITE, gw);
-	csvio_set(out, r, TC_HIDING, hide);
-	put_ns(out, r, TC_GPU_NS, gpu);
-	put_ns(out, r, TC_PIM_NS, pim);
+		csvio_set(out, r, TC_FIRST + j, csvio_get(t, r0,
+		    (size_t)b->c[same[j]]));
+	csvio_set(out, r, TC_GWRITE, f->gw);
+	csvio_set(out, r, TC_HIDING, f->hide);
+	put_ns(out, r, TC_GPU_NS, f->gpu);
+	put_ns(out, r, TC_PIM_NS, f->pim);
 	put_ns(out, r, TC_NS, wall);
-	csvio_set(out, r, TC_GPU_CLOCK, clk);
-	if (have_e)
-		csvio_setfix(out, r, TC_ENERGY, energy, 3);
+	csvio_set(out, r, TC_GPU_CLOCK, f->clk);
+	if (f->have_e)
+		csvio_setfix(out, r, TC_ENERGY, f->energy, 3);
 	for (j = 0; j < 2; j++)
-		if (sw[j] >= 0)
-			csvio_setfix(out, r, TC_GPU_STATIC + j, sw[j], 6);
-	put_ns(out, r, TC_HANDOFF, inner);
-	csvio_set(out, r, TC_DEV_IN, devset[din]);
-	csvio_set(out, r, TC_DEV_OUT, devset[dout]);
-	put_ns(out, r, TC_HANDOFF_IN, in_ps);
-	put_ns(out, r, TC_HANDOFF_OUT, out_ps);
-	if (tens >= 0)
-		csvio_setint(out, r, TC_GPU_TENSOR, tens);
-	band_put(out, r, b, &bs);
+		if (f->sw[j] >= 0)
+			csvio_setfix(out, r, TC_GPU_STATIC + j, f->sw[j], 6);
+	put_ns(out, r, TC_HANDOFF, h->inner);
+	csvio_set(out, r, TC_DEV_IN, devset[h->din]);
+	csvio_set(out, r, TC_DEV_OUT, devset[h->dout]);
+	put_ns(out, r, TC_HANDOFF_IN, h->in_ps);
+	put_ns(out, r, TC_HANDOFF_OUT, h->out_ps);
+	if (f->tens >= 0)
+		csvio_setint(out, r, TC_GPU_TENSOR, f->tens);
+	band_put(out, r, b, &f->bs);
+}
+
+/*
+ * One candidate's row of costs.csv; 0, -1 after a report, or 1 when a
+ * PIM piece was refused as not PIM-eligible (pim_refused, column rfc):
+ * the candidate is left out and *why (if still NULL) names the reason.
+ */
+static int
+fold(const struct table *t, const struct mblock *b, const size_t *idx,
+    const struct group *g, double sync_ns, struct table *out,
+    const char **why)
+{
+	size_t k, r0 = idx[g->lo];
+	struct foldho h = { 0, 0, 0, 1, 1 };
+	struct fold f;
+	int64_t ratio, wall;
+	int rc;
+
+	memset(&f, 0, sizeof(f));
+	f.cand = csvio_get(t, r0, (size_t)b->c[N_CAND]);
+	f.have_e = b->energy >= 0;
+	f.sw[0] = f.sw[1] = -1;
+	f.tens = -1;
+	f.gw = f.hide = f.clk = "";
+	if (fold_steps(t, b, idx, g, &f) < 0)
+		return -1;
+	if (csvio_int_in(t, r0, (size_t)b->c[N_RATIO], 0, 100, &ratio) < 0)
+		return -1;
+	memset(b->step, 0, (size_t)f.nstep * 2 * sizeof(*b->step));
+	for (k = g->lo; k < g->hi; k++)
+		if ((rc = fold_piece(t, b, idx[k], r0, k > g->lo, &f, why)) != 0)
+			return rc;
+	if (handoffs(t, b, idx, g, b->step, &h.inner, &h.din, &h.dout,
+	    &h.in_ps, &h.out_ps) < 0)
+		return -1;
+	if (fold_wall(t, b, r0, &f, sync_ns, &wall) < 0)
+		return -1;
+	fold_put(t, b, r0, &f, wall, &h, out);
 	return 0;
 }
 
@@ -517,51 +591,111 @@ merge_free(struct merge *m)
 	memset(m, 0, sizeof(*m));
 }
 
+/* Block t's columns into b (-1: absent): 0, or -1 after a report. */
+static int
+mblock_cols(const struct table *t, struct mblock *b, struct layer_cache *geom)
+{
+	if (csvio_need(t, task_head_cols, b->c) < 0 ||
+	    csvio_need(t, nscol, &b->c[N_NS]) < 0 || check_geometry(t, geom) < 0)
+		return -1;
+	b->gw = csvio_col(t, task_pim_cols[TT_PIM_GWRITE]);
+	b->hide = csvio_col(t, task_pim_cols[TT_PIM_HIDING]);
+	if ((b->gw < 0) != (b->hide < 0)) {
+		pf_errl(t->fname, 1, "missing column '%s'",
+		    task_pim_cols[b->gw < 0 ? TT_PIM_GWRITE : TT_PIM_HIDING]);
+		return -1;
+	}
+	b->hc[0] = csvio_col(t, TASK_COL_HANDOFF_IN);
+	b->hc[1] = csvio_col(t, TASK_COL_HANDOFF_OUT);
+	b->layer = csvio_col(t, "layer");
+	b->clk = csvio_col(t, TASK_COL_GPU_CLOCK);
+	b->energy = csvio_col(t, TASK_COL_ENERGY);
+	b->stat = csvio_col(t, TASK_COL_STATIC);
+	b->tens = csvio_col(t, TASK_COL_GPU_TENSOR);
+	b->op = csvio_col(t, "op");
+	b->groups = csvio_col(t, "groups");
+	b->inc = csvio_col(t, "in_c");
+	b->disp = csvio_col(t, TASK_COL_DISPATCH);
+	b->dtype = csvio_col(t, "dtype");
+	b->rfc = csvio_col(t, TASK_COL_REFUSED);
+	return 0;
+}
+
+/*
+ * Row i starts candidate cand: it comes in the order of its first
+ * layer, and not again after another's pieces (m->seen, the candidates
+ * of its first layer).  0, or -1 after a report.
+ */
+static int
+merge_cand(struct merge *m, const struct table *t, size_t i, long fc,
+    const char *cand)
+{
+	int64_t first;
+
+	if (csvio_int(t, i, (size_t)fc, &first) < 0)
+		return -1;
+	if (m->any && first < m->first) {
+		pf_errl(t->fname, csvio_line(t, i), "candidate '%s': first "
+		    "layer %lld after candidates of layer %lld (candidates "
+		    "come in the order of their first layer, as pf-split "
+		    "writes them)", cand, (long long)first,
+		    (long long)m->first);
+		return -1;
+	}
+	if (!m->any || first > m->first)
+		solve_names_clear(m->seen);
+	m->first = first;
+	m->any = 1;
+	if (solve_names_add(m->seen, cand)) {
+		pf_errl(t->fname, csvio_line(t, i), "candidate '%s': its "
+		    "pieces come again after another candidate's (they must be "
+		    "together, as pf-split writes them)", cand);
+		return -1;
+	}
+	return 0;
+}
+
+/* t's candidates, each a run of rows, into g: their number, or -1. */
+static long
+merge_groups(struct merge *m, const struct table *t, const long *c,
+    struct group *g)
+{
+	const char *cand;
+	size_t i, ng = 0;
+
+	for (i = 0; i < t->nrows; i++) {
+		cand = csvio_get(t, i, (size_t)c[N_CAND]);
+		if (i == 0 || strcmp(csvio_get(t, i - 1, (size_t)c[N_CAND]),
+		    cand) != 0) {
+			if (merge_cand(m, t, i, c[N_FIRST], cand) < 0)
+				return -1;
+			g[ng].first_row = i;
+			g[ng++].lo = i;
+		}
+		g[ng - 1].hi = i + 1;
+	}
+	return (long)ng;
+}
+
 int
 merge_rows(struct merge *m, const struct table *t)
 {
 	struct mblock b;
-	long *c = b.c, gwc, hidec;
-	size_t *idx = NULL, i, ng = 0;
+	size_t *idx = NULL, i;
 	const char *why = NULL;
-	int k;
 	struct group *g = NULL;
-	const char *cand;
-	int64_t first;
-	int rc = -1;
+	long ng;
+	int k, rc = -1;
 
 	csvio_droprows(&m->out);
-	if (csvio_need(t, task_head_cols, c) < 0 ||
-	    csvio_need(t, nscol, &c[N_NS]) < 0 || check_geometry(t, m->geom) < 0)
+	if (mblock_cols(t, &b, m->geom) < 0)
 		return -1;
-	gwc = csvio_col(t, task_pim_cols[TT_PIM_GWRITE]);
-	hidec = csvio_col(t, task_pim_cols[TT_PIM_HIDING]);
-	if ((gwc < 0) != (hidec < 0)) {
-		pf_errl(t->fname, 1, "missing column '%s'",
-		    task_pim_cols[gwc < 0 ? TT_PIM_GWRITE : TT_PIM_HIDING]);
-		return -1;
-	}
-	b.gw = gwc;
-	b.hide = hidec;
-	b.hc[0] = csvio_col(t, TASK_COL_HANDOFF_IN);
-	b.hc[1] = csvio_col(t, TASK_COL_HANDOFF_OUT);
-	b.layer = csvio_col(t, "layer");
-	b.clk = csvio_col(t, TASK_COL_GPU_CLOCK);
-	b.energy = csvio_col(t, TASK_COL_ENERGY);
-	b.stat = csvio_col(t, TASK_COL_STATIC);
-	b.tens = csvio_col(t, TASK_COL_GPU_TENSOR);
-	b.op = csvio_col(t, "op");
-	b.groups = csvio_col(t, "groups");
-	b.inc = csvio_col(t, "in_c");
-	b.disp = csvio_col(t, TASK_COL_DISPATCH);
-	b.dtype = csvio_col(t, "dtype");
 	for (i = 0; i < t->nrows; i++)
-		if (*csvio_get(t, i, (size_t)c[N_CAND]) == '\0') {
+		if (*csvio_get(t, i, (size_t)b.c[N_CAND]) == '\0') {
 			pf_errl(t->fname, csvio_line(t, i),
 			    "column 'cand': empty field");
 			return -1;
 		}
-	b.rfc = csvio_col(t, TASK_COL_REFUSED);
 	/* the rows in their order: fold takes an index of them */
 	idx = xcalloc(t->nrows + 1, sizeof(*idx));
 	g = xcalloc(t->nrows + 1, sizeof(*g));
@@ -570,39 +704,11 @@ merge_rows(struct merge *m, const struct table *t)
 	b.st = xcalloc(t->nrows + 1, sizeof(*b.st));
 	b.lay = xcalloc(t->nrows + 1, sizeof(*b.lay));
 	b.dev = xcalloc(t->nrows + 1, 1);
-	for (i = 0; i < t->nrows; i++) {
+	for (i = 0; i < t->nrows; i++)
 		idx[i] = i;
-		cand = csvio_get(t, i, (size_t)c[N_CAND]);
-		if (i == 0 || strcmp(csvio_get(t, i - 1, (size_t)c[N_CAND]),
-		    cand) != 0) {
-			if (csvio_int(t, i, (size_t)c[N_FIRST], &first) < 0)
-				goto done;
-			if (m->any && first < m->first) {
-				pf_errl(t->fname, csvio_line(t, i),
-				    "candidate '%s': first layer %lld after "
-				    "candidates of layer %lld (candidates come "
-				    "in the order of their first layer, as "
-				    "pf-split writes them)", cand,
-				    (long long)first, (long long)m->first);
-				goto done;
-			}
-			if (!m->any || first > m->first)
-				solve_names_clear(m->seen);
-			m->first = first;
-			m->any = 1;
-			if (solve_names_add(m->seen, cand)) {
-				pf_errl(t->fname, csvio_line(t, i),
-				    "candidate '%s': its pieces come again "
-				    "after another candidate's (they must be "
-				    "together, as pf-split writes them)", cand);
-				goto done;
-			}
-			g[ng].first_row = i;
-			g[ng++].lo = i;
-		}
-		g[ng - 1].hi = i + 1;
-	}
-	for (i = 0; i < ng; i++) {
+	if ((ng = merge_groups(m, t, b.c, g)) < 0)
+		goto done;
+	for (i = 0; i < (size_t)ng; i++) {
 		if ((k = fold(t, &b, idx, &g[i], m->sync_ns, &m->out,
 		    &why)) < 0)
 			goto done;

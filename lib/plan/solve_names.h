@@ -1,8 +1,7 @@
 /*
  * A set of names, for pf-merge's check that a candidate's pieces come
- * together (solve_merge.c): the names in one arena, open addressing over
- * their offsets; cleared between groups, so its memory is that of the
- * largest group.
+ * together (solve_merge.c): copies of the names, indexed by nameix;
+ * cleared between groups, so its memory stays that of a group.
  */
 #ifndef PF_SOLVE_NAMES_H
 #define PF_SOLVE_NAMES_H

@@ -103,14 +103,12 @@ band_notes(FILE *fp, const struct solve_in *in, const struct solve_result *res)
 	fputc('\n', fp);
 }
 
-int
-solve_text_table(FILE *fp, const struct solve_in *in, const char *model,
-    double mhz, const struct objective *o, const struct solve_result *res)
+/* The title line and the column heads. */
+static void
+text_head(FILE *fp, const char *model, double mhz, const struct objective *o,
+    int energy, int band)
 {
-	char a[CELL], b[CELL], c[CELL], e[CELL], f[CELL], g[CELL], l[4 * CELL];
-	const struct solve_result *r;
-	int p, energy = in->have_energy, band = res[P_NONE].band != NULL;
-	char bc[2 * CELL];
+	char a[CELL];
 
 	fprintf(fp, "model %s, GPU clock %s MHz, objective %s", *model ? model :
 	    "-", plain(a, mhz, 3), objective_name(o->kind));
@@ -126,53 +124,70 @@ solve_text_table(FILE *fp, const struct solve_in *in, const char *model,
 	if (energy)
 		fprintf(fp, " %10s %7s %8s", "energy_uJ", "e_ratio", "power_W");
 	fprintf(fp, "  %s\n", "layers gpu/pim/split/pipe");
-	for (p = 0; p < P_NPOL; p++) {
-		if (p == P_ATTNPIM && !in->have_kv)
-			continue;
-		r = &res[p];
-		/* the summary's ns (3 decimals) in microseconds */
-		fprintf(fp, "%-9s %12s %12s %8s", policy_name((enum policy)p),
-		    fix(a, summ(ns_of(r), 3) / 1000.0, 1),
-		    fix(b, summ(ns_of(r) * mhz / 1000.0, 3), 0),
-		    fix(c, summ(ratio(res[P_NONE].ps, r->ps), 6), 3));
-		if (band && r->band != NULL) {
-			solve_band_cell(bc, sizeof(bc), &r->band->nominal);
-			fprintf(fp, "  %-22s", bc);
-		}
-		if (energy)
-			fprintf(fp, " %10s %7s %8s",
-			    fix(e, summ((double)r->pj / 1000.0, 3) / 1000.0,
-			    1),
-			    fix(f, summ(ratio(r->pj, res[P_NONE].pj), 6), 3),
-			    fix(g, summ(ratio(r->pj, r->ps), 6), 2));
-		snprintf(l, sizeof(l), "%" PRId64 "/%" PRId64 "/%" PRId64
-		    "/%" PRId64, r->layers[K_BASE] + r->layers[K_GPU],
-		    r->layers[K_PIM], r->layers[K_SPLIT], r->layers[K_PIPE]);
-		fprintf(fp, "  %s\n", l);
-	}
-	if (in->have_kv) {
-		fprintf(fp, "per decode step (%" PRId64 " tokens): time_us "
-		    "tokens/s, shares of attention / fc / rest\n", in->tokens);
-		for (p = 0; p < P_NPOL; p++) {
-			long long all;
-			double ns;
+}
 
-			r = &res[p];
-			all = r->attn_ps + r->fc_ps + r->rest_ps;
-			ns = ns_of(r);
-			fprintf(fp, "%-9s %10s %10s  %s%% / %s%% / %s%%\n",
-			    policy_name((enum policy)p),
-			    fix(a, summ(ns, 3) / 1000.0, 1),
-			    fix(b, summ(ns > 0 ? (double)in->tokens * 1e9 /
-			    ns : NAN, 3), 0),
-			    fix(c, summ(ratio(r->attn_ps, all), 6) *
-			    100.0, 1),
-			    fix(e, summ(ratio(r->fc_ps, all), 6) * 100.0,
-			    1),
-			    fix(f, summ(ratio(r->rest_ps, all), 6) *
-			    100.0, 1));
-		}
+/* Policy p's line of the table. */
+static void
+text_row(FILE *fp, double mhz, const struct solve_result *res, int p,
+    int energy, int band)
+{
+	char a[CELL], b[CELL], c[CELL], e[CELL], f[CELL], g[CELL], l[4 * CELL];
+	const struct solve_result *r = &res[p];
+	char bc[2 * CELL];
+
+	/* the summary's ns (3 decimals) in microseconds */
+	fprintf(fp, "%-9s %12s %12s %8s", policy_name((enum policy)p),
+	    fix(a, summ(ns_of(r), 3) / 1000.0, 1),
+	    fix(b, summ(ns_of(r) * mhz / 1000.0, 3), 0),
+	    fix(c, summ(ratio(res[P_NONE].ps, r->ps), 6), 3));
+	if (band && r->band != NULL) {
+		solve_band_cell(bc, sizeof(bc), &r->band->nominal);
+		fprintf(fp, "  %-22s", bc);
 	}
+	if (energy)
+		fprintf(fp, " %10s %7s %8s",
+		    fix(e, summ((double)r->pj / 1000.0, 3) / 1000.0, 1),
+		    fix(f, summ(ratio(r->pj, res[P_NONE].pj), 6), 3),
+		    fix(g, summ(ratio(r->pj, r->ps), 6), 2));
+	snprintf(l, sizeof(l), "%" PRId64 "/%" PRId64 "/%" PRId64 "/%" PRId64,
+	    r->layers[K_BASE] + r->layers[K_GPU], r->layers[K_PIM],
+	    r->layers[K_SPLIT], r->layers[K_PIPE]);
+	fprintf(fp, "  %s\n", l);
+}
+
+/* A decoder's table: each policy's step, its tokens/s, its shares. */
+static void
+text_decode(FILE *fp, const struct solve_in *in, const struct solve_result *res)
+{
+	char a[CELL], b[CELL], c[CELL], e[CELL], f[CELL];
+	int p;
+
+	fprintf(fp, "per decode step (%" PRId64 " tokens): time_us "
+	    "tokens/s, shares of attention / fc / rest\n", in->tokens);
+	for (p = 0; p < P_NPOL; p++) {
+		const struct solve_result *r = &res[p];
+		long long all = r->attn_ps + r->fc_ps + r->rest_ps;
+		double ns = ns_of(r);
+
+		fprintf(fp, "%-9s %10s %10s  %s%% / %s%% / %s%%\n",
+		    policy_name((enum policy)p),
+		    fix(a, summ(ns, 3) / 1000.0, 1),
+		    fix(b, summ(ns > 0 ? (double)in->tokens * 1e9 / ns : NAN,
+		    3), 0),
+		    fix(c, summ(ratio(r->attn_ps, all), 6) * 100.0, 1),
+		    fix(e, summ(ratio(r->fc_ps, all), 6) * 100.0, 1),
+		    fix(f, summ(ratio(r->rest_ps, all), 6) * 100.0, 1));
+	}
+}
+
+/* The notes of the policies over the cap and of those that ran none. */
+static void
+text_policy_notes(FILE *fp, const struct solve_in *in,
+    const struct objective *o, const struct solve_result *res, int energy)
+{
+	char a[CELL], b[CELL];
+	int p;
+
 	for (p = 0; p < P_NPOL; p++)
 		if (o->cap_mw > 0 && res[p].over_cap &&
 		    (p != P_ATTNPIM || in->have_kv))
@@ -196,6 +211,21 @@ solve_text_table(FILE *fp, const struct solve_in *in, const char *model,
 		    "every channel; it runs the none plan (pimflow -F keeps "
 		    "its own)\n", objective_name(o->kind));
 	}
+}
+
+int
+solve_text_table(FILE *fp, const struct solve_in *in, const char *model,
+    double mhz, const struct objective *o, const struct solve_result *res)
+{
+	int p, energy = in->have_energy, band = res[P_NONE].band != NULL;
+
+	text_head(fp, model, mhz, o, energy, band);
+	for (p = 0; p < P_NPOL; p++)
+		if (p != P_ATTNPIM || in->have_kv)
+			text_row(fp, mhz, res, p, energy, band);
+	if (in->have_kv)
+		text_decode(fp, in, res);
+	text_policy_notes(fp, in, o, res, energy);
 	if (band)
 		band_notes(fp, in, res);
 	if (in->bytes_only != NULL && in->nbytes_only > 0)

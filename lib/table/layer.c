@@ -252,17 +252,92 @@ getnums(const struct table *t, size_t row, const struct layer_cols *lc,
 	return 0;
 }
 
+/*
+ * Optional column col of row (absent: empty): empty or one of the two
+ * words ok (okmsg says which, in the report), checked only when slot k
+ * of m has not seen it.  1 with its text in *s when new, 0 when seen,
+ * -1 after a report.
+ */
+static int
+getword(const struct table *t, size_t row, long col, struct layer_seen *m,
+    size_t k, const char *const ok[2], const char *okmsg, const char **s)
+{
+	*s = col >= 0 ? csvio_get(t, row, (size_t)col) : "";
+	if (seen(m, k, *s))
+		return 0;
+	if (**s != '\0' && nametab_find(ok, 2, *s) < 0) {
+		pf_errl(t->fname, csvio_line(t, row), "column '%s': must be "
+		    "%s, not '%s'", t->cols[col], okmsg, *s);
+		return -1;
+	}
+	keep(m, k, *s);
+	return 1;
+}
+
+/* The optional depth columns, all present or none (layer_init's then). */
+static int
+getdepth(const struct table *t, size_t row, const struct layer_cols *lc,
+    struct layer *l, struct layer_seen *m)
+{
+	size_t i;
+
+	if (lc->in_d >= 0)
+		return getnums(t, row, lc, dcols, NDCOL, l, m, NNUM);
+	for (i = 0; i < NDCOL; i++) {
+		/* layer_init's: 1, pads 0 (each column's minimum) */
+		*LFIELD(l, &dcols[i]) = dcols[i].min;
+		if (m != NULL)
+			m->text[NNUM + i][0] = SEEN_NONE;
+	}
+	return 0;
+}
+
+/*
+ * The optional columns past the geometry's: resident, the depth, kv_seq,
+ * transposed (an absent one: what layer_init leaves, as empty).
+ */
+static int
+getflags(const struct table *t, const struct layer_cols *lc, size_t row,
+    struct layer *l, struct layer_seen *m)
+{
+	static const char *const res[2] = { "weights", "kv" };
+	static const char *const kv[2] = { "k", "n" };
+	static const char *const bit[2] = { "0", "1" };
+	const char *s;
+	int k;
+
+	if ((k = getword(t, row, lc->resident, m, S_RESIDENT, res,
+	    "empty, 'weights' or 'kv'", &s)) < 0)
+		return -1;
+	if (k) {
+		memset(l->resident, 0, sizeof(l->resident));
+		strcpy(l->resident, s);
+	}
+	if (getdepth(t, row, lc, l, m) < 0)
+		return -1;
+	if ((k = getword(t, row, lc->kv_seq, m, S_KV, kv,
+	    "empty, 'k' or 'n'", &s)) < 0)
+		return -1;
+	if (k)
+		l->kv_seq = *s;
+	if ((k = getword(t, row, lc->transposed, m, S_TRANS, bit,
+	    "empty, 0 or 1", &s)) < 0)
+		return -1;
+	if (k)
+		l->transposed = *s == '1';
+	return 0;
+}
+
 /* The checks of layer_get past the numbers, each cell only when new. */
 static int
 getrest(const struct table *t, const struct layer_cols *lc, size_t row,
     struct layer *l, struct layer_seen *m)
 {
 	long line = csvio_line(t, row);
-	const char *s, *ops = csvio_get(t, row, (size_t)lc->op);
+	const char *ops = csvio_get(t, row, (size_t)lc->op);
 	const char *dts = csvio_get(t, row, (size_t)lc->dtype);
 	const char *acts = csvio_get(t, row, (size_t)lc->act);
 	int newop = !seen(m, S_OP, ops), newdt = !seen(m, S_DTYPE, dts);
-	size_t i;
 	char op[24];
 
 	if (newop && getstr(t, row, lc->op, op, sizeof(op), "") < 0)
@@ -275,50 +350,8 @@ getrest(const struct table *t, const struct layer_cols *lc, size_t row,
 	if (newdt && getstr(t, row, lc->dtype, l->dtype, sizeof(l->dtype),
 	    "fp16") < 0)
 		return -1;
-	/* an optional column absent: what layer_init leaves, as empty */
-	s = lc->resident >= 0 ? csvio_get(t, row, (size_t)lc->resident) : "";
-	if (!seen(m, S_RESIDENT, s)) {
-		if (*s != '\0' && strcmp(s, "weights") != 0 &&
-		    strcmp(s, "kv") != 0) {
-			pf_errl(t->fname, line, "column 'resident': must be "
-			    "empty, 'weights' or 'kv', not '%s'", s);
-			return -1;
-		}
-		memset(l->resident, 0, sizeof(l->resident));
-		strcpy(l->resident, s);
-		keep(m, S_RESIDENT, s);
-	}
-	if (lc->in_d >= 0) {
-		if (getnums(t, row, lc, dcols, NDCOL, l, m, NNUM) < 0)
-			return -1;
-	} else
-		for (i = 0; i < NDCOL; i++) {
-			/* layer_init's: 1, pads 0 (each column's minimum) */
-			*LFIELD(l, &dcols[i]) = dcols[i].min;
-			if (m != NULL)
-				m->text[NNUM + i][0] = SEEN_NONE;
-		}
-	s = lc->kv_seq >= 0 ? csvio_get(t, row, (size_t)lc->kv_seq) : "";
-	if (!seen(m, S_KV, s)) {
-		if (*s != '\0' && strcmp(s, "k") != 0 && strcmp(s, "n") != 0) {
-			pf_errl(t->fname, line, "column 'kv_seq': must be "
-			    "empty, 'k' or 'n', not '%s'", s);
-			return -1;
-		}
-		l->kv_seq = *s;
-		keep(m, S_KV, s);
-	}
-	s = lc->transposed >= 0 ? csvio_get(t, row, (size_t)lc->transposed) :
-	    "";
-	if (!seen(m, S_TRANS, s)) {
-		if (*s != '\0' && strcmp(s, "0") != 0 && strcmp(s, "1") != 0) {
-			pf_errl(t->fname, line, "column 'transposed': must be "
-			    "empty, 0 or 1, not '%s'", s);
-			return -1;
-		}
-		l->transposed = *s == '1';
-		keep(m, S_TRANS, s);
-	}
+	if (getflags(t, lc, row, l, m) < 0)
+		return -1;
 	if (newop) {
 		if (layer_opparse(op, &l->op) < 0) {
 			pf_errl(t->fname, line, "column 'op': unknown op '%s'",
@@ -488,58 +521,98 @@ layer_is_kv(const struct layer *l)
 	return l->op == OP_MATMUL && strcmp(l->resident, "kv") == 0;
 }
 
+/* A convolution's GEMM view and weights, e bytes an element. */
+static int
+derive_conv(struct layer *l, int64_t e)
+{
+	int64_t cpg = l->in_c / l->groups, v[6];
+
+	/* A 3-D conv: depth is one more spatial axis (D = 1 in 2-D). */
+	if (l->transposed) {
+		/*
+		 * col2im: every input pixel meets every weight once, a GEMM
+		 * of the input pixels by the weight's columns whose
+		 * products are scattered into the output.
+		 */
+		v[0] = l->batch; v[1] = l->in_h; v[2] = l->in_w;
+		v[3] = l->in_d;
+		if (ck_prod(v, 4, &l->gemm_m) < 0)
+			return -1;
+		v[0] = l->out_c / l->groups; v[1] = l->kernel_h;
+		v[2] = l->kernel_w; v[3] = l->kernel_d;
+		if (ck_prod(v, 4, &l->gemm_n) < 0)
+			return -1;
+		l->gemm_k = cpg;
+	} else {
+		v[0] = l->batch; v[1] = l->out_h; v[2] = l->out_w;
+		v[3] = l->out_d;
+		if (ck_prod(v, 4, &l->gemm_m) < 0)
+			return -1;
+		l->gemm_n = l->out_c / l->groups;
+		v[0] = cpg; v[1] = l->kernel_h; v[2] = l->kernel_w;
+		v[3] = l->kernel_d;
+		if (ck_prod(v, 4, &l->gemm_k) < 0)
+			return -1;
+	}
+	l->gemm_batch = l->groups;
+	v[0] = l->out_c; v[1] = cpg; v[2] = l->kernel_h;
+	v[3] = l->kernel_w; v[4] = e; v[5] = l->kernel_d;
+	return ck_prod(v, 6, &l->weight_bytes);
+}
+
+/* A fully connected layer's GEMM view and weights. */
+static int
+derive_gemm(struct layer *l, int64_t e)
+{
+	int64_t v[3];
+
+	v[0] = l->batch; v[1] = l->in_h; v[2] = l->in_w;
+	if (ck_prod(v, 3, &l->gemm_m) < 0)
+		return -1;
+	l->gemm_n = l->out_c;
+	l->gemm_k = l->in_c;
+	l->gemm_batch = 1;
+	v[0] = l->in_c; v[1] = l->out_c; v[2] = e;
+	return ck_prod(v, 3, &l->weight_bytes);
+}
+
+/*
+ * A matmul's bytes: both operands are activations, A (m x k) and B (k x
+ * n); a KV cache is B, resident like weights, and A is streamed.
+ */
+static int
+derive_matmul(struct layer *l, int64_t e)
+{
+	int64_t a, b, v[4];
+
+	v[0] = l->gemm_batch; v[1] = l->gemm_m; v[2] = l->gemm_k; v[3] = e;
+	if (ck_prod(v, 4, &a) < 0)
+		return -1;
+	v[1] = l->gemm_k; v[2] = l->gemm_n;
+	if (ck_prod(v, 4, &b) < 0)
+		return -1;
+	if (layer_is_kv(l)) {
+		l->in_bytes = a;
+		l->weight_bytes = b;
+		return 0;
+	}
+	return ck_add(a, b, &l->in_bytes);
+}
+
 int
 layer_derive(struct layer *l)
 {
-	int64_t e = layer_dtype_bytes(l->dtype), cpg, v[6];
+	int64_t e = layer_dtype_bytes(l->dtype), v[6];
 
 	if (e == 0)
 		e = 2;
 	switch (l->op) {
 	case OP_CONV:
-		cpg = l->in_c / l->groups;
-		/* A 3-D conv: depth is one more spatial axis (D = 1 in 2-D). */
-		if (l->transposed) {
-			/*
-			 * col2im: every input pixel meets every weight once, a
-			 * GEMM of the input pixels by the weight's columns
-			 * whose products are scattered into the output.
-			 */
-			v[0] = l->batch; v[1] = l->in_h; v[2] = l->in_w;
-			v[3] = l->in_d;
-			if (ck_prod(v, 4, &l->gemm_m) < 0)
-				return -1;
-			v[0] = l->out_c / l->groups; v[1] = l->kernel_h;
-			v[2] = l->kernel_w; v[3] = l->kernel_d;
-			if (ck_prod(v, 4, &l->gemm_n) < 0)
-				return -1;
-			l->gemm_k = cpg;
-		} else {
-			v[0] = l->batch; v[1] = l->out_h; v[2] = l->out_w;
-			v[3] = l->out_d;
-			if (ck_prod(v, 4, &l->gemm_m) < 0)
-				return -1;
-			l->gemm_n = l->out_c / l->groups;
-			v[0] = cpg; v[1] = l->kernel_h; v[2] = l->kernel_w;
-			v[3] = l->kernel_d;
-			if (ck_prod(v, 4, &l->gemm_k) < 0)
-				return -1;
-		}
-		l->gemm_batch = l->groups;
-		v[0] = l->out_c; v[1] = cpg; v[2] = l->kernel_h;
-		v[3] = l->kernel_w; v[4] = e; v[5] = l->kernel_d;
-		if (ck_prod(v, 6, &l->weight_bytes) < 0)
+		if (derive_conv(l, e) < 0)
 			return -1;
 		break;
 	case OP_GEMM:
-		v[0] = l->batch; v[1] = l->in_h; v[2] = l->in_w;
-		if (ck_prod(v, 3, &l->gemm_m) < 0)
-			return -1;
-		l->gemm_n = l->out_c;
-		l->gemm_k = l->in_c;
-		l->gemm_batch = 1;
-		v[0] = l->in_c; v[1] = l->out_c; v[2] = e;
-		if (ck_prod(v, 3, &l->weight_bytes) < 0)
+		if (derive_gemm(l, e) < 0)
 			return -1;
 		break;
 	case OP_MATMUL:
@@ -561,22 +634,5 @@ layer_derive(struct layer *l)
 	v[5] = l->out_d;
 	if (ck_prod(v, 6, &l->out_bytes) < 0)
 		return -1;
-	if (l->op == OP_MATMUL) {
-		/* Both operands are activations: A (m x k) and B (k x n). */
-		int64_t a, b;
-
-		v[0] = l->gemm_batch; v[1] = l->gemm_m; v[2] = l->gemm_k; v[3] = e;
-		if (ck_prod(v, 4, &a) < 0)
-			return -1;
-		v[1] = l->gemm_k; v[2] = l->gemm_n;
-		if (ck_prod(v, 4, &b) < 0)
-			return -1;
-		/* a KV cache is B, resident like weights; A is streamed */
-		if (layer_is_kv(l)) {
-			l->in_bytes = a;
-			l->weight_bytes = b;
-		} else if (ck_add(a, b, &l->in_bytes) < 0)
-			return -1;
-	}
-	return 0;
+	return l->op == OP_MATMUL ? derive_matmul(l, e) : 0;
 }

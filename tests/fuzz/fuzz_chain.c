@@ -12,6 +12,8 @@
  *    nest: pimflow <= mddp <= newton++, pimflow <= pipeline <= newton++.
  * Built by tests/fuzz/run.sh from the source root.
  */
+#define FZ_PROG "fuzz_chain"
+#define FZ_SETUP
 #include "fuzz_stage.h"
 #include "gpu_cost.h"
 #include "pim_cost.h"
@@ -137,17 +139,13 @@ gen_table(struct bytes *b, struct table *t)
 	}
 }
 
-int
-LLVMFuzzerInitialize(int *argc, char ***argv)
+static void
+fz_setup(void)
 {
-	(void)argc;
-	(void)argv;
-	fz_init("fuzz_chain");
 	if (gpu_model_open("rtx2060-sim", NULL, &gm) < 0 ||
 	    (pe = pim_engine_of(PIMCONF)) == NULL ||
 	    (ps = pe->open(PIMCONF, &prow)) == NULL)
 		abort();
-	return 0;
 }
 
 int

@@ -9,27 +9,11 @@
  * -fsanitize=fuzzer,address,undefined and a reader's buffer of a few
  * bytes; not part of the normal build.
  */
+#define FZ_PROG "fuzz_csv"
 #include <csv.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
-#include "csvio.h"
-#include "diag.h"
+#include "fuzz_common.h"
 #include "layer.h"
-
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int
-LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	pf_setprogname("fuzz_csv");
-	return 0;
-}
 
 /* The records libcsv makes of the input, field by field. */
 struct ref {
@@ -152,33 +136,20 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct table t;
 	struct layer_cols lc;
 	struct layer l;
-	FILE *fp, *out;
-	char *buf = NULL;
-	size_t n = 0, r;
+	char *buf;
+	size_t n, r;
 
-	/* fmemopen of zero bytes is an error on some C libraries. */
-	if (size == 0)
-		fp = fmemopen((void *)"", 1, "r");
-	else
-		fp = fmemopen((void *)data, size, "r");
-	if (fp == NULL)
+	if (fz_table(data, size, "fuzz.csv", &t) != 0)
 		return 0;
-	if (size == 0)
-		(void)fgetc(fp);
-	if (csvio_read(fp, "fuzz.csv", &t) == 0) {
-		check_ref(data, size, &t);
-		if (layer_cols_find(&t, &lc) == 0)
-			for (r = 0; r < t.nrows; r++)
-				if (layer_get(&t, &lc, r, &l) == 0)
-					(void)layer_derive(&l);
-		if ((out = open_memstream(&buf, &n)) != NULL) {
-			(void)csvio_write(out, &t);
-			fclose(out);
-			check_written(buf, n, &t);
-			free(buf);
-		}
-		csvio_free(&t);
+	check_ref(data, size, &t);
+	if (layer_cols_find(&t, &lc) == 0)
+		for (r = 0; r < t.nrows; r++)
+			if (layer_get(&t, &lc, r, &l) == 0)
+				(void)layer_derive(&l);
+	if (fz_write_mem(&t, &buf, &n) == 0) {
+		check_written(buf, n, &t);
+		free(buf);
 	}
-	fclose(fp);
+	csvio_free(&t);
 	return 0;
 }

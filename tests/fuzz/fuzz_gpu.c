@@ -5,6 +5,8 @@
  * table through gpu_cost_table; every time written must be a finite
  * non-negative decimal.  Built by tests/fuzz/run.sh from the source root.
  */
+#define FZ_PROG "fuzz_gpu"
+#define FZ_SETUP
 #include "fuzz_stage.h"
 #include "gpu_cost.h"
 
@@ -12,15 +14,11 @@ static struct gpu_model defmodel;
 static const char *const times[] = { "ns", "device_ns", "launch_ns",
 	"gpu_main_ns", "gpu_aux_ns", "cycles", "energy_nj", NULL };
 
-int
-LLVMFuzzerInitialize(int *argc, char ***argv)
+static void
+fz_setup(void)
 {
-	(void)argc;
-	(void)argv;
-	fz_init("fuzz_gpu");
 	if (gpu_model_open("rtx2060-sim", NULL, &defmodel) < 0)
 		abort();
-	return 0;
 }
 
 int

@@ -11,22 +11,10 @@
  *   FUZZ_GRAPH_SAVE=crash.onnx fuzz-out/bin/fuzz_graph CRASHFILE
  * Built by tests/fuzz/run.sh; not part of the normal build.
  */
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-
-#include "csvio.h"
-#include "diag.h"
-#include "onnx_layers.h"
+#define FZ_PROG "fuzz_graph"
+#include "fuzz_model.h"
 #include "onnx_load.h"
 #include "onnx.pb-c.h"
-
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static char path[64];
 
 /* Input bytes, read one at a time; 0 once exhausted. */
 static const uint8_t *in;
@@ -383,25 +371,12 @@ build(Onnx__ModelProto *mp)
 }
 
 int
-LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	pf_setprogname("fuzz_graph");
-	snprintf(path, sizeof(path), "/tmp/fuzz_graph.%ld.onnx",
-	    (long)getpid());
-	return 0;
-}
-
-int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	Onnx__ModelProto mp;
-	struct table t;
-	FILE *fp;
+	const char *save = getenv("FUZZ_GRAPH_SAVE");
 	uint8_t *pb;
 	size_t n, i;
-	char *buf = NULL;
 	int keep;
 
 	in = data;
@@ -412,24 +387,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	n = onnx__model_proto__get_packed_size(&mp);
 	pb = al(n);
 	onnx__model_proto__pack(&mp, pb);
-	if (getenv("FUZZ_GRAPH_SAVE") != NULL &&
-	    (fp = fopen(getenv("FUZZ_GRAPH_SAVE"), "wb")) != NULL) {
-		(void)fwrite(pb, 1, n, fp);
-		fclose(fp);
-	}
-	if ((fp = fopen(path, "wb")) != NULL) {
-		int ok = fwrite(pb, 1, n, fp) == n;
-
-		if (fclose(fp) == 0 && ok) {
-			if (onnx_layers(path, NULL, 0, keep, "fp16", &t) == 0 &&
-			    (fp = open_memstream(&buf, &n)) != NULL) {
-				(void)csvio_write(fp, &t);
-				fclose(fp);
-				free(buf);
-			}
-			csvio_free(&t);
-		}
-	}
+	if (save != NULL)
+		(void)fz_save(save, pb, n);
+	fz_layers(pb, n, keep);
 	for (i = 0; i < narena; i++)
 		free(arena[i]);
 	narena = 0;

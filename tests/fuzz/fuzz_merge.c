@@ -3,19 +3,11 @@
  * folded into candidates (merge_costs); every time it writes must be a
  * finite non-negative decimal.  Built by tests/fuzz/run.sh.
  */
+#define FZ_PROG "fuzz_merge"
 #include "fuzz_stage.h"
 #include "solve_merge.h"
 
 static const char *const times[] = { "gpu_ns", "pim_ns", "ns", NULL };
-
-int
-LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	fz_init("fuzz_merge");
-	return 0;
-}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

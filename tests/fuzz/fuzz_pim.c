@@ -6,6 +6,8 @@
  * every time written must be a finite non-negative decimal.  Built by
  * tests/fuzz/run.sh.
  */
+#define FZ_PROG "fuzz_pim"
+#define FZ_SETUP
 #include "fuzz_stage.h"
 #include "pim_cost.h"
 
@@ -16,16 +18,12 @@ static void *defstate;
 static struct pim_row defrow;
 static const char *const times[] = { "ns", "cycles", "energy_nj", NULL };
 
-int
-LLVMFuzzerInitialize(int *argc, char ***argv)
+static void
+fz_setup(void)
 {
-	(void)argc;
-	(void)argv;
-	fz_init("fuzz_pim");
 	if ((defeng = pim_engine_of(DEFCONF)) == NULL ||
 	    (defstate = defeng->open(DEFCONF, &defrow)) == NULL)
 		abort();
-	return 0;
 }
 
 int

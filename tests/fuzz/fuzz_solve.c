@@ -6,20 +6,12 @@
  * Plans of more than FZ_SOLVE_MAX_WRITE layers are checked, not written.
  * Built by tests/fuzz/run.sh.
  */
+#define FZ_PROG "fuzz_solve"
 #include "fuzz_stage.h"
 #include "solve_io.h"
 
 /* Largest plan written (layers); every plan is solved and checked. */
 #define FZ_SOLVE_MAX_WRITE	65536
-
-int
-LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	fz_init("fuzz_solve");
-	return 0;
-}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

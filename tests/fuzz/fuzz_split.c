@@ -3,17 +3,9 @@
  * into every candidate (split_gen_tasks) with the default options and the
  * result written back.  Built by tests/fuzz/run.sh; not part of the build.
  */
+#define FZ_PROG "fuzz_split"
 #include "fuzz_stage.h"
 #include "split_gen.h"
-
-int
-LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	fz_init("fuzz_split");
-	return 0;
-}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

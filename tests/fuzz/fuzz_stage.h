@@ -1,62 +1,14 @@
 /*
- * Shared plumbing of the stage harnesses (fuzz_split, fuzz_gpu, fuzz_pim,
- * fuzz_merge, fuzz_solve, fuzz_chain): bytes to a table through the real
- * reader, a table to a memory stream through the real writer, and the
- * checks every stage's output must pass.  Included by one harness each,
- * hence static.
+ * What the stage harnesses (fuzz_split, fuzz_gpu, fuzz_pim, fuzz_merge,
+ * fuzz_solve, fuzz_chain) share past fuzz_common.h: "config %% table"
+ * inputs, and the checks every stage's output must pass.
  */
 #ifndef PF_FUZZ_STAGE_H
 #define PF_FUZZ_STAGE_H
 
 #include <math.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
-#include "csvio.h"
-#include "diag.h"
-
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-/* Each harness uses some of these. */
-#define FZ_HELPER static __attribute__((unused))
-
-/* Read n bytes as a table named name; 0, or -1 (reported). */
-FZ_HELPER int
-fz_table(const uint8_t *d, size_t n, const char *name, struct table *t)
-{
-	FILE *fp;
-	int rc;
-
-	/* fmemopen of zero bytes is an error on some C libraries */
-	fp = n == 0 ? fmemopen((void *)"", 1, "r") : fmemopen((void *)d, n, "r");
-	if (fp == NULL)
-		return -1;
-	if (n == 0)
-		(void)fgetc(fp);
-	rc = csvio_read(fp, name, t);
-	fclose(fp);
-	return rc;
-}
-
-/* Write t to memory and drop it: the writer must take any table. */
-FZ_HELPER void
-fz_write(const struct table *t)
-{
-	char *buf = NULL;
-	size_t n = 0;
-	FILE *fp = open_memstream(&buf, &n);
-
-	if (fp == NULL)
-		return;
-	if (csvio_write(fp, t) < 0)
-		abort();
-	fclose(fp);
-	free(buf);
-}
+#include "fuzz_common.h"
 
 /*
  * Split "config %% table": the bytes before a line "%%" are a config
@@ -68,7 +20,6 @@ fz_config(const uint8_t *d, size_t n, const char *path, const uint8_t **rest,
     size_t *nrest)
 {
 	size_t i;
-	FILE *fp;
 
 	*rest = d;
 	*nrest = n;
@@ -78,9 +29,7 @@ fz_config(const uint8_t *d, size_t n, const char *path, const uint8_t **rest,
 			break;
 	if (i + 3 > n)
 		return 0;
-	if ((fp = fopen(path, "w")) == NULL)
-		abort();
-	if (fwrite(d, 1, i, fp) != i || fclose(fp) != 0)
+	if (fz_save(path, d, i) < 0)
 		abort();
 	*rest = d + i + 3 > d + n ? d + n : d + i + 3;
 	*nrest = (size_t)(d + n - *rest);
@@ -115,34 +64,6 @@ fz_check_times(const struct table *t, const char *const *cols)
 			}
 		}
 	}
-}
-
-/* A private scratch file for config bytes, made once per process. */
-FZ_HELPER const char *
-fz_scratch(const char *tag)
-{
-	static char path[64];
-	int fd;
-
-	if (path[0] != '\0')
-		return path;
-	snprintf(path, sizeof(path), "/tmp/pf-%s.XXXXXX", tag);
-	if ((fd = mkstemp(path)) < 0)
-		abort();
-	close(fd);
-	return path;
-}
-
-/*
- * The program name, and the share folder of the source tree (run.sh runs
- * the harnesses from it; -close_fd_mask=3 there silences diagnostics).
- */
-FZ_HELPER void
-fz_init(const char *prog)
-{
-	pf_setprogname(prog);
-	if (getenv("PIMFLOW_SHARE") == NULL)
-		setenv("PIMFLOW_SHARE", "share/pimflow", 1);
 }
 
 #endif

@@ -7,30 +7,10 @@
  * ConstantOfShape), the same result of attr_tensor.  A difference aborts, so libFuzzer
  * reports it as a crash.  Built by tests/fuzz/run.sh.
  */
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-
-#include "diag.h"
+#define FZ_PROG "fuzz_wire"
+#include "fuzz_common.h"
 #include "onnx_load.h"
 #include "onnx.pb-c.h"
-
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static char path[64];
-
-int
-LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	pf_setprogname("fuzz_wire");
-	snprintf(path, sizeof(path), "/tmp/fuzz_wire.%ld.onnx", (long)getpid());
-	return 0;
-}
 
 static void
 differ(const char *what)
@@ -66,18 +46,13 @@ sametensor(const struct tensor *a, const struct tensor *b)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	const char *path = fz_scratch("wire");
 	struct model s, w;
-	FILE *fp;
 	int rs, rw;
 	size_t i;
 
-	if ((fp = fopen(path, "wb")) == NULL)
+	if (fz_save(path, data, size) < 0)
 		return 0;
-	if (size > 0 && fwrite(data, 1, size, fp) != size) {
-		fclose(fp);
-		return 0;
-	}
-	fclose(fp);
 	rs = model_load_opt(&s, path, 1);
 	rw = model_load_opt(&w, path, 0);
 	if (rs != rw)

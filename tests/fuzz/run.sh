@@ -11,6 +11,9 @@
 # through onnx2layers' library path), fuzz_graph (bytes that build an ONNX
 # graph of known ops with odd attributes, same path), fuzz_wire (model
 # bytes read with weights stripped and whole: both readings must agree).
+# Every harness takes its entry and its table and file plumbing from
+# tests/fuzz/fuzz_common.h; fuzz_onnx and fuzz_graph the model path from
+# fuzz_model.h.
 # Stage harnesses (tests/fuzz/fuzz_stage.h): fuzz_split (layers table ->
 # pf-split), fuzz_gpu and fuzz_pim (optional config bytes, a "%%" line,
 # a tasks table -> the cost stage), fuzz_merge, fuzz_solve (tables ->
@@ -41,7 +44,7 @@ FLAGS="-g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -DSHAREDIR=\"/nonexistent\" \
 -fno-omit-frame-pointer $(for d in lib/*/; do printf -- "-I%s " "${d%/}"; done)-Ilib -Ibuild/gen"
 LIBS="-lcsv -lprotobuf-c -lm"
 # The ONNX harness needs the loader; the CSV one needs no ONNX module.
-CSVSRC="lib/base/csvio.c lib/base/csvio_read.c lib/base/csvio_num.c lib/base/csvio_write.c lib/base/csvio_pipe.c lib/base/csvio_stream.c lib/table/layer.c lib/base/nametab.c lib/base/diag.c lib/base/xalloc.c lib/base/arith.c"
+CSVSRC="lib/base/csvio.c lib/base/csvio_read.c lib/base/csvio_num.c lib/base/csvio_write.c lib/base/csvio_pipe.c lib/base/csvio_stream.c lib/table/layer.c lib/base/nameix.c lib/base/nametab.c lib/base/diag.c lib/base/xalloc.c lib/base/arith.c"
 ONNXSRC="$(ls lib/*/*.c lib/*.c 2>/dev/null | grep -v -e '/main\.c$') build/gen/onnx.pb-c.c"
 
 build() {	# name sources...
@@ -104,24 +107,21 @@ if want csv; then
 	run fuzz_csv "$OUT/corpus-csv" -dict=tests/fuzz/csv.dict -max_len=8192 ||
 	    fail=1
 fi
-if want onnx; then
-	build fuzz_onnx $ONNXSRC || exit 1
-	# The light zoo models of ../shared too, when present (not copied
-	# into the repository, only into the corpus).
-	# Not tests/fuzz/regress: known crashers would stop every run at once
-	# (regress.sh checks them).
-	seed "$OUT/corpus-onnx" 131072 share/pimflow/models/*.onnx \
+# Model-bytes harnesses: the bundled models, the models under tests/ and
+# the light zoo models of ../shared too, when present (not copied into the
+# repository, only into the corpus).  Not tests/fuzz/regress: known
+# crashers would stop every run at once (regress.sh checks them).
+model() {	# harness
+	h=$1
+	want "$h" || return 0
+	build "fuzz_$h" $ONNXSRC || exit 1
+	seed "$OUT/corpus-$h" 131072 share/pimflow/models/*.onnx \
 	    $(ls tests/*/*/*.onnx tests/*/*/*/*.onnx 2>/dev/null |
 	    grep -v '^tests/fuzz/regress/') ../shared/onnx-light/*.onnx
-	run fuzz_onnx "$OUT/corpus-onnx" -max_len=131072 || fail=1
-fi
-if want wire; then
-	build fuzz_wire $ONNXSRC || exit 1
-	seed "$OUT/corpus-wire" 131072 share/pimflow/models/*.onnx \
-	    $(ls tests/*/*/*.onnx tests/*/*/*/*.onnx 2>/dev/null |
-	    grep -v '^tests/fuzz/regress/') ../shared/onnx-light/*.onnx
-	run fuzz_wire "$OUT/corpus-wire" -max_len=131072 || fail=1
-fi
+	run "fuzz_$h" "$OUT/corpus-$h" -max_len=131072 || fail=1
+}
+model onnx
+model wire
 if want graph; then
 	# Structure-aware: the bytes build a graph; no seeds needed.
 	build fuzz_graph $ONNXSRC || exit 1

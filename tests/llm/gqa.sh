@@ -23,15 +23,8 @@
 #     separate instances over copies of the cache.
 set -u
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
-BIN=${PF_BIN:-$TOP/bin}
+. "$TOP/tests/lib/tools"
 F=$TOP/tests/llm/fixtures
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL $*"; exit 1; }
-o2l() { "$BIN/onnx2layers" "$@" >"$tmp/o.csv" 2>"$tmp/err" ||
-	fail "onnx2layers $*: $(head -2 "$tmp/err")"
-	[ -s "$tmp/err" ] && fail "onnx2layers $*: stderr $(head -2 "$tmp/err")"
-	return 0; }
 # kv matmuls as batch/m/n/k/weight_bytes/macs, then the cache-moving rows
 kv() {
 	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
@@ -51,31 +44,32 @@ check() {	# what got want
 # 1. the three repetitions; the matmuls' MACs: 8 heads x 128 x 16
 want="app64 app64 2/4/128/16/8192/16384 2/4/16/128/8192/16384"
 for m in gqa_repeat_kv gqa_tile gqa_gather; do
-	o2l "$F/$m.onnx"
+	o2l "$F/$m.onnx" >"$tmp/o.csv"
 	check "$m" "$(kv)" "$want"
 done
 # 2. batch 4, context 256 (255 past)
 o2l -i x=4x1x128 -i past_key=4x2x255x16 -i past_value=4x2x255x16 \
-    "$F/gqa_repeat_kv.onnx"
+    "$F/gqa_repeat_kv.onnx" >"$tmp/o.csv"
 check "gqa_repeat_kv B=4 L=256" "$(kv)" \
     "app256 app256 8/4/256/16/65536/131072 8/4/16/256/65536/131072"
 # 3. MQA
-o2l "$F/mqa_expand.onnx"
+o2l "$F/mqa_expand.onnx" >"$tmp/o.csv"
 check mqa_expand "$(kv)" "app32 app32 1/8/128/16/4096/16384 1/8/16/128/4096/16384"
 # 4. the past cache's own layout
-o2l -i x=2x1x128 -i past_key=2x63x8x16 -i past_value=2x63x8x16 "$F/kv_layout.onnx"
+o2l -i x=2x1x128 -i past_key=2x63x8x16 -i past_value=2x63x8x16 \
+    "$F/kv_layout.onnx" >"$tmp/o.csv"
 check "kv_layout B=2 L=64" "$(kv)" \
     "app512 app512 16/1/64/16/32768/16384 16/1/16/64/32768/16384"
 # a Gather of heads that is no grouping (0 0 0 0 0 1 1 1) is made
-o2l "$F/gqa_uneven.onnx"
+o2l "$F/gqa_uneven.onnx" >"$tmp/o.csv"
 check gqa_uneven "$(kv)" "app64 app64 Gather Gather 2/4/128/16/8192/16384 2/4/16/128/8192/16384"
 # 5. a repeated cache that is also an output
-o2l "$F/gqa_shared.onnx"
+o2l "$F/gqa_shared.onnx" >"$tmp/o.csv"
 check gqa_shared "$(kv)" "app64 app64 Expand 2/4/128/16/8192/16384 2/4/16/128/8192/16384"
 
 # 6. the PIM engines
 o2l -i x=4x1x128 -i past_key=4x2x255x16 -i past_value=4x2x255x16 \
-    "$F/gqa_repeat_kv.onnx"
+    "$F/gqa_repeat_kv.onnx" >"$tmp/o.csv"
 "$BIN/pf-split" -n 16 "$tmp/o.csv" >"$tmp/t.csv" 2>"$tmp/err" ||
     fail "pf-split: $(cat "$tmp/err")"
 for cfg in newton-gddr6 hbm-pim; do
@@ -106,7 +100,7 @@ paste -d'|' "$tmp/newton-gddr6.csv" "$tmp/n1.csv" | awk -F'|' '
 # each layer against the best (pf-solve's choice); HBM-PIM's p.V, whose 16
 # outputs fill one channel of the two an instance has, splits the context
 o2l -i x=4x1x128 -i past_key=4x2x2047x16 -i past_value=4x2x2047x16 \
-    "$F/gqa_repeat_kv.onnx"
+    "$F/gqa_repeat_kv.onnx" >"$tmp/o.csv"
 "$BIN/pf-split" -n 16 "$tmp/o.csv" >"$tmp/t.csv" 2>"$tmp/err" ||
     fail "pf-split: $(cat "$tmp/err")"
 awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "gemm_m") g = i

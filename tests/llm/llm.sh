@@ -24,12 +24,8 @@
 #     of mem_channels on the base row, less pim_channels on the others).
 set -u
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
-BIN=${PF_BIN:-$TOP/bin}
+. "$TOP/tests/lib/tools"
 M=$TOP/share/pimflow/models
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL $*"; exit 1; }
-o2l() { "$BIN/onnx2layers" "$@" 2>"$tmp/err" || fail "onnx2layers $*: $(head -2 "$tmp/err")"; }
 
 # 1. Linear shapes against torch
 for name in gpt2_decode gpt2_prefill llama_block_decode; do

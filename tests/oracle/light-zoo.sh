@@ -8,30 +8,19 @@
 # expected output tensor shipped with each model (*_output_0.pb).
 set -u
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
-PY=/usr/bin/python3
-ORACLE=$TOP/tests/oracle/check_layers.py
-BIN=${PF_BIN:-$TOP/bin}
 LIGHT=${PF_LIGHT:-$TOP/../shared/onnx-light}
 if ! [ -d "$LIGHT" ]; then
 	# tests/run.sh turns this skip into a failure in CI ($CI set).
 	echo "no $LIGHT (the ONNX light models beside the checkout; PF_LIGHT names another folder)"
 	exit 77
 fi
-if ! [ -x "$PY" ] || ! "$PY" -c 'import onnx, numpy' 2>/dev/null; then
-	echo "no python3-onnx for $PY"; exit 77
-fi
-if ! [ -x "$BIN/onnx2layers" ]; then echo "no $BIN/onnx2layers"; exit 77; fi
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+. "$TOP/tests/lib/oracle"
 fail=0 n=0
 for m in "$LIGHT"/*.onnx; do
 	b=${m##*/}; b=${b%.onnx}
 	n=$((n + 1))
-	if ! "$BIN/onnx2layers" "$m" >"$tmp/$b.csv" 2>"$tmp/$b.err"; then
-		echo "FAIL $b: onnx2layers: $(head -3 "$tmp/$b.err")"
-		fail=1; continue
-	fi
-	"$PY" "$ORACLE" "$m" "$tmp/$b.csv" || fail=1
+	oracle_check "$b" "$m"
+	case $? in 1) fail=1 ;; 2) fail=1; continue ;; esac
 	# Last row against the expected output tensor's dims.
 	"$PY" - "$LIGHT/${b}_output_0.pb" "$tmp/$b.csv" "$b" <<'PYEOF' || fail=1
 import csv, sys

@@ -1,28 +1,15 @@
 #!/bin/sh
 # Every bundled model through onnx2layers, its table checked row by row by
 # the independent oracle (check_layers.py: onnx's own shape inference and
-# the contract's formulas).  Skips (77) without Debian's python3-onnx.
+# the contract's formulas; tests/lib/oracle).  Skips (77) without
+# Debian's python3-onnx.
 set -u
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
-PY=/usr/bin/python3
-ORACLE=$TOP/tests/oracle/check_layers.py
-BIN=${PF_BIN:-$TOP/bin}
-if ! [ -x "$PY" ] || ! "$PY" -c 'import onnx, numpy' 2>/dev/null; then
-	echo "no python3-onnx for $PY"; exit 77
-fi
-if ! [ -x "$BIN/onnx2layers" ]; then
-	echo "no $BIN/onnx2layers"; exit 77
-fi
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+. "$TOP/tests/lib/oracle"
 fail=0
 for m in "$TOP"/share/pimflow/models/*.onnx; do
 	n=${m##*/}; n=${n%.onnx}
-	if ! "$BIN/onnx2layers" "$m" >"$tmp/$n.csv" 2>"$tmp/$n.err"; then
-		echo "FAIL $n: onnx2layers: $(head -3 "$tmp/$n.err")"
-		fail=1; continue
-	fi
-	if ! "$PY" "$ORACLE" "$m" "$tmp/$n.csv"; then fail=1; fi
+	oracle_check "$n" "$m" || fail=1
 done
 # The oracle itself must catch a wrong table: one MAC count off by one.
 t=$tmp/resnet18_cifar10.csv
@@ -51,25 +38,16 @@ if ! cmp -s "$tmp/c64.err" "$tmp/c64b.err" || [ -s "$tmp/c64b.csv" ]; then
 	echo "FAIL resnet18_cifar10 -i 1x3x64x64 (no name) differs from -i input=..."
 	fail=1
 fi
-# Other input shapes re-infer every row: checked by the same oracle.
-# (Not bert_encoder: the exporter baked its 64 tokens into Reshape shapes.)
-for spec in "resnet18 input=2x3x160x96" "mnasnet1_0 input=1x3x128x160" \
-    "mobilenet_v2 input=1x3x96x128" "efficientnet_b0 input=1x3x300x300" \
-    "resnet50 input=4x3x224x224" "vgg16 input=2x3x224x224"; do
+# Other input shapes re-infer every row (not bert_encoder: the exporter
+# baked its 64 tokens into Reshape shapes); another element type: every
+# byte count follows it, integer ids keep 8.  Each checked by the same
+# oracle.
+for spec in "resnet18 -i input=2x3x160x96" "mnasnet1_0 -i input=1x3x128x160" \
+    "mobilenet_v2 -i input=1x3x96x128" "efficientnet_b0 -i input=1x3x300x300" \
+    "resnet50 -i input=4x3x224x224" "vgg16 -i input=2x3x224x224" \
+    "bert_encoder -t fp32" "mobilenet_v2 -t int8"; do
 	set -- $spec
-	m=$TOP/share/pimflow/models/$1.onnx
-	if ! "$BIN/onnx2layers" -i "$2" "$m" >"$tmp/o.csv" 2>"$tmp/o.err"; then
-		echo "FAIL $1 -i $2: $(head -3 "$tmp/o.err")"; fail=1; continue
-	fi
-	"$PY" "$ORACLE" -i "$2" "$m" "$tmp/o.csv" || fail=1
-done
-# Another element type: every byte count follows it, integer ids keep 8.
-for spec in "bert_encoder fp32" "mobilenet_v2 int8"; do
-	set -- $spec
-	m=$TOP/share/pimflow/models/$1.onnx
-	if ! "$BIN/onnx2layers" -t "$2" "$m" >"$tmp/t.csv" 2>"$tmp/t.err"; then
-		echo "FAIL $1 -t $2: $(head -3 "$tmp/t.err")"; fail=1; continue
-	fi
-	"$PY" "$ORACLE" -t "$2" "$m" "$tmp/t.csv" || fail=1
+	oracle_check "$1$2" "$TOP/share/pimflow/models/$1.onnx" "$2" "$3" ||
+	    fail=1
 done
 exit $fail

@@ -10,9 +10,9 @@
 . "$TOP/tests/pipeline/common"
 need_tools
 scratch
-n=0
-for f in "$MODELS"/*.onnx; do
-	m=$(basename "$f" .onnx)
+# one model: its bands, table cells, plan stability and ladder
+band() {	# file name
+	f=$1 m=$2
 	pimflow -x "$f" "$W/$m" >"$W/$m.txt" 2>"$W/$m.err" ||
 	    fail "$m: pimflow exit $?: $(cat "$W/$m.err")"
 	jq -e '[.policies[] | .band as $b | $b.samples == 100 and
@@ -32,9 +32,9 @@ for f in "$MODELS"/*.onnx; do
 	[ "$(grep -c '^+ ' "$W/$m.lad")" -eq 5 ] || fail "$m: ladder rows: $(cat "$W/$m.lad")"
 	[ "$(grep -cE '^  [a-z+-]+ +[0-9.]+ \[[0-9.]+-[0-9.]+\] [0-9]+%$' "$W/$m.lad")" -eq $((np - 1)) ] ||
 	    fail "$m: ladder band lines: $(cat "$W/$m.lad")"
-	n=$((n + 1))
-done
-[ "$n" -ge 10 ] || fail "only $n bundled models"
+}
+each_model band
+[ "$NMODELS" -ge 10 ] || fail "only $NMODELS bundled models"
 # every shipped PIM config has its dispatch and hand-off ranges: the
 # default band runs with each (hbm3-pim had none and -M hbm3-pim failed)
 n=0

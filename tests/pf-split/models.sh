@@ -6,17 +6,16 @@
 # candidate id has a single layer range.  A model onnx2layers cannot read
 # fails the test (every bundled model is covered), as does no model.
 set -u
+. "$TOP/tests/pipeline/common"
 command -v onnx2layers >/dev/null 2>&1 || { echo "FAIL: onnx2layers not built"; exit 1; }
-dir=$(mktemp -d "${TMPDIR:-/tmp}/pf-splitm.XXXXXX")
-trap 'rm -rf "$dir"' EXIT
-fail=0 done=0
-for f in "$PIMFLOW_SHARE"/models/*.onnx; do
-	[ -f "$f" ] || continue
-	m=$(basename "$f" .onnx)
-	onnx2layers "$f" >"$dir/l.csv" 2>"$dir/err" || { echo "FAIL $m: onnx2layers: $(head -1 "$dir/err")"; fail=1; continue; }
+scratch
+fail=0
+# one model: its pieces against its layers; returns 1 when a tool failed
+pieces() {	# file name
+	f=$1 m=$2
+	onnx2layers "$f" >"$W/l.csv" 2>"$W/err" || { echo "FAIL $m: onnx2layers: $(head -1 "$W/err")"; fail=1; return 1; }
 	# generic chains and 3 stages too, to exercise the general pipelines
-	pf-split -p 1,2,3,c2,c3 -s 2,3 "$dir/l.csv" >"$dir/t.csv" || { echo "FAIL $m: pf-split"; fail=1; continue; }
-	done=$((done + 1))
+	pf-split -p 1,2,3,c2,c3 -s 2,3 "$W/l.csv" >"$W/t.csv" || { echo "FAIL $m: pf-split"; fail=1; return 1; }
 	awk -F, -v model="$m" '
 	FNR == 1 { for (i = 1; i <= NF; i++) c[FILENAME, $i] = i; next }
 	FILENAME ~ /l.csv$/ {
@@ -56,8 +55,9 @@ for f in "$PIMFLOW_SHARE"/models/*.onnx; do
 			}
 		}
 		exit bad
-	}' "$dir/l.csv" "$dir/t.csv" || fail=1
-	echo "$m: $(($(wc -l <"$dir/t.csv") - 1)) pieces, $(awk -v cols=cand -v body=1 -f "$TOP/tests/lib/pick.awk" "$dir/t.csv" | sort -u | wc -l) candidates"
-done
-[ "$done" -gt 0 ] || { echo "FAIL: no bundled model in $PIMFLOW_SHARE/models"; exit 1; }
+	}' "$W/l.csv" "$W/t.csv" || fail=1
+	echo "$m: $(($(wc -l <"$W/t.csv") - 1)) pieces, $(csvcol "$W/t.csv" cand | sort -u | wc -l) candidates"
+}
+each_model pieces
+[ "$NMODELS" -gt 0 ] || { echo "FAIL: no bundled model in $MODELS"; exit 1; }
 exit $fail

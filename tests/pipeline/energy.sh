@@ -9,9 +9,9 @@
 . "$TOP/tests/pipeline/common"
 need_tools
 scratch
-done=0
-for f in "$MODELS"/*.onnx; do
-	m=$(basename "$f" .onnx)
+# one model: its pieces' and candidates' energy, then each objective
+energy() {	# file name
+	f=$1 m=$2
 	onnx2layers "$f" >"$W/l.csv" || fail "$m: onnx2layers"
 	pf-split "$W/l.csv" | gpu-cycles | pim-cycles >"$W/t.csv" || fail "$m: cost tools"
 	pf-merge "$W/t.csv" >"$W/c.csv" || fail "$m: pf-merge"
@@ -53,6 +53,6 @@ for f in "$MODELS"/*.onnx; do
 		    fail "$m -O $o: plan energy is not its pieces plus static power x time (candidates $dyn, column $colsum): $(jq -c '.machine, (.policies[] | select(.policy == "pimflow"))' "$W/s.json")"
 	done
 	echo "$m: $(jq -r '[.policies[] | "\(.policy) \(.energy_ratio)"] | join(", ")' "$W/s.json") (-O edp energy ratios)"
-	done=$((done + 1))
-done
-[ "$done" -gt 0 ] || skip "no bundled model"
+}
+each_model energy
+[ "$NMODELS" -gt 0 ] || fail "no bundled model in $MODELS"

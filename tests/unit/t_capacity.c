@@ -20,71 +20,76 @@
 static int64_t weight[3] = { 600, 0, 100 }, kv[3] = { 0, 300, 0 };
 static struct cap_layers L = { 3, weight, kv, 50, 2 };
 
-static void
-partition(void)
-{
-	struct cap_machine m = { 1, 0, 1050, 0, "g" };
-	unsigned char pct[3] = { 100, 100, 50 };
-	struct cap_need n;
-
-	CHECK(capacity_place(&L, &m, NULL, "t", &n) == 0);
-	CHECK_EQ_I(n.weights, 700);
-	CHECK_EQ_I(n.kv, 300);
-	CHECK_EQ_I(n.act, 50);
-	CHECK_EQ_I(n.gpu, 1050);
-	CHECK_EQ_I(n.pim, 0);
-	CHECK(n.fits);
-	/* (1050 - 700) x 2 / (300 + 50) = 2 */
-	CHECK_EQ_I(n.max_batch, 2);
+/*
+ * A placement of L and what it must give: the model's bytes (the same
+ * wherever placed), each pool's need and room, the fit and the largest
+ * batch.  pct NULL: all on the GPU (the baseline without the added PIM).
+ */
+static const unsigned char pct_all[3] = { 100, 100, 50 };
+static const unsigned char pct_cache[3] = { 0, 100, 50 };
+static const unsigned char pct_weights[3] = { 100, 0, 50 };
+static const struct place_case {
+	const char		*what;
+	struct cap_machine	 m;
+	const unsigned char	*pct;
+	int64_t			 gpu, pim, gpu_has, pim_has;
+	int			 fits;
+	int64_t			 max_batch;
+} cases[] = {
+	/* one pool needs the sum; (1050 - 700) x 2 / (300 + 50) = 2 */
+	{ "partition", { 1, 0, 1050, 0, "g" }, NULL,
+	    1050, 0, 1050, 0, 1, 2 },
 	/* the plan does not matter: one pool */
-	CHECK(capacity_place(&L, &m, pct, "t", &n) == 0);
-	CHECK_EQ_I(n.gpu, 1050);
-	CHECK_EQ_I(n.pim, 0);
-	m.gpu_bytes = 1049;
-	CHECK(capacity_place(&L, &m, pct, "t", &n) == 0);
-	CHECK(!n.fits);
-	CHECK_EQ_I(n.max_batch, 1);
-}
-
-static void
-added(void)
-{
-	/* the cache and half of layer 2 on PIM */
-	struct cap_machine m = { 1, 1, 700, 400, "g" };
-	unsigned char pct[3] = { 0, 100, 50 };
-	struct cap_need n;
-
-	CHECK(capacity_place(&L, &m, pct, "t", &n) == 0);
-	/* GPU: 600 + 50 of layer 2 + activations 50; PIM: 300 + 50 */
-	CHECK_EQ_I(n.gpu, 700);
-	CHECK_EQ_I(n.pim, 350);
-	CHECK_EQ_I(n.gpu_has, 700);
-	CHECK_EQ_I(n.pim_has, 400);
-	CHECK(n.fits);
-	/* GPU: (700 - 650) x 2 / 50 = 2; PIM: (400 - 50) x 2 / 300 = 2 */
-	CHECK_EQ_I(n.max_batch, 2);
-	m.pim_bytes = 349;
-	CHECK(capacity_place(&L, &m, pct, "t", &n) == 0);
-	CHECK(!n.fits);
+	{ "partition, a plan", { 1, 0, 1050, 0, "g" }, pct_all,
+	    1050, 0, 1050, 0, 1, 2 },
+	/* (1049 - 700) x 2 / 350 = 1 */
+	{ "partition, a byte short", { 1, 0, 1049, 0, "g" }, pct_all,
+	    1050, 0, 1049, 0, 0, 1 },
+	/*
+	 * The cache and half of layer 2 on PIM.  GPU: 600 + 50 of layer 2
+	 * + activations 50; PIM: 300 + 50.  GPU: (700 - 650) x 2 / 50 = 2;
+	 * PIM: (400 - 50) x 2 / 300 = 2.
+	 */
+	{ "added", { 1, 1, 700, 400, "g" }, pct_cache,
+	    700, 350, 700, 400, 1, 2 },
 	/* PIM: (349 - 50) x 2 / 300 = 1 */
-	CHECK_EQ_I(n.max_batch, 1);
-	/* all on the GPU (the baseline without the added PIM) */
-	CHECK(capacity_place(&L, &m, NULL, "t", &n) == 0);
-	CHECK_EQ_I(n.gpu, 1050);
-	CHECK_EQ_I(n.pim, 0);
-	CHECK(!n.fits);
+	{ "added, PIM a byte short", { 1, 1, 700, 349, "g" }, pct_cache,
+	    700, 350, 700, 349, 0, 1 },
 	/* nothing on PIM grows: the GPU bounds it, (700 - 700) -> 0 */
-	CHECK_EQ_I(n.max_batch, 0);
+	{ "added, all on the GPU", { 1, 1, 700, 349, "g" }, NULL,
+	    1050, 0, 700, 349, 0, 0 },
 	/*
 	 * Weights alone overfill the PIM pool, where nothing grows: no
-	 * batch fits, however roomy the GPU.
+	 * batch fits, however roomy the GPU.  GPU: 50 of layer 2 + 300 +
+	 * activations 50; PIM: 600 + 50.
 	 */
-	pct[1] = 0;
-	pct[0] = 100;
-	m.gpu_bytes = 1 << 20;
-	CHECK(capacity_place(&L, &m, pct, "t", &n) == 0);
-	CHECK(!n.fits);
-	CHECK_EQ_I(n.max_batch, 0);
+	{ "added, weights overfill PIM", { 1, 1, 1 << 20, 349, "g" },
+	    pct_weights, 400, 650, 1 << 20, 349, 0, 0 },
+};
+
+static void
+placements(void)
+{
+	struct cap_need n;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct place_case *c = &cases[i];
+		int before = check_failures;
+
+		CHECK(capacity_place(&L, &c->m, c->pct, "t", &n) == 0);
+		CHECK_EQ_I(n.weights, 700);
+		CHECK_EQ_I(n.kv, 300);
+		CHECK_EQ_I(n.act, 50);
+		CHECK_EQ_I(n.gpu, c->gpu);
+		CHECK_EQ_I(n.pim, c->pim);
+		CHECK_EQ_I(n.gpu_has, c->gpu_has);
+		CHECK_EQ_I(n.pim_has, c->pim_has);
+		CHECK_EQ_I(n.fits, c->fits);
+		CHECK_EQ_I(n.max_batch, c->max_batch);
+		if (check_failures != before)
+			fprintf(stderr, "(placement: %s)\n", c->what);
+	}
 }
 
 static void
@@ -139,8 +144,7 @@ configs(void)
 int
 main(void)
 {
-	partition();
-	added();
+	placements();
 	configs();
 	return CHECK_DONE();
 }

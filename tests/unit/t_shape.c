@@ -55,6 +55,10 @@ T(const char *name, int rank, const int64_t *d, int isconst)
 	return (int)M.nt++;
 }
 
+/* A tensor of the dims listed, e.g. TD("x", 0, 1, 3, 8): [1, 3, 8]. */
+#define TD(name, isconst, ...) T((name), (int)(sizeof((int64_t[]){ \
+	__VA_ARGS__ }) / sizeof(int64_t)), (int64_t[]){ __VA_ARGS__ }, (isconst))
+
 /* An int64 constant with values. */
 static int
 V(const char *name, int n, const int64_t *v)
@@ -121,6 +125,14 @@ infer(void)
 	const struct onnx_op *op = onnx_op_find(N.op);
 
 	return op == NULL || op->shape(&M, &N) < 0 ? -1 : 0;
+}
+
+/* The node's output folded as a constant; consteval_node's result. */
+static int
+fold(void)
+{
+	M.t[outs[0]].isconst = 1;
+	return consteval_node(&M, &N);
 }
 
 /*
@@ -225,8 +237,7 @@ main(int argc, char **argv)
 	CHECK(shape_broadcast(d, 1, o, 1, d, &r) < 0);
 
 	/* Reshape with 0 (copy) and -1 (infer): 2x3x4x5 -> 2x3x20. */
-	d[0] = 2; d[1] = 3; d[2] = 4; d[3] = 5;
-	x = T("x", 4, d, 0);
+	x = TD("x", 0, 2, 3, 4, 5);
 	v[0] = 0; v[1] = 0; v[2] = -1;
 	in3[0] = x; in3[1] = V("s", 3, v);
 	node("Reshape", 2, in3, 1);
@@ -250,10 +261,8 @@ main(int argc, char **argv)
 
 	/* Gemm with transB; K must match. */
 	reset();
-	d[0] = 4; d[1] = 512;
-	x = T("a", 2, d, 0);
-	d[0] = 10; d[1] = 512;
-	y = T("w", 2, d, 1);
+	x = TD("a", 0, 4, 512);
+	y = TD("w", 1, 10, 512);
 	in3[0] = x; in3[1] = y;
 	node("Gemm", 2, in3, 1);
 	v[0] = 1;
@@ -263,23 +272,19 @@ main(int argc, char **argv)
 	CHECK(infer() < 0);
 
 	/* Batched MatMul broadcasting [2,1,5,8] x [3,8,4] -> [2,3,5,4]. */
-	d[0] = 2; d[1] = 1; d[2] = 5; d[3] = 8;
-	x = T("p", 4, d, 0);
-	d[0] = 3; d[1] = 8; d[2] = 4;
-	y = T("q", 3, d, 0);
+	x = TD("p", 0, 2, 1, 5, 8);
+	y = TD("q", 0, 3, 8, 4);
 	in3[0] = x; in3[1] = y;
 	node("MatMul", 2, in3, 1);
 	CHECK(infer() == 0 && dims(outs[0], 4, 2, 3, 5, 4));
 	/* A vector operand drops its dim: [8] x [3,8,4] -> [3,4]. */
-	d[0] = 8;
-	in3[0] = T("vec", 1, d, 0);
+	in3[0] = TD("vec", 0, 8);
 	node("MatMul", 2, in3, 1);
 	CHECK(infer() == 0 && dims(outs[0], 2, 3, 4, 0, 0));
 
 	/* Squeeze: opset 11 attribute, opset 13 input, and no axes. */
 	reset();
-	d[0] = 1; d[1] = 3; d[2] = 1; d[3] = 5;
-	x = T("x", 4, d, 0);
+	x = TD("x", 0, 1, 3, 1, 5);
 	node("Squeeze", 1, &x, 1);
 	v[0] = 2;
 	A("axes", 1, v);
@@ -303,8 +308,7 @@ main(int argc, char **argv)
 
 	/* Split: sizes as attribute (opset 11) or input (13), or equal. */
 	reset();
-	d[0] = 1; d[1] = 7; d[2] = 4;
-	x = T("x", 3, d, 0);
+	x = TD("x", 0, 1, 7, 4);
 	node("Split", 1, &x, 2);
 	v[0] = 1;
 	A("axis", -1, v);
@@ -323,8 +327,7 @@ main(int argc, char **argv)
 
 	/* Slice with a negative step: rows 6, 4, 2, 0 of 7. */
 	reset();
-	d[0] = 7; d[1] = 12;
-	x = T("x", 2, d, 0);
+	x = TD("x", 0, 7, 12);
 	v[0] = -1;
 	in3[0] = x;
 	in3[1] = V("st", 1, v);
@@ -342,17 +345,14 @@ main(int argc, char **argv)
 		tensor_setval(&M.t[x], 84);
 		for (r = 0; r < 84; r++)
 			M.t[x].fv[r] = r;
-		M.t[outs[0]].isconst = 1;
-		CHECK(consteval_node(&M, &N) == 0 && M.t[outs[0]].hasval &&
+		CHECK(fold() == 0 && M.t[outs[0]].hasval &&
 		    M.t[outs[0]].fv[0] == 72 && M.t[outs[0]].fv[12] == 48);
 	}
 
 	/* Concat along axis 1, and a mismatch outside the axis. */
 	reset();
-	d[0] = 1; d[1] = 3; d[2] = 8;
-	x = T("x", 3, d, 0);
-	d[1] = 5;
-	y = T("y", 3, d, 0);
+	x = TD("x", 0, 1, 3, 8);
+	y = TD("y", 0, 1, 5, 8);
 	in3[0] = x; in3[1] = y;
 	node("Concat", 2, in3, 1);
 	v[0] = 1;
@@ -365,8 +365,7 @@ main(int argc, char **argv)
 
 	/* Resize by sizes (opset 11+) and by scales. */
 	reset();
-	d[0] = 1; d[1] = 2; d[2] = 5; d[3] = 6;
-	x = T("x", 4, d, 0);
+	x = TD("x", 0, 1, 2, 5, 6);
 	v[0] = 1; v[1] = 2; v[2] = 9; v[3] = 20;
 	in3[0] = x; in3[1] = -1;
 	{
@@ -379,10 +378,8 @@ main(int argc, char **argv)
 
 	/* Conv: channel mismatch, groups and depthwise. */
 	reset();
-	d[0] = 1; d[1] = 4; d[2] = 9; d[3] = 9;
-	x = T("x", 4, d, 0);
-	d[0] = 8; d[1] = 2; d[2] = 3; d[3] = 3;
-	y = T("w", 4, d, 1);
+	x = TD("x", 0, 1, 4, 9, 9);
+	y = TD("w", 1, 8, 2, 3, 3);
 	in3[0] = x; in3[1] = y;
 	node("Conv", 2, in3, 1);
 	v[0] = 2;
@@ -399,8 +396,7 @@ main(int argc, char **argv)
 	 * shape [2,1,1] (which does not broadcast with the output itself).
 	 */
 	reset();
-	d[0] = 1; d[1] = 1; d[2] = 4;
-	x = T("tok", 3, d, 1);
+	x = TD("tok", 1, 1, 1, 4);
 	tensor_setval(&M.t[x], 4);
 	for (r = 0; r < 4; r++)
 		M.t[x].fv[r] = r + 1;
@@ -408,8 +404,7 @@ main(int argc, char **argv)
 	in3[0] = x; in3[1] = V("shape", 3, v);
 	node("Expand", 2, in3, 1);
 	CHECK(infer() == 0 && dims(outs[0], 3, 2, 1, 4, 0));
-	M.t[outs[0]].isconst = 1;
-	CHECK(consteval_node(&M, &N) == 0 && M.t[outs[0]].hasval &&
+	CHECK(fold() == 0 && M.t[outs[0]].hasval &&
 	    M.t[outs[0]].fv[0] == 1 && M.t[outs[0]].fv[7] == 4);
 	/* Sum is variadic: all three operands count. */
 	reset();
@@ -421,13 +416,11 @@ main(int argc, char **argv)
 	in3[2] = V("c", 2, v);
 	node("Sum", 3, in3, 1);
 	CHECK(infer() == 0);
-	M.t[outs[0]].isconst = 1;
-	CHECK(consteval_node(&M, &N) == 0 && M.t[outs[0]].iv[0] == 111 &&
+	CHECK(fold() == 0 && M.t[outs[0]].iv[0] == 111 &&
 	    M.t[outs[0]].iv[1] == 222);
 	/* ReduceSum of floats in floating point, not truncated. */
 	reset();
-	d[0] = 2; d[1] = 2;
-	x = T("f", 2, d, 1);
+	x = TD("f", 1, 2, 2);
 	tensor_setval(&M.t[x], 4);
 	for (r = 0; r < 4; r++)
 		M.t[x].fv[r] = 0.25 * (r + 1);
@@ -435,8 +428,7 @@ main(int argc, char **argv)
 	in3[1] = V("axes", 1, (int64_t[]){ 1 });
 	node("ReduceSum", 2, in3, 1);
 	CHECK(infer() == 0 && dims(outs[0], 2, 2, 1, 0, 0));
-	M.t[outs[0]].isconst = 1;
-	CHECK(consteval_node(&M, &N) == 0 && M.t[outs[0]].fv[0] == 0.75 &&
+	CHECK(fold() == 0 && M.t[outs[0]].fv[0] == 0.75 &&
 	    M.t[outs[0]].fv[1] == 1.75);
 	/* Cast to bool: 0.5 is true. */
 	node("Cast", 1, &x, 1);
@@ -444,22 +436,18 @@ main(int argc, char **argv)
 	A("to", -1, v);
 	M.t[x].fv[0] = 0.5;
 	CHECK(infer() == 0);
-	M.t[outs[0]].isconst = 1;
-	CHECK(consteval_node(&M, &N) == 0 && M.t[outs[0]].iv[0] == 1);
+	CHECK(fold() == 0 && M.t[outs[0]].iv[0] == 1);
 	/* ScatterND: a zero mask with rows written (Swin's attention mask). */
 	reset();
-	d[0] = 3; d[1] = 2;
-	x = T("mask", 2, d, 1);
+	x = TD("mask", 1, 3, 2);
 	M.t[x].dtype = DT_INT64;
 	tensor_setval(&M.t[x], 6);
-	d[0] = 2; d[1] = 1;
-	y = T("idx", 2, d, 1);
+	y = TD("idx", 1, 2, 1);
 	M.t[y].dtype = DT_INT64;
 	tensor_setval(&M.t[y], 2);
 	M.t[y].iv[0] = 2;
 	M.t[y].iv[1] = -3;
-	d[0] = 2; d[1] = 2;
-	z = T("upd", 2, d, 1);
+	z = TD("upd", 1, 2, 2);
 	M.t[z].dtype = DT_INT64;
 	tensor_setval(&M.t[z], 4);
 	for (r = 0; r < 4; r++)
@@ -467,8 +455,7 @@ main(int argc, char **argv)
 	in3[0] = x; in3[1] = y; in3[2] = z;
 	node("ScatterND", 3, in3, 1);
 	CHECK(infer() == 0 && dims(outs[0], 2, 3, 2, 0, 0));
-	M.t[outs[0]].isconst = 1;
-	CHECK(consteval_node(&M, &N) == 0 && M.t[outs[0]].iv[0] == 3 &&
+	CHECK(fold() == 0 && M.t[outs[0]].iv[0] == 3 &&
 	    M.t[outs[0]].iv[1] == 4 && M.t[outs[0]].iv[2] == 0 &&
 	    M.t[outs[0]].iv[4] == 1 && M.t[outs[0]].iv[5] == 2);
 	/* Tile repeats the values. */
@@ -478,8 +465,7 @@ main(int argc, char **argv)
 	in3[1] = V("rep", 1, (int64_t[]){ 2 });
 	node("Tile", 2, in3, 1);
 	CHECK(infer() == 0 && dims(outs[0], 1, 4, 0, 0, 0));
-	M.t[outs[0]].isconst = 1;
-	CHECK(consteval_node(&M, &N) == 0 && M.t[outs[0]].iv[2] == 7 &&
+	CHECK(fold() == 0 && M.t[outs[0]].iv[2] == 7 &&
 	    M.t[outs[0]].iv[3] == 8);
 
 	reset();

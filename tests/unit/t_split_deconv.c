@@ -25,6 +25,17 @@
 #include "check.h"
 
 /*
+ * Where tap k of window position o lands along one axis, stride s,
+ * leading pad pad, dilation d: a transposed conv's output row from its
+ * input row, and a conv's input row from its output row.
+ */
+static int64_t
+tap(int64_t o, int64_t s, int64_t pad, int64_t k, int64_t d)
+{
+	return o * s - pad + k * d;
+}
+
+/*
  * Rows y0..y0+p->out_h of y (oc_total channels of full_h rows) from the
  * transposed conv p over input rows x0..x0+p->in_h of x (full_in_h rows),
  * with the weights of output channels oc0..: x is [in_c][full_in_h][in_w],
@@ -46,8 +57,8 @@ deconv(const struct layer *p, const int64_t *x, int64_t full_in_h,
 					for (iw = 0; iw < p->in_w; iw++)
 						for (kh = 0; kh < p->kernel_h; kh++)
 							for (kw = 0; kw < p->kernel_w; kw++) {
-	int64_t oh = ih * p->stride_h - p->pad_top + kh * p->dil_h;
-	int64_t ow = iw * p->stride_w - p->pad_left + kw * p->dil_w;
+	int64_t oh = tap(ih, p->stride_h, p->pad_top, kh, p->dil_h);
+	int64_t ow = tap(iw, p->stride_w, p->pad_left, kw, p->dil_w);
 	int64_t c = g * icg + ic, oc = oc0 + g * ocg + o;
 	int64_t wo = (oc0 + o) % ocg_total;	/* within-group weight column */
 
@@ -80,9 +91,9 @@ conv3(const struct layer *p, const int64_t *x, int64_t full_id, int64_t x0,
 		for (a = 0; a < p->kernel_d; a++)
 		for (b = 0; b < p->kernel_h; b++)
 		for (c = 0; c < p->kernel_w; c++) {
-			int64_t d = od * p->stride_d - p->pad_front + a * p->dil_d;
-			int64_t h = oh * p->stride_h - p->pad_top + b * p->dil_h;
-			int64_t ww = ow * p->stride_w - p->pad_left + c * p->dil_w;
+			int64_t d = tap(od, p->stride_d, p->pad_front, a, p->dil_d);
+			int64_t h = tap(oh, p->stride_h, p->pad_top, b, p->dil_h);
+			int64_t ww = tap(ow, p->stride_w, p->pad_left, c, p->dil_w);
 
 			if (d < 0 || d >= p->in_d || h < 0 || h >= p->in_h ||
 			    ww < 0 || ww >= p->in_w)
