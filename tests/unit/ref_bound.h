@@ -30,9 +30,12 @@ struct ref_pt {
 	long long	 g, p;
 };
 
+#define REF_MAXFRONT	4096
+
+/* The covers no other beats or equals on both devices. */
 struct ref_set {
-	struct ref_pt	*v;
-	size_t		 n, cap;
+	struct ref_pt	 v[REF_MAXFRONT];
+	size_t		 n;
 };
 
 struct ref {
@@ -63,45 +66,30 @@ ref_takes(const struct ref *r, const struct cand *x)
 	    x->first <= x->last && x->last < r->n;
 }
 
+/*
+ * Adds a cover to the front s, unless one there beats or equals it on
+ * both devices (no mix needs it then), dropping those it beats.
+ */
 static void
 ref_add(struct ref_set *s, long long g, long long p)
 {
-	if (s->n == s->cap) {
-		s->cap = s->cap ? 2 * s->cap : 16;
-		s->v = realloc(s->v, s->cap * sizeof(*s->v));
-		if (s->v == NULL)
-			abort();
-	}
-	s->v[s->n].g = g;
-	s->v[s->n].p = p;
-	s->n++;
-}
-
-static int
-ref_bygp(const void *a, const void *b)
-{
-	const struct ref_pt *x = a, *y = b;
-
-	if (x->g != y->g)
-		return x->g < y->g ? -1 : 1;
-	return x->p < y->p ? -1 : x->p > y->p;
-}
-
-/* Drop the points another beats or equals on both; sorted by g, p falls. */
-static void
-ref_front(struct ref_set *s)
-{
 	size_t i, k = 0;
 
-	qsort(s->v, s->n, sizeof(*s->v), ref_bygp);
 	for (i = 0; i < s->n; i++)
-		if (k == 0 || s->v[i].p < s->v[k - 1].p)
+		if (s->v[i].g <= g && s->v[i].p <= p)
+			return;
+	for (i = 0; i < s->n; i++)
+		if (g > s->v[i].g || p > s->v[i].p)
 			s->v[k++] = s->v[i];
-	s->n = k;
+	if (k == REF_MAXFRONT)
+		abort();	/* larger than the test's tables make */
+	s->v[k].g = g;
+	s->v[k].p = p;
+	s->n = k + 1;
 }
 
 /*
- * The least max(G, P) over mixes of the covers in s (a front): at one
+ * The least max(G, P) over mixes of the covers in s: at one
  * cover, or where the segment between a cover heavier on PIM (d < 0) and
  * one heavier on the GPU (d > 0) crosses G = P.
  */
@@ -149,9 +137,6 @@ ref_covers(const struct ref *r, int64_t a, int64_t b, int64_t j,
 		ref_add(s, g, p);
 		if (*seq < 0 || ps < *seq)
 			*seq = ps;
-		/* keep the set small: most covers are beaten on both */
-		if (s->n >= 4096)
-			ref_front(s);
 		return;
 	}
 	for (k = 0; k < r->nat[j]; k++) {
@@ -204,19 +189,18 @@ ref_path(const struct ref *r, int64_t a, int64_t j)
 static void
 ref_block(struct ref *r, int64_t a, int64_t b)
 {
-	struct ref_set s = { NULL, 0, 0 };
+	static struct ref_set s;
 	long long seq = -1, cp = 0, t;
 	long double v;
 	int64_t j;
 	int chain = 1;
 
+	s.n = 0;
 	ref_covers(r, a, b, a, 0, 0, 0, &s, &seq);
 	r->ok[a][b] = s.n > 0;
 	if (s.n == 0)
 		return;
-	ref_front(&s);
 	v = ref_load(&s);
-	free(s.v);
 	for (j = a; r->preds != NULL && j <= b; j++)
 		if ((t = ref_path(r, a, j)) > cp)
 			cp = t;
