@@ -20,9 +20,8 @@ usage(int rc)
 int
 main(int argc, char **argv)
 {
-	struct merge m;
 	double sync_ns = 0;
-	int ch, rc;
+	int ch;
 
 	pf_setprogname(argv[0]);
 	while ((ch = pf_getopt(argc, argv, "hy:", usage)) != -1) {
@@ -34,9 +33,5 @@ main(int argc, char **argv)
 		}
 	}
 	argc = pf_operands(argc, &argv, 0, 1, usage);
-	merge_init(&m, sync_ns);
-	rc = csvio_stream_stdout(argv, argc, "cand", merge_block, merge_done,
-	    &m) == 0 ? PF_EXIT_OK : PF_EXIT_DATA;
-	merge_free(&m);
-	return rc;
+	return merge_main(sync_ns, argv, argc);
 }
