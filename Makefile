@@ -60,7 +60,7 @@ $(B)/%: tools/%.c $(LIBA) $(HDRS)
 	@mkdir -p $(B)
 	$(CC) $(CFLAGS) $(EXTRA) $(CPPFLAGS) $(INC) -o $@ $< $(LIBA) $(LDFLAGS) $(EXTRA) $(LDLIBS)
 
-$(O)/unit/%: tests/unit/%.c $(LIBA) $(HDRS)
+$(O)/unit/%: tests/unit/%.c $(LIBA) $(HDRS) $(wildcard tests/unit/*.h)
 	@mkdir -p $(O)/unit
 	$(CC) $(CFLAGS) $(EXTRA) $(CPPFLAGS) $(INC) -o $@ $< $(LIBA) $(LDFLAGS) $(EXTRA) $(LDLIBS)
 

@@ -28,11 +28,8 @@ main(int argc, char **argv)
 	int ch;
 
 	pf_setprogname(argv[0]);
-	while ((ch = getopt(argc, argv, "b:C:c:e:hm:pw")) != -1)
+	while ((ch = pf_getopt(argc, argv, "b:C:c:e:hm:pw", usage)) != -1)
 		switch (ch) {
-		case 'h':
-			usage(PF_EXIT_OK);
-			break;
 		case 'b':
 			o.build = optarg;
 			break;
@@ -57,10 +54,7 @@ main(int argc, char **argv)
 		case 'w':
 			o.warn = 1;
 			break;
-		default:
-			usage(PF_EXIT_USAGE);
 		}
-	argc -= optind;
-	argv += optind;
+	argc = pf_operands(argc, &argv, 0, -1, usage);
 	return gpu_cost_main(&o, argv, argc);
 }

@@ -32,11 +32,8 @@ main(int argc, char **argv)
 	memset(&o, 0, sizeof(o));
 	o.dtype = "fp16";
 	o.is = is = xcalloc((size_t)argc, sizeof(*is));
-	while ((c = getopt(argc, argv, "hi:kt:")) != -1) {
+	while ((c = pf_getopt(argc, argv, "hi:kt:", usage)) != -1) {
 		switch (c) {
-		case 'h':
-			usage(PF_EXIT_OK);
-			break;
 		case 'i':
 			if (graph_parse_shape(optarg, &is[o.nis]) < 0) {
 				pf_err(NULL, "-i '%s': want [name=]NxCxHxW with "
@@ -55,14 +52,9 @@ main(int argc, char **argv)
 			}
 			o.dtype = optarg;
 			break;
-		default:
-			usage(PF_EXIT_USAGE);
 		}
 	}
-	argc -= optind;
-	argv += optind;
-	if (argc != 1)
-		usage(PF_EXIT_USAGE);
+	(void)pf_operands(argc, &argv, 1, 1, usage);
 	rc = onnx_layers_run(argv[0], &o) == 0 ? PF_EXIT_OK : PF_EXIT_DATA;
 	free(is);
 	return rc;

@@ -20,35 +20,18 @@ usage(int rc)
 int
 main(int argc, char **argv)
 {
-	struct merge m;
 	double sync_ns = 0;
-	int ch, rc;
+	int ch;
 
 	pf_setprogname(argv[0]);
-	while ((ch = getopt(argc, argv, "hy:")) != -1) {
-		switch (ch) {
-		case 'h':
-			usage(PF_EXIT_OK);
-			break;
-		case 'y':
-			if (csvio_parse_double(optarg, &sync_ns) < 0 || sync_ns < 0 ||
-			    sync_ns > MERGE_PIECE_MAX_NS) {
-				pf_err(NULL, "-y '%s': want nanoseconds from 0 "
-				    "to 9e12", optarg);
-				usage(PF_EXIT_USAGE);
-			}
-			break;
-		default:
+	while ((ch = pf_getopt(argc, argv, "hy:", usage)) != -1) {
+		if (ch == 'y' && (csvio_parse_double(optarg, &sync_ns) < 0 ||
+		    sync_ns < 0 || sync_ns > MERGE_PIECE_MAX_NS)) {
+			pf_err(NULL, "-y '%s': want nanoseconds from 0 to 9e12",
+			    optarg);
 			usage(PF_EXIT_USAGE);
 		}
 	}
-	argc -= optind;
-	argv += optind;
-	if (argc > 1)
-		usage(PF_EXIT_USAGE);
-	merge_init(&m, sync_ns);
-	rc = csvio_stream_stdout(argv, argc, "cand", merge_block, merge_done,
-	    &m) == 0 ? PF_EXIT_OK : PF_EXIT_DATA;
-	merge_free(&m);
-	return rc;
+	argc = pf_operands(argc, &argv, 0, 1, usage);
+	return merge_main(sync_ns, argv, argc);
 }

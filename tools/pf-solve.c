@@ -121,8 +121,8 @@ value_opt(struct solve_run_opts *o, int ch, const char *arg)
 	}
 }
 
-/* The options into *o (exits 2 on a bad one); returns optind. */
-static int
+/* The options into *o (exits 2 on a bad one). */
+static void
 parse_opts(int argc, char **argv, struct solve_run_opts *o)
 {
 	int ch;
@@ -135,14 +135,10 @@ parse_opts(int argc, char **argv, struct solve_run_opts *o)
 	o->gpu = "*";
 	o->pim = "newton-gddr6";
 	o->seed = 1;
-	while ((ch = getopt(argc, argv, "ADE:FG:M:R:S:U:f:hj:l:m:n:O:P:t:W:w:")) !=
-	    -1) {
-		if (ch == 'h')
-			usage(PF_EXIT_OK);
+	while ((ch = pf_getopt(argc, argv,
+	    "ADE:FG:M:R:S:U:f:hj:l:m:n:O:P:t:W:w:", usage)) != -1)
 		if (!plain_opt(o, ch, optarg) && value_opt(o, ch, optarg) < 0)
 			usage(PF_EXIT_USAGE);
-	}
-	return optind;
 }
 
 int
@@ -152,11 +148,9 @@ main(int argc, char **argv)
 	int rc;
 
 	pf_setprogname(argv[0]);
-	optind = parse_opts(argc, argv, &o);
-	argc -= optind;
-	argv += optind;
-	if (argc > 1 || (o.dag && o.layers == NULL) ||
-	    (o.dag && o.samples > 0))
+	parse_opts(argc, argv, &o);
+	argc = pf_operands(argc, &argv, 0, 1, usage);
+	if ((o.dag && o.layers == NULL) || (o.dag && o.samples > 0))
 		usage(PF_EXIT_USAGE);
 	rc = solve_run(&o, argc == 1 ? argv[0] : "-") < 0 ? PF_EXIT_DATA :
 	    PF_EXIT_OK;

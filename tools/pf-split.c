@@ -52,72 +52,51 @@ badopt(int opt, const char *s)
 int
 main(int argc, char **argv)
 {
-	struct split_opts o;
-	const char *config = NULL, *pimconf = NULL, *attach = NULL;
-	int64_t total = 0, npim = 0;
-	int ch, gset = 0, machine = 0, rc = PF_EXIT_OK;
+	struct split_args a;
+	int ch, rc;
 
 	pf_setprogname(argv[0]);
-	split_opts_init(&o);
-	while ((ch = getopt(argc, argv, "A:a:C:c:e:g:hM:mn:p:r:s:")) != -1) {
+	memset(&a, 0, sizeof(a));
+	split_opts_init(&a.o);
+	while ((ch = pf_getopt(argc, argv, "A:a:C:c:e:g:hM:mn:p:r:s:",
+	    usage)) != -1) {
 		switch (ch) {
-		case 'h':
-			usage(PF_EXIT_OK);
-			break;
 		case 'A':
-			attach = optarg;
+			a.attach = optarg;
 			break;
 		case 'M':
-			pimconf = optarg;
+			a.pim_config = optarg;
 			break;
 		case 'a':
 		case 'e':
 		case 'p':
 		case 'r':
 		case 's':
-			if (split_opt(&o, ch, optarg) < 0)
+			if (split_opt(&a.o, ch, optarg) < 0)
 				badopt(ch, optarg);
 			break;
 		case 'C':
-			total = num(optarg, ch, 2, 1 << 20);
+			a.total = num(optarg, ch, 2, 1 << 20);
 			break;
 		case 'c':
-			config = optarg;
+			a.gpu_config = optarg;
 			break;
 		case 'g':
-			if (split_opt_gwrite(&o, optarg) < 0)
+			if (split_opt_gwrite(&a.o, optarg) < 0)
 				usage(PF_EXIT_USAGE);
-			gset = 1;
+			a.gwrite_set = 1;
 			break;
 		case 'm':
-			machine = 1;
+			a.machine = 1;
 			break;
 		case 'n':
-			npim = num(optarg, ch, 1, 1 << 20);
+			a.npim = num(optarg, ch, 1, 1 << 20);
 			break;
-		default:
-			usage(PF_EXIT_USAGE);
 		}
 	}
-	argc -= optind;
-	argv += optind;
-	if (argc > 1)
-		usage(PF_EXIT_USAGE);
-	switch (split_opt_machine(&o, attach, pimconf, total, config, npim,
-	    gset)) {
-	case -1:
-		return PF_EXIT_DATA;
-	case -2:
-		usage(PF_EXIT_USAGE);
-	}
-	if (machine) {
-		/* a write error shows in pf_close_stdout */
-		(void)split_opt_machine_write(&o, stdout);
-		return pf_close_stdout() < 0 ? PF_EXIT_DATA : PF_EXIT_OK;
-	}
-	if (split_gen_run(argc == 0 ? NULL : argv[0], &o) < 0)
-		rc = PF_EXIT_DATA;
-	if (pf_close_stdout() < 0)
-		rc = PF_EXIT_DATA;
+	argc = pf_operands(argc, &argv, 0, 1, usage);
+	if ((rc = split_gen_main(&a, argc == 0 ? NULL : argv[0])) ==
+	    PF_EXIT_USAGE)
+		usage(rc);
 	return rc;
 }

@@ -49,11 +49,11 @@ main(int argc, char **argv)
 	memset(&a, 0, sizeof(a));
 	a.config = "newton-gddr6";
 	a.dispatch = -1;
-	while ((ch = getopt(argc, argv, "abEGHT:c:d:g:hn:prsx")) != -1) {
+	while ((ch = pf_getopt(argc, argv, "abEGHT:c:d:g:hn:prsx", usage)) !=
+	    -1) {
 		if (strchr("abEGTgrx", ch) != NULL)
 			a.engine_opt = ch;
 		switch (ch) {
-		case 'h': usage(PF_EXIT_OK); break;
 		case 'a': a.o.all = 1; break;
 		case 'b': a.o.best = 1; break;
 		case 'E': a.o.exact = 1; break;
@@ -75,11 +75,9 @@ main(int argc, char **argv)
 		case 'r': a.o.reduce = 1; break;
 		case 's': a.stats = 1; break;
 		case 'x': a.nohide = 1; break;
-		default: usage(PF_EXIT_USAGE);
 		}
 	}
-	argc -= optind;
-	argv += optind;
+	argc = pf_operands(argc, &argv, 0, -1, usage);
 	if ((rc = pim_cost_main(&a, argv, argc)) == PF_EXIT_USAGE)
 		usage(rc);
 	return rc;

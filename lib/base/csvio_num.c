@@ -424,32 +424,43 @@ csvio_dbl_opt(const struct table *t, size_t row, size_t col, double def,
 	return csvio_dbl(t, row, col, v);
 }
 
+/*
+ * Cell (row, col), read, lies outside its range "lo to hi" (the bounds as
+ * the column's kind of number prints them): reported; -1.
+ */
+static int
+outside(const struct table *t, size_t row, size_t col, const char *range)
+{
+	pf_errl(t->fname, csvio_line(t, row), "column '%s': must be %s, not "
+	    "'%s'", t->cols[col], range, csvio_get(t, row, col));
+	return -1;
+}
+
 int
 csvio_int_in(const struct table *t, size_t row, size_t col, int64_t lo,
     int64_t hi, int64_t *v)
 {
+	char range[48];
+
 	if (csvio_int(t, row, col, v) < 0)
 		return -1;
-	if (*v < lo || *v > hi) {
-		pf_errl(t->fname, csvio_line(t, row), "column '%s': must be "
-		    "%lld to %lld, not '%s'", t->cols[col], (long long)lo,
-		    (long long)hi, csvio_get(t, row, col));
-		return -1;
-	}
-	return 0;
+	if (*v >= lo && *v <= hi)
+		return 0;
+	snprintf(range, sizeof(range), "%lld to %lld", (long long)lo,
+	    (long long)hi);
+	return outside(t, row, col, range);
 }
 
 int
 csvio_dbl_in(const struct table *t, size_t row, size_t col, double lo,
     double hi, double *v)
 {
+	char range[64];
+
 	if (csvio_dbl(t, row, col, v) < 0)
 		return -1;
-	if (*v < lo || *v > hi) {
-		pf_errl(t->fname, csvio_line(t, row), "column '%s': must be "
-		    "%g to %g, not '%s'", t->cols[col], lo, hi,
-		    csvio_get(t, row, col));
-		return -1;
-	}
-	return 0;
+	if (*v >= lo && *v <= hi)
+		return 0;
+	snprintf(range, sizeof(range), "%g to %g", lo, hi);
+	return outside(t, row, col, range);
 }

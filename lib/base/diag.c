@@ -1,10 +1,13 @@
 /*
- * Diagnostics: the one-line "prog: where: what" format of every tool.
+ * Diagnostics: the one-line "prog: where: what" format of every tool, and
+ * the part of the command line every tool reads alike (-h, a bad option,
+ * the operand count), which ends in the tool's usage().
  */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "diag.h"
 
@@ -137,4 +140,26 @@ pf_inname(const char *path)
 	if (path == NULL || strcmp(path, "-") == 0)
 		return "<stdin>";
 	return path;
+}
+
+int
+pf_getopt(int argc, char **argv, const char *opts, pf_usage_fn *usage)
+{
+	int ch = getopt(argc, argv, opts);
+
+	if (ch == 'h')
+		usage(PF_EXIT_OK);
+	else if (ch == '?' || ch == ':')
+		usage(PF_EXIT_USAGE);
+	return ch;
+}
+
+int
+pf_operands(int argc, char ***argv, int least, int most, pf_usage_fn *usage)
+{
+	argc -= optind;
+	*argv += optind;
+	if (argc < least || (most >= 0 && argc > most))
+		usage(PF_EXIT_USAGE);
+	return argc;
 }

@@ -51,4 +51,25 @@ int pf_close_stdout(void);
 /* The name a diagnostic uses for an input operand ("<stdin>" for "-"). */
 const char *pf_inname(const char *path);
 
+/*
+ * A tool's usage(): prints its synopsis, on stdout for PF_EXIT_OK and on
+ * stderr otherwise, and exits with that status; it never returns.
+ */
+typedef void pf_usage_fn(int rc);
+
+/*
+ * getopt(3) with every tool's -h ("h" in opts): the next option, or -1
+ * after the last.  -h ends in usage(PF_EXIT_OK); an unknown option or a
+ * missing argument (getopt has said which) in usage(PF_EXIT_USAGE).
+ */
+int pf_getopt(int argc, char **argv, const char *opts, pf_usage_fn *usage);
+
+/*
+ * The operands after the options getopt read: *argv moved to the first,
+ * their count returned.  Fewer than least or more than most (-1: no
+ * limit) end in usage(PF_EXIT_USAGE).
+ */
+int pf_operands(int argc, char ***argv, int least, int most,
+    pf_usage_fn *usage);
+
 #endif

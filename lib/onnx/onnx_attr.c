@@ -76,30 +76,40 @@ attr_str(const struct node *n, const char *name, char *buf, size_t size,
 	return buf;
 }
 
-int
-attr_ints(const struct node *n, const char *name, const int64_t **v,
-    size_t *nv)
+/*
+ * The list attribute name of n, its ints into *iv or (iv NULL) its floats
+ * into *fv: 0, or -1 when n has no such attribute.
+ */
+static int
+attr_list(const struct node *n, const char *name, const int64_t **iv,
+    const float **fv, size_t *nv)
 {
 	const Onnx__AttributeProto *a = node_attr(n, name);
 
 	if (a == NULL)
 		return -1;
-	*v = a->ints;
-	*nv = a->n_ints;
+	if (iv != NULL) {
+		*iv = a->ints;
+		*nv = a->n_ints;
+	} else {
+		*fv = a->floats;
+		*nv = a->n_floats;
+	}
 	return 0;
+}
+
+int
+attr_ints(const struct node *n, const char *name, const int64_t **v,
+    size_t *nv)
+{
+	return attr_list(n, name, v, NULL, nv);
 }
 
 int
 attr_floats(const struct node *n, const char *name, const float **v,
     size_t *nv)
 {
-	const Onnx__AttributeProto *a = node_attr(n, name);
-
-	if (a == NULL)
-		return -1;
-	*v = a->floats;
-	*nv = a->n_floats;
-	return 0;
+	return attr_list(n, name, NULL, v, nv);
 }
 
 int

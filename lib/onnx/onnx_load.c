@@ -444,6 +444,20 @@ read_opset(struct model *m)
 	return 0;
 }
 
+/*
+ * The tensor of the graph's what number i (an initializer, a graph
+ * input), called name: its index, or -1 when it has no name (reported).
+ */
+static int
+graph_tensor(struct model *m, const char *name, const char *what, size_t i)
+{
+	if (name == NULL || *name == '\0') {
+		pf_err(m->file, "%s %zu has no name", what, i);
+		return -1;
+	}
+	return tensor_add(m, name);
+}
+
 /* The initializers, their dims and small values; -1 reported. */
 static int
 add_initializers(struct model *m)
@@ -456,11 +470,8 @@ add_initializers(struct model *m)
 	for (i = 0; i < g->n_initializer; i++) {
 		const Onnx__TensorProto *tp = g->initializer[i];
 
-		if (tp->name == NULL || *tp->name == '\0') {
-			pf_err(m->file, "initializer %zu has no name", i);
+		if ((k = graph_tensor(m, tp->name, "initializer", i)) < 0)
 			return -1;
-		}
-		k = tensor_add(m, tp->name);
 		if (m->t[k].isinit) {
 			pf_err(m->file, "initializer '%s' is defined twice",
 			    tp->name);
@@ -490,11 +501,8 @@ add_inputs(struct model *m)
 	for (i = 0; i < g->n_input; i++) {
 		const Onnx__ValueInfoProto *vi = g->input[i];
 
-		if (vi->name == NULL || *vi->name == '\0') {
-			pf_err(m->file, "graph input %zu has no name", i);
+		if ((k = graph_tensor(m, vi->name, "graph input", i)) < 0)
 			return -1;
-		}
-		k = tensor_add(m, vi->name);
 		if (!m->t[k].isinit) {
 			m->t[k].isinput = 1;
 			if (setdecl(m, &m->t[k], vi) < 0)

@@ -141,7 +141,7 @@ static void
 rawget(struct tensor *t, const uint8_t *p, int64_t i)
 {
 	int sz = onnx_dtype_size(t->dtype);
-	uint64_t u = 0;
+	uint64_t u = 0, sign;
 	int k;
 	float f;
 	double d;
@@ -163,22 +163,15 @@ rawget(struct tensor *t, const uint8_t *p, int64_t i)
 	case DT_BFLOAT16:
 		t->fv[i] = bf2d((uint16_t)u);
 		break;
-	case DT_INT8:
-		t->iv[i] = (int8_t)u;
-		break;
-	case DT_INT16:
-		t->iv[i] = (int16_t)u;
-		break;
-	case DT_INT32:
-		t->iv[i] = (int32_t)u;
-		break;
-	case DT_INT64:
-		t->iv[i] = (int64_t)u;
+	case DT_INT8: case DT_INT16: case DT_INT32:
+		/* sz bytes of two's complement, sign-extended */
+		sign = (uint64_t)1 << (8 * sz - 1);
+		t->iv[i] = (int64_t)(u ^ sign) - (int64_t)sign;
 		break;
 	case DT_UINT64:
 		t->iv[i] = u > INT64_MAX ? INT64_MAX : (int64_t)u;
 		break;
-	default:	/* unsigned of up to 32 bits, bool */
+	default:	/* int64, unsigned of up to 32 bits, bool */
 		t->iv[i] = (int64_t)u;
 		break;
 	}

@@ -35,22 +35,7 @@ solve_kind_parse(const char *s, enum cand_kind *k)
 	return 0;
 }
 
-const char *
-policy_name(enum policy p)
-{
-	return nametab_name(polnames, P_NPOL, (int)p);
-}
-
-int
-policy_parse(const char *s, enum policy *p)
-{
-	int i = nametab_find(polnames, P_NPOL, s);
-
-	if (i < 0)
-		return -1;
-	*p = (enum policy)i;
-	return 0;
-}
+NAMETAB_PAIR(enum policy, polnames, P_NPOL, policy_name, policy_parse)
 
 int
 policy_allows(enum policy p, const struct cand *c)
@@ -110,22 +95,7 @@ plan_reverse(struct plan *pl)
 
 static const char *const objnames[O_NOBJ] = { "time", "energy", "edp" };
 
-const char *
-objective_name(enum obj_kind o)
-{
-	return nametab_name(objnames, O_NOBJ, (int)o);
-}
-
-int
-objective_parse(const char *s, enum obj_kind *o)
-{
-	int i = nametab_find(objnames, O_NOBJ, s);
-
-	if (i < 0)
-		return -1;
-	*o = (enum obj_kind)i;
-	return 0;
-}
+NAMETAB_PAIR(enum obj_kind, objnames, O_NOBJ, objective_name, objective_parse)
 
 /* a * b of non-negative values as 128 bits (hi, lo), exactly. */
 static void

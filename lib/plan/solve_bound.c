@@ -243,9 +243,10 @@ block(struct bctx *x, int64_t a, int64_t b)
 		    x->w[j]);
 		if (x->fin[j] > cp)
 			cp = x->fin[j];
-		if (j < b && !x->topo[j])
-			chain = 0;
 	}
+	/* (with no dependences known no layer is a sequence point) */
+	for (j = a; j < b && chain; j++)
+		chain = x->topo[j];
 	r = ld > cp ? ld : cp;
 	if (chain && (sq = sequential(x->c, x->ord, m0, m1, a, b,
 	    x->sf)) >= 0 && (double)sq > r)

@@ -752,3 +752,16 @@ merge_costs(const struct table *t, double sync_ns, struct table *out)
 	merge_free(&m);
 	return rc;
 }
+
+int
+merge_main(double sync_ns, char **argv, int argc)
+{
+	struct merge m;
+	int rc;
+
+	merge_init(&m, sync_ns);
+	rc = csvio_stream_stdout(argv, argc, "cand", merge_block, merge_done,
+	    &m) == 0 ? PF_EXIT_OK : PF_EXIT_DATA;
+	merge_free(&m);
+	return rc;
+}

@@ -74,6 +74,14 @@ int merge_done(void *arg);
 void merge_free(struct merge *m);
 
 /*
+ * pf-merge once its options are parsed: the tables of the argc files of
+ * argv (none: standard input) folded a candidate at a time (merge_block,
+ * sync_ns per two-device step) to standard output.  Returns the exit
+ * status, PF_EXIT_OK or PF_EXIT_DATA after a report.
+ */
+int merge_main(double sync_ns, char **argv, int argc);
+
+/*
  * Bounds of the picosecond arithmetic: a piece's (and pf-merge -y's) ns at
  * most MERGE_PIECE_MAX_NS (9000 s); every sum is checked against the
  * 64-bit range, about 9.2e15 ns, and one that passes it is an error.

@@ -83,6 +83,27 @@ int split_opt_machine_write(const struct split_opts *o, FILE *fp);
  */
 int split_gen_run(const char *path, const struct split_opts *o);
 
+/* The options of pf-split(1), as its main parses them. */
+struct split_args {
+	struct split_opts	 o;		/* -a -e -g -p -r -s */
+	const char		*gpu_config;	/* -c, NULL: none */
+	const char		*pim_config;	/* -M, NULL: none */
+	const char		*attach;	/* -A, NULL: none */
+	int64_t			 total;		/* -C, 0: none */
+	int64_t			 npim;		/* -n, 0: none */
+	int			 gwrite_set;	/* -g given */
+	int			 machine;	/* -m: print the machine only */
+};
+/*
+ * pf-split once its options a are parsed: the machine settled
+ * (split_opt_machine); with a->machine printed (split_opt_machine_write),
+ * else the layers.csv at path (NULL: standard input) made into tasks.csv
+ * (split_gen_run); standard output closed.  Returns the exit status:
+ * PF_EXIT_OK; PF_EXIT_DATA after a report; PF_EXIT_USAGE after reporting
+ * numbers that contradict each other (the tool then shows its usage).
+ */
+int split_gen_main(struct split_args *a, const char *path);
+
 /*
  * Build tasks.csv from a layers.csv table.  out is initialised here (the
  * caller frees it in every case).  Returns 0, or -1 after reporting the

@@ -341,3 +341,25 @@ split_gen_run(const char *path, const struct split_opts *o)
 	free(buf);
 	return rc;
 }
+
+int
+split_gen_main(struct split_args *a, const char *path)
+{
+	int rc = PF_EXIT_OK;
+
+	switch (split_opt_machine(&a->o, a->attach, a->pim_config, a->total,
+	    a->gpu_config, a->npim, a->gwrite_set)) {
+	case -1:
+		return PF_EXIT_DATA;
+	case -2:
+		return PF_EXIT_USAGE;
+	}
+	if (a->machine)
+		/* a write error shows in pf_close_stdout */
+		(void)split_opt_machine_write(&a->o, stdout);
+	else if (split_gen_run(path, &a->o) < 0)
+		rc = PF_EXIT_DATA;
+	if (pf_close_stdout() < 0)
+		rc = PF_EXIT_DATA;
+	return rc;
+}

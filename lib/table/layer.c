@@ -66,22 +66,7 @@ static const struct {
 	{ "int32", 4 }, { "int64", 8 }, { "bool", 1 },
 };
 
-const char *
-layer_opname(enum layer_op op)
-{
-	return nametab_name(opnames, OP_NOPS, (int)op);
-}
-
-int
-layer_opparse(const char *s, enum layer_op *op)
-{
-	int i = nametab_find(opnames, OP_NOPS, s);
-
-	if (i < 0)
-		return -1;
-	*op = (enum layer_op)i;
-	return 0;
-}
+NAMETAB_PAIR(enum layer_op, opnames, OP_NOPS, layer_opname, layer_opparse)
 
 int
 layer_dtype_bytes(const char *dtype)

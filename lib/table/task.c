@@ -14,22 +14,8 @@ static const char *const kindnames[TK_NKIND] = {
 	"base", "gpu", "pim", "split", "pipe"
 };
 
-const char *
-task_kind_name(enum task_kind k)
-{
-	return nametab_name(kindnames, TK_NKIND, (int)k);
-}
-
-int
-task_kind_parse(const char *s, enum task_kind *k)
-{
-	int i = nametab_find(kindnames, TK_NKIND, s);
-
-	if (i < 0)
-		return -1;
-	*k = (enum task_kind)i;
-	return 0;
-}
+NAMETAB_PAIR(enum task_kind, kindnames, TK_NKIND, task_kind_name,
+    task_kind_parse)
 
 const char *const task_head_cols[TT_NHEAD + 1] = {
 	"cand", "first", "last", "kind", "axis", "ratio", "step", "device", NULL
@@ -316,24 +302,8 @@ task_pim_share(int64_t total)
 
 static const char *const attachnames[TASK_NATTACH] = { "partition", "added" };
 
-const char *
-task_attach_name(enum task_attach a)
-{
-	return a < TASK_NATTACH ? attachnames[a] : "?";
-}
-
-int
-task_attach_parse(const char *s, enum task_attach *a)
-{
-	int i;
-
-	for (i = 0; i < TASK_NATTACH; i++)
-		if (strcmp(s, attachnames[i]) == 0) {
-			*a = (enum task_attach)i;
-			return 0;
-		}
-	return -1;
-}
+NAMETAB_PAIR(enum task_attach, attachnames, TASK_NATTACH, task_attach_name,
+    task_attach_parse)
 
 int
 task_attach_row(const struct table *t, size_t r, long col,

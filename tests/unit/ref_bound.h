@@ -1,265 +1,316 @@
 /*
- * Reference for t_solve_bound: pf-solve -D's lower bound as it was
- * computed before it was made linear (lib/plan/solve_bound.c as of 595892a: an
- * ancestor bitmap of n*n bits and every candidate scanned for every
- * block), kept verbatim but for the name, so that the fast one can be
- * held to giving exactly the same number.
+ * An oracle for t_solve_bound: pf-solve -D's lower bound computed from
+ * its definition (solve.h) on small instances, by means that share
+ * nothing with lib/plan/solve_bound.c but the policy's choice of
+ * candidates (policy_allows, tested in t_solve):
+ *  - sequence points from the transitive closure of the dependences,
+ *    checked against every earlier and every later layer;
+ *  - every partition of the layers into blocks cut at sequence points
+ *    (at least at those no candidate spans), walked one by one;
+ *  - a block's load bound by duality instead of a search over lam: the
+ *    max over lam of the least lam*G + (1-lam)*P over its exact covers
+ *    equals the least max(G, P) over mixes of covers (a finite zero-sum
+ *    game), and that least lies at one cover or at the mix of two that
+ *    balances the devices, taken in exact rational form over all covers
+ *    (less those another beats or equals on both, which no mix needs);
+ *  - its longest producer chain with every path walked;
+ *  - its sequential optimum over all its exact covers.
+ * The answer is exact but for one rounding of long double per step, so
+ * the test can hold the fast bound to the true value's floor.
  */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
+#define REF_MAXN	16
 
-/*
- * min over exact covers of layers a..b of sum(lam * gpu + (1 - lam) * pim)
- * with candidates inside the range: a shortest path over the layer order
- * (ord: candidates sorted by last layer); -1 when there is no cover.
- */
-static double
-weighted(const struct cand *c, const size_t *ord, size_t m, int64_t a,
-    int64_t b, double lam)
-{
-	double *f = calloc((size_t)(b - a) + 2, sizeof(*f)), r;
-	int64_t j;
-	size_t i;
-
-	for (j = 1; j <= b - a + 1; j++)
-		f[j] = INFINITY;
-	for (i = 0; i < m; i++) {
-		const struct cand *x = &c[ord[i]];
-		double t;
-
-		if (x->first < a || x->last > b || isinf(f[x->first - a]))
-			continue;
-		t = f[x->first - a] + lam * (double)x->gpu_ps +
-		    (1 - lam) * (double)x->pim_ps;
-		if (t < f[x->last - a + 1])
-			f[x->last - a + 1] = t;
-	}
-	r = isinf(f[b - a + 1]) ? -1 : f[b - a + 1];
-	free(f);
-	return r;
-}
-
-/*
- * Load bound of layers a..b: the makespan is at least each device's busy
- * time, hence at least any convex mix of the two, minimised over covers;
- * that minimum is concave in lam, so a ternary search finds its top.
- */
-static double
-load(const struct cand *c, const size_t *ord, size_t m, int64_t a, int64_t b)
-{
-	double lo = 0, hi = 1;
-	int it;
-
-	for (it = 0; it < 100; it++) {
-		double x = lo + (hi - lo) / 3, y = hi - (hi - lo) / 3;
-
-		if (weighted(c, ord, m, a, b, x) < weighted(c, ord, m, a, b, y))
-			lo = x;
-		else
-			hi = y;
-	}
-	return weighted(c, ord, m, a, b, (lo + hi) / 2);
-}
-
-static const struct cand *sort_c;
-
-static int
-bylast(const void *a, const void *b)
-{
-	const struct cand *x = &sort_c[*(const size_t *)a];
-	const struct cand *y = &sort_c[*(const size_t *)b];
-
-	return x->last < y->last ? -1 : x->last > y->last;
-}
-
-/* The least sum of candidate times over exact covers of a..b, or -1. */
-static long long
-sequential(const struct cand *c, const size_t *ord, size_t m, int64_t a,
-    int64_t b)
-{
-	long long *f = calloc((size_t)(b - a) + 2, sizeof(*f)), r;
-	int64_t j;
-	size_t i;
-
-	for (j = 1; j <= b - a + 1; j++)
-		f[j] = -1;
-	for (i = 0; i < m; i++) {
-		const struct cand *x = &c[ord[i]];
-
-		if (x->first < a || x->last > b || f[x->first - a] < 0)
-			continue;
-		if (f[x->last - a + 1] < 0 ||
-		    f[x->first - a] + x->ps < f[x->last - a + 1])
-			f[x->last - a + 1] = f[x->first - a] + x->ps;
-	}
-	r = f[b - a + 1];
-	free(f);
-	return r;
-}
-
-/*
- * Sequence points: topo[v] when every earlier layer is an ancestor of v
- * and every later one a descendant, so that in any schedule nothing
- * before v overlaps anything after it.
- */
-static void
-seqpoints(int64_t n, int64_t *const *preds, const int *npreds,
-    unsigned char *topo)
-{
-	size_t words = (size_t)(n + 63) / 64, i;
-	uint64_t *anc = calloc((size_t)n * words + 1, sizeof(*anc));
-	int64_t *ndesc = calloc((size_t)n + 1, sizeof(*ndesc));
-	int64_t v, u, cnt;
-	int q;
-
-	for (v = 0; v < n; v++) {
-		uint64_t *av = anc + (size_t)v * words;
-
-		for (q = 0; q < npreds[v]; q++) {
-			int64_t p = preds[v][q];
-
-			for (i = 0; i < words; i++)
-				av[i] |= anc[(size_t)p * words + i];
-			av[p / 64] |= 1ULL << (p % 64);
-		}
-		cnt = 0;
-		for (u = 0; u < v; u++)
-			if (av[u / 64] >> (u % 64) & 1) {
-				cnt++;
-				ndesc[u]++;
-			}
-		topo[v] = cnt == v;
-	}
-	for (v = 0; v < n; v++)
-		if (ndesc[v] != n - 1 - v)
-			topo[v] = 0;
-	free(anc);
-	free(ndesc);
-}
-
-struct bctx {
-	const struct cand	 *c;
-	const size_t		 *ord;
-	size_t			  m;
-	int64_t *const		 *preds;
-	const int		 *npreds;
-	const unsigned char	 *topo, *multi;
-	const double		 *w;
-	double			 *fin;
+/* A cover's busy time on each device. */
+struct ref_pt {
+	long long	 g, p;
 };
 
-/*
- * Bound of a block a..b that runs after everything before a and before
- * everything after b: the larger of its load bound, its longest producer
- * chain, and, when every layer inside but the last is a sequence point
- * (so its candidates run one after another), its sequential optimum.
- * -1 when no cover of the block exists.
- */
-static double
-block(const struct bctx *x, int64_t a, int64_t b)
+#define REF_MAXFRONT	4096
+
+/* The covers no other beats or equals on both devices. */
+struct ref_set {
+	struct ref_pt	 v[REF_MAXFRONT];
+	size_t		 n;
+};
+
+struct ref {
+	const struct cand	*c;
+	size_t			 nc;
+	int64_t			 n;
+	enum policy		 pol;
+	int64_t *const		*preds;
+	const int		*npreds;
+	unsigned char		 reach[REF_MAXN][REF_MAXN];	/* [u][v]: u feeds v */
+	unsigned char		 seqpt[REF_MAXN];
+	unsigned char		 spanned[REF_MAXN];	/* a candidate runs j, j + 1 */
+	/* the policy's candidates by first layer, each layer's chain weight */
+	size_t			 at[REF_MAXN][8];
+	int			 nat[REF_MAXN];
+	long long		 weight[REF_MAXN];
+	/* per block a..b: has a cover, its bound */
+	unsigned char		 ok[REF_MAXN][REF_MAXN];
+	long double		 bound[REF_MAXN][REF_MAXN];
+	long double		 best;
+};
+
+/* Whether candidate k is one of the policy's for layers 0..n-1. */
+static int
+ref_takes(const struct ref *r, const struct cand *x)
 {
-	double ld = load(x->c, x->ord, x->m, a, b), cp = 0, r;
-	long long sq;
-	int64_t j;
-	int q, chain = 1;
-
-	if (ld < 0)
-		return -1;
-	for (j = a; x->preds != NULL && j <= b; j++) {
-		double start = 0;
-
-		for (q = 0; q < x->npreds[j]; q++)
-			if (x->preds[j][q] >= a && x->fin[x->preds[j][q]] > start)
-				start = x->fin[x->preds[j][q]];
-		x->fin[j] = start + (x->multi[j] || isinf(x->w[j]) ? 0 :
-		    x->w[j]);
-		if (x->fin[j] > cp)
-			cp = x->fin[j];
-		if (j < b && !x->topo[j])
-			chain = 0;
-	}
-	r = ld > cp ? ld : cp;
-	if (chain && (sq = sequential(x->c, x->ord, x->m, a, b)) >= 0 &&
-	    (double)sq > r)
-		r = (double)sq;
-	return r;
+	return x->kind != K_DAG && policy_allows(r->pol, x) && x->first >= 0 &&
+	    x->first <= x->last && x->last < r->n;
 }
 
+/*
+ * Adds a cover to the front s, unless one there beats or equals it on
+ * both devices (no mix needs it then), dropping those it beats.
+ */
+static void
+ref_add(struct ref_set *s, long long g, long long p)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < s->n; i++)
+		if (s->v[i].g <= g && s->v[i].p <= p)
+			return;
+	for (i = 0; i < s->n; i++)
+		if (g > s->v[i].g || p > s->v[i].p)
+			s->v[k++] = s->v[i];
+	if (k == REF_MAXFRONT)
+		abort();	/* larger than the test's tables make */
+	s->v[k].g = g;
+	s->v[k].p = p;
+	s->n = k + 1;
+}
+
+/*
+ * The least max(G, P) over mixes of the covers in s: at one
+ * cover, or where the segment between a cover heavier on PIM (d < 0) and
+ * one heavier on the GPU (d > 0) crosses G = P.
+ */
+static long double
+ref_load(const struct ref_set *s)
+{
+	long double v = INFINITY;
+	size_t i, j;
+
+	for (i = 0; i < s->n; i++) {
+		long long m = s->v[i].g > s->v[i].p ? s->v[i].g : s->v[i].p;
+
+		if ((long double)m < v)
+			v = (long double)m;
+	}
+	for (i = 0; i < s->n; i++)
+		for (j = 0; j < s->n; j++) {
+			long double di = (long double)(s->v[i].g - s->v[i].p);
+			long double dj = (long double)(s->v[j].g - s->v[j].p);
+			long double x;
+
+			if (!(di < 0 && dj > 0))
+				continue;
+			/* mu*di + (1-mu)*dj = 0: G = P = mu*gi + (1-mu)*gj */
+			x = (dj * (long double)s->v[i].g -
+			    di * (long double)s->v[j].g) / (dj - di);
+			if (x < v)
+				v = x;
+		}
+	return v;
+}
+
+/*
+ * Every exact cover of a..b by the policy's candidates inside it, grown
+ * from a one candidate at a time: its (G, P) into s, its least sum of
+ * candidate times into *seq.
+ */
+static void
+ref_covers(const struct ref *r, int64_t a, int64_t b, int64_t j,
+    long long g, long long p, long long ps, struct ref_set *s, long long *seq)
+{
+	int k;
+
+	if (j == b + 1) {
+		ref_add(s, g, p);
+		if (*seq < 0 || ps < *seq)
+			*seq = ps;
+		return;
+	}
+	for (k = 0; k < r->nat[j]; k++) {
+		const struct cand *x = &r->c[r->at[j][k]];
+
+		if (x->last <= b)
+			ref_covers(r, a, b, x->last + 1, g + x->gpu_ps,
+			    p + x->pim_ps, ps + x->ps, s, seq);
+	}
+}
+
+/*
+ * A layer's weight in a producer chain: its fastest single-layer
+ * candidate, or 0 when a multi-layer one could take it or none runs it.
+ */
 static long long
+ref_weight(const struct ref *r, int64_t j)
+{
+	long long w = -1;
+	size_t k;
+
+	for (k = 0; k < r->nc; k++) {
+		const struct cand *x = &r->c[k];
+
+		if (!ref_takes(r, x) || x->first > j || x->last < j)
+			continue;
+		if (x->first < x->last)
+			return 0;
+		if (w < 0 || x->ps < w)
+			w = x->ps;
+	}
+	return w < 0 ? 0 : w;
+}
+
+/* The heaviest producer path inside a..j that ends at j, every one walked. */
+static long long
+ref_path(const struct ref *r, int64_t a, int64_t j)
+{
+	long long m = 0, t;
+	int q;
+
+	for (q = 0; q < r->npreds[j]; q++)
+		if (r->preds[j][q] >= a &&
+		    (t = ref_path(r, a, r->preds[j][q])) > m)
+			m = t;
+	return m + r->weight[j];
+}
+
+/* The bound of block a..b into r->ok, r->bound. */
+static void
+ref_block(struct ref *r, int64_t a, int64_t b)
+{
+	static struct ref_set s;
+	long long seq = -1, cp = 0, t;
+	long double v;
+	int64_t j;
+	int chain = 1;
+
+	s.n = 0;
+	ref_covers(r, a, b, a, 0, 0, 0, &s, &seq);
+	r->ok[a][b] = s.n > 0;
+	if (s.n == 0)
+		return;
+	v = ref_load(&s);
+	for (j = a; r->preds != NULL && j <= b; j++)
+		if ((t = ref_path(r, a, j)) > cp)
+			cp = t;
+	if ((long double)cp > v)
+		v = (long double)cp;
+	/* a chain: every layer but the last a sequence point */
+	for (j = a; j < b; j++)
+		if (!r->seqpt[j])
+			chain = 0;
+	if (chain && (long double)seq > v)
+		v = (long double)seq;
+	r->bound[a][b] = v;
+}
+
+/*
+ * Every partition of s..n-1 into blocks cut at sequence points, at least
+ * at each one that no candidate spans: a schedule's blocks are cut at
+ * every sequence point its own candidates do not span.
+ */
+static void
+ref_part(struct ref *r, int64_t s, long double sum)
+{
+	int64_t t;
+
+	if (s == r->n) {
+		if (sum < r->best)
+			r->best = sum;
+		return;
+	}
+	for (t = s; t < r->n; t++) {
+		if ((t == r->n - 1 || r->seqpt[t]) && r->ok[s][t])
+			ref_part(r, t + 1, sum + r->bound[s][t]);
+		/* no schedule runs on past this one */
+		if (r->seqpt[t] && !r->spanned[t])
+			break;
+	}
+}
+
+/*
+ * The bound of policy p's candidates c[0..nc) over layers 0..n-1 (n at
+ * most REF_MAXN) with producers preds (NULL: none known, so no layer is
+ * a sequence point), exact; -1 when no cover exists.
+ */
+static long double
 ref_lower_bound(const struct cand *c, size_t nc, int64_t n,
     int64_t *const *preds, const int *npreds, enum policy p)
 {
-	struct bctx x;
-	double *w, *fin, *best, b;
-	unsigned char *multi, *topo, *spanned;
-	size_t *ord = calloc(nc + 1, sizeof(*ord)), m = 0, k;
-	int64_t i, j, s, t;
-	long long r;
+	static struct ref r;
+	int64_t u, v, k;
+	size_t i;
+	int q;
 
-	/* the policy's own candidates in order of last layer (a valid DP order) */
-	for (k = 0; k < nc; k++)
-		if (c[k].kind != K_DAG && policy_allows(p, &c[k]) &&
-		    c[k].first >= 0 && c[k].first <= c[k].last &&
-		    c[k].last < n)
-			ord[m++] = k;
-	sort_c = c;
-	qsort(ord, m, sizeof(*ord), bylast);
-	w = calloc((size_t)n + 1, sizeof(*w));
-	fin = calloc((size_t)n + 1, sizeof(*fin));
-	best = calloc((size_t)n + 2, sizeof(*best));
-	multi = calloc((size_t)n + 1, 1);
-	topo = calloc((size_t)n + 1, 1);
-	spanned = calloc((size_t)n + 1, 1);
-	/*
-	 * In a producer chain a layer counts at its fastest single-layer
-	 * candidate, or 0 when a multi-layer candidate could take it.
-	 */
-	for (i = 0; i < n; i++)
-		w[i] = INFINITY;
-	for (k = 0; k < m; k++) {
-		const struct cand *y = &c[ord[k]];
-
-		for (j = y->first; j < y->last; j++)
-			multi[j] = multi[j + 1] = spanned[j] = 1;
-		if (y->first == y->last && (double)y->ps < w[y->first])
-			w[y->first] = (double)y->ps;
-	}
-	if (preds != NULL)
-		seqpoints(n, preds, npreds, topo);
-	x.c = c; x.ord = ord; x.m = m; x.preds = preds; x.npreds = npreds;
-	x.topo = topo; x.multi = multi; x.w = w; x.fin = fin;
-	/*
-	 * Any schedule falls apart, at the sequence points no chosen
-	 * candidate spans, into blocks run one after another, each taking at
-	 * least its bound: the least sum of block bounds over such
-	 * partitions (best[i + 1]: layers 0..i) bounds every schedule.
-	 * A block only extends past a sequence point some candidate spans.
-	 */
-	for (i = 1; i <= n; i++)
-		best[i] = INFINITY;
-	for (s = 0; s < n; s++) {
-		if (isinf(best[s]) || (s > 0 && !topo[s - 1]))
-			continue;
-		for (t = s; t < n; t++) {
-			if (t == n - 1 || topo[t]) {
-				b = block(&x, s, t);
-				if (b >= 0 && best[s] + b < best[t + 1])
-					best[t + 1] = best[s] + b;
-				if (!spanned[t])
-					break;
-			}
+	memset(&r, 0, sizeof(r));
+	r.c = c; r.nc = nc; r.n = n; r.pol = p;
+	r.preds = preds; r.npreds = npreds;
+	for (v = 0; preds != NULL && v < n; v++)
+		for (q = 0; q < npreds[v]; q++)
+			r.reach[preds[v][q]][v] = 1;
+	for (i = 0; i < nc; i++)
+		if (ref_takes(&r, &c[i])) {
+			if (r.nat[c[i].first] == 8)
+				abort();	/* more than the test makes */
+			r.at[c[i].first][r.nat[c[i].first]++] = i;
+			for (v = c[i].first; v < c[i].last; v++)
+				r.spanned[v] = 1;
 		}
+	for (v = 0; v < n; v++)
+		r.weight[v] = ref_weight(&r, v);
+	for (k = 0; k < n; k++)
+		for (u = 0; u < n; u++)
+			for (v = 0; v < n; v++)
+				if (r.reach[u][k] && r.reach[k][v])
+					r.reach[u][v] = 1;
+	for (v = 0; preds != NULL && v < n; v++) {
+		r.seqpt[v] = 1;
+		for (u = 0; u < n; u++)
+			if ((u < v && !r.reach[u][v]) ||
+			    (u > v && !r.reach[v][u]))
+				r.seqpt[v] = 0;
 	}
-	r = isinf(best[n]) ? -1 : (long long)floor(best[n] + 1e-6);
-	free(ord);
-	free(w);
-	free(fin);
-	free(best);
-	free(multi);
-	free(topo);
-	free(spanned);
-	/* (the mixes are sums of integers: the 1e-6 rounds off their error) */
+	for (u = 0; u < n; u++)
+		for (v = u; v < n; v++)
+			ref_block(&r, u, v);
+	r.best = INFINITY;
+	ref_part(&r, 0, 0);
+	return isinf(r.best) ? -1 : r.best;
+}
+
+/* The least sum of candidate times over exact covers of 0..n-1, or -1. */
+static long long
+ref_sequential(const struct cand *c, size_t nc, int64_t n, enum policy p)
+{
+	long long *f = calloc((size_t)n + 1, sizeof(*f)), r;
+	struct ref x;
+	int64_t j;
+	size_t k;
+
+	memset(&x, 0, sizeof(x));
+	x.pol = p;
+	x.n = n;
+	for (j = 1; j <= n; j++)
+		f[j] = -1;
+	/* f[j]: layers 0..j-1, each from the covers of a shorter prefix */
+	for (j = 1; j <= n; j++)
+		for (k = 0; k < nc; k++)
+			if (ref_takes(&x, &c[k]) && c[k].last + 1 == j &&
+			    f[c[k].first] >= 0 && (f[j] < 0 ||
+			    f[c[k].first] + c[k].ps < f[j]))
+				f[j] = f[c[k].first] + c[k].ps;
+	r = f[n];
+	free(f);
 	return r;
 }

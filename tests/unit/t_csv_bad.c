@@ -14,34 +14,23 @@
 #include "diag.h"
 #include "layer.h"
 #include "check.h"
+#include "check_csv.h"
 
 static char errbuf[4096];
-static FILE *capfp;
-static int capsaved = -1;
+static struct capture cap;
 
 /* Send stderr to a temporary file until endcap() copies it to errbuf. */
 static void
 begincap(void)
 {
-	fflush(stderr);
-	capfp = tmpfile();
-	capsaved = dup(2);
-	if (capfp == NULL || capsaved < 0 || dup2(fileno(capfp), 2) < 0)
+	if (capture_start(&cap) != 0)
 		abort();
 }
 
 static void
 endcap(void)
 {
-	size_t n;
-
-	fflush(stderr);
-	dup2(capsaved, 2);
-	close(capsaved);
-	rewind(capfp);
-	n = fread(errbuf, 1, sizeof(errbuf) - 1, capfp);
-	errbuf[n] = '\0';
-	fclose(capfp);
+	capture_end(&cap, errbuf, sizeof(errbuf));
 }
 
 /*
@@ -49,24 +38,14 @@ endcap(void)
  * On success the table is left for the caller to free.
  */
 static int
-readcap(const char *s, size_t len, struct table *t)
+readstr(const char *s, struct table *t)
 {
-	FILE *fp;
 	int rc;
 
 	begincap();
-	fp = fmemopen((void *)s, len, "r");
-	rc = fp != NULL ? csvio_read(fp, "bad.csv", t) : -2;
-	if (fp != NULL)
-		fclose(fp);
+	rc = check_readmem(s, strlen(s), "bad.csv", t);
 	endcap();
 	return rc;
-}
-
-static int
-readstr(const char *s, struct table *t)
-{
-	return readcap(s, strlen(s), t);
 }
 
 /* The one diagnostic printed, exactly (with its newline). */
@@ -127,6 +106,69 @@ getrow(const char *col, const char *val, struct layer *l)
 	return rc;
 }
 
+/*
+ * Text csvio_read refuses and the one diagnostic it prints (NULL: not
+ * compared).
+ */
+static const struct bad_read {
+	const char	*in, *err;
+} bad_reads[] = {
+	/* Malformed quotes (libcsv strict mode). */
+	{ "a,b\n1,\"x\"y\n",
+	    "t: bad.csv:2: error parsing data while strict checking enabled\n" },
+	{ "a,b\n1,x\"y\n",
+	    "t: bad.csv:2: error parsing data while strict checking enabled\n" },
+	{ "a,b\n1,2\n3,\"open\n",
+	    "t: bad.csv:3: the input ends inside a quoted field (cut short?)\n" },
+	{ "\"a,b\n", NULL },
+	/* Ragged rows: short, long, trailing delimiter. */
+	{ "a,b\n1,2\n3\n", "t: bad.csv:3: 1 fields, header has 2\n" },
+	{ "a,b\n1,2,3\n", "t: bad.csv:2: 3 fields, header has 2\n" },
+	{ "a,b\n1,2,\n", "t: bad.csv:2: 3 fields, header has 2\n" },
+	/* Header faults. */
+	{ "", "t: bad.csv: empty input: no header line\n" },
+	{ "\n\n", "t: bad.csv: empty input: no header line\n" },
+	{ "a,,b\n1,2,3\n", "t: bad.csv:1: empty column name in header\n" },
+	{ "a,b,a\n", "t: bad.csv:1: duplicate column 'a'\n" },
+};
+
+/*
+ * Non-numeric and out-of-range geometry: column col of the valid row
+ * holding val, what layer_get returns, and what it prints: exactly err,
+ * or text holding has and has2 (NULL: not compared).
+ */
+static const struct bad_cell {
+	const char	*col, *val;
+	int		 rc;
+	const char	*err, *has, *has2;
+} bad_cells[] = {
+	{ "in_c", "abc", -1, NULL, "bad.csv:2: column 'in_c'", "'abc'" },
+	{ "in_h", "12x", -1, NULL, "bad.csv:2: column 'in_h'", NULL },
+	{ "kernel_w", "3.0", -1, NULL, "column 'kernel_w'", NULL },
+	{ "macs", "99999999999999999999", -1, NULL, "column 'macs'", NULL },
+	{ "out_w", "", -1, NULL, "column 'out_w'", NULL },
+	{ "out_c", "0", -1,
+	    "t: bad.csv:2: column 'out_c': must be positive, not '0'\n",
+	    NULL, NULL },
+	{ "pad_top", "-1", -1,
+	    "t: bad.csv:2: column 'pad_top': must be non-negative, not '-1'\n",
+	    NULL, NULL },
+	{ "gemm_m", "0", 0, NULL, NULL, NULL },	/* zero GEMM view is allowed */
+	{ "groups", "2", -1, "t: bad.csv:2: column 'groups': 2 does not "
+	    "divide in_c 3 and out_c 64\n", NULL, NULL },
+	{ "op", "convolution", -1,
+	    "t: bad.csv:2: column 'op': unknown op 'convolution'\n",
+	    NULL, NULL },
+	{ "op", "", -1, "t: bad.csv:2: column 'op': empty field\n",
+	    NULL, NULL },
+	{ "dtype", "fp17", -1,
+	    "t: bad.csv:2: column 'dtype': unknown type 'fp17'\n", NULL, NULL },
+	{ "act", "a-very-long-activation-name-indeed", -1, NULL,
+	    "column 'act': value too long", NULL },
+};
+
+#define NITEMS(a) (sizeof(a) / sizeof((a)[0]))
+
 int
 main(int argc, char **argv)
 {
@@ -147,36 +189,21 @@ main(int argc, char **argv)
 	CHECK(strcmp(l.act, "relu") == 0);
 	CHECK_ERR("");
 
-	/* Malformed quotes (libcsv strict mode). */
-	CHECK(readstr("a,b\n1,\"x\"y\n", &t) == -1);
-	CHECK_ERR("t: bad.csv:2: error parsing data while strict checking enabled\n");
-	CHECK(readstr("a,b\n1,x\"y\n", &t) == -1);
-	CHECK_ERR("t: bad.csv:2: error parsing data while strict checking enabled\n");
-	CHECK(readstr("a,b\n1,2\n3,\"open\n", &t) == -1);
-	CHECK_ERR("t: bad.csv:3: the input ends inside a quoted field (cut short?)\n");
-	CHECK(readstr("\"a,b\n", &t) == -1);
+	for (i = 0; i < NITEMS(bad_reads); i++) {
+		const struct bad_read *b = &bad_reads[i];
+		int before = check_failures;
+
+		CHECK(readstr(b->in, &t) == -1);
+		if (b->err != NULL)
+			CHECK_ERR(b->err);
+		if (check_failures != before)
+			fprintf(stderr, "(bad read %zu)\n", i);
+	}
+
 	/* A quoted field may hold the delimiter, quotes and a newline. */
 	CHECK(readstr("a,b\n\"x,\"\"y\"\"\nz\",2\n", &t) == 0);
 	CHECK(t.nrows == 1 && strcmp(csvio_get(&t, 0, 0), "x,\"y\"\nz") == 0);
 	csvio_free(&t);
-
-	/* Ragged rows: short, long, trailing delimiter. */
-	CHECK(readstr("a,b\n1,2\n3\n", &t) == -1);
-	CHECK_ERR("t: bad.csv:3: 1 fields, header has 2\n");
-	CHECK(readstr("a,b\n1,2,3\n", &t) == -1);
-	CHECK_ERR("t: bad.csv:2: 3 fields, header has 2\n");
-	CHECK(readstr("a,b\n1,2,\n", &t) == -1);
-	CHECK_ERR("t: bad.csv:2: 3 fields, header has 2\n");
-
-	/* Header faults. */
-	CHECK(readstr("", &t) == -1);
-	CHECK_ERR("t: bad.csv: empty input: no header line\n");
-	CHECK(readstr("\n\n", &t) == -1);
-	CHECK_ERR("t: bad.csv: empty input: no header line\n");
-	CHECK(readstr("a,,b\n1,2,3\n", &t) == -1);
-	CHECK_ERR("t: bad.csv:1: empty column name in header\n");
-	CHECK(readstr("a,b,a\n", &t) == -1);
-	CHECK_ERR("t: bad.csv:1: duplicate column 'a'\n");
 
 	/* CRLF line ends are RFC 4180: accepted, no '\r' left in a field. */
 	CHECK(readstr("a,b\r\n1,2\r\n", &t) == 0);
@@ -212,32 +239,19 @@ main(int argc, char **argv)
 		csvio_free(&t);
 	}
 
-	/* Non-numeric and out-of-range geometry. */
-	CHECK(getrow("in_c", "abc", &l) == -1);
-	CHECK(strstr(errbuf, "bad.csv:2: column 'in_c'") != NULL &&
-	    strstr(errbuf, "'abc'") != NULL);
-	CHECK(getrow("in_h", "12x", &l) == -1);
-	CHECK(strstr(errbuf, "bad.csv:2: column 'in_h'") != NULL);
-	CHECK(getrow("kernel_w", "3.0", &l) == -1);
-	CHECK(strstr(errbuf, "column 'kernel_w'") != NULL);
-	CHECK(getrow("macs", "99999999999999999999", &l) == -1);
-	CHECK(strstr(errbuf, "column 'macs'") != NULL);
-	CHECK(getrow("out_w", "", &l) == -1);
-	CHECK(strstr(errbuf, "column 'out_w'") != NULL);
-	CHECK(getrow("out_c", "0", &l) == -1);
-	CHECK_ERR("t: bad.csv:2: column 'out_c': must be positive, not '0'\n");
-	CHECK(getrow("pad_top", "-1", &l) == -1);
-	CHECK_ERR("t: bad.csv:2: column 'pad_top': must be non-negative, not '-1'\n");
-	CHECK(getrow("gemm_m", "0", &l) == 0);	/* zero GEMM view is allowed */
-	CHECK(getrow("groups", "2", &l) == -1);
-	CHECK_ERR("t: bad.csv:2: column 'groups': 2 does not divide in_c 3 and out_c 64\n");
-	CHECK(getrow("op", "convolution", &l) == -1);
-	CHECK_ERR("t: bad.csv:2: column 'op': unknown op 'convolution'\n");
-	CHECK(getrow("op", "", &l) == -1);
-	CHECK_ERR("t: bad.csv:2: column 'op': empty field\n");
-	CHECK(getrow("dtype", "fp17", &l) == -1);
-	CHECK_ERR("t: bad.csv:2: column 'dtype': unknown type 'fp17'\n");
-	CHECK(getrow("act", "a-very-long-activation-name-indeed", &l) == -1);
-	CHECK(strstr(errbuf, "column 'act': value too long") != NULL);
+	for (i = 0; i < NITEMS(bad_cells); i++) {
+		const struct bad_cell *b = &bad_cells[i];
+		int before = check_failures;
+
+		CHECK(getrow(b->col, b->val, &l) == b->rc);
+		if (b->err != NULL)
+			CHECK_ERR(b->err);
+		if (b->has != NULL)
+			CHECK(strstr(errbuf, b->has) != NULL);
+		if (b->has2 != NULL)
+			CHECK(strstr(errbuf, b->has2) != NULL);
+		if (check_failures != before)
+			fprintf(stderr, "(%s = '%s')\n", b->col, b->val);
+	}
 	return CHECK_DONE();
 }

@@ -17,6 +17,7 @@
 
 #include "csvio.h"
 #include "check.h"
+#include "check_csv.h"
 
 #define NKEY	10
 #define NSET	4
@@ -127,32 +128,13 @@ tmpfile_with(const char *s, size_t n)
 }
 
 static char *
-streamed(char *path, int (*fn)(void *, struct table *,
-    const struct table **), size_t *n)
-{
-	char *files[1] = { path }, *out = NULL;
-	struct table_out *o;
-	FILE *fp;
-
-	if ((fp = open_memstream(&out, n)) == NULL)
-		abort();
-	o = csvio_out_open(fp, 0);
-	CHECK_EQ_I(csvio_stream_block(files, 1, NULL, 4096, fn, NULL, o), 0);
-	CHECK_EQ_I(csvio_out_close(o, 1), 0);
-	fclose(fp);
-	return out;
-}
-
-static char *
 whole(const char *s, size_t len, int from, size_t *n)
 {
 	struct table t;
 	size_t r, col[NSET];
-	char *out = NULL;
-	FILE *fp = fmemopen((void *)s, len, "r");
+	char *out;
 
-	CHECK_EQ_I(csvio_read(fp, "t.csv", &t), 0);
-	fclose(fp);
+	CHECK_EQ_I(check_readmem(s, len, "t.csv", &t), 0);
 	if (from) {
 		size_t i = 0, src = 0;
 
@@ -167,19 +149,33 @@ whole(const char *s, size_t len, int from, size_t *n)
 		for (r = 0; r < t.nrows; r++)
 			setcells(&t, r, col, keyof(&t, r));
 	}
-	if ((fp = open_memstream(&out, n)) == NULL)
-		abort();
-	CHECK(csvio_write(fp, &t) == 0);
-	fclose(fp);
+	out = check_written(&t, n);
 	csvio_free(&t);
 	return out;
+}
+
+/*
+ * The file path (text s[0..len)) streamed in blocks through the stage fn
+ * writes what whole(s, len, from) writes.
+ */
+static void
+same(char *path, int (*fn)(void *, struct table *, const struct table **),
+    const char *s, size_t len, int from)
+{
+	size_t na, nb;
+	char *a = check_streamed(path, 4096, fn, &na);
+	char *b = whole(s, len, from, &nb);
+
+	CHECK(na == nb && memcmp(a, b, na) == 0);
+	free(a);
+	free(b);
 }
 
 int
 main(void)
 {
-	char *s = NULL, *a, *b, *path;
-	size_t len = 0, na, nb;
+	char *s = NULL, *path;
+	size_t len = 0;
 	FILE *fp = open_memstream(&s, &len);
 	int r;
 
@@ -190,18 +186,10 @@ main(void)
 	fclose(fp);
 	path = tmpfile_with(s, len);
 	store = csvio_keep_new();
-	a = streamed(path, keepfn, &na);
-	b = whole(s, len, 0, &nb);
+	same(path, keepfn, s, len, 0);
 	CHECK(nblock > 4);
-	CHECK(na == nb && memcmp(a, b, na) == 0);
-	free(a);
-	free(b);
-	a = streamed(path, fromlinefn, &na);
-	b = whole(s, len, 1, &nb);
+	same(path, fromlinefn, s, len, 1);
 	CHECK(nstarts > 4);
-	CHECK(na == nb && memcmp(a, b, na) == 0);
-	free(a);
-	free(b);
 	csvio_keep_free(store);
 	unlink(path);
 	free(s);

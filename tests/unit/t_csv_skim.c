@@ -17,6 +17,7 @@
 #include "csvio.h"
 #include "diag.h"
 #include "check.h"
+#include "check_csv.h"
 
 /* A growing string. */
 struct str {
@@ -226,33 +227,19 @@ modfn(void *arg, struct table *in, const struct table **res)
 static void
 streamed(const struct str *s, size_t block)
 {
-	char path[] = "/tmp/t_csv_skimXXXXXX", *files[1], *a = NULL, *b = NULL;
+	char path[] = "/tmp/t_csv_skimXXXXXX", *a, *b;
 	struct table t;
-	struct table_out *o;
 	size_t na = 0, nb = 0;
-	FILE *fp;
 	int fd;
 
 	if ((fd = mkstemp(path)) < 0 ||
 	    write(fd, s->s, s->n) != (ssize_t)s->n)
 		abort();
 	close(fd);
-	files[0] = path;
-	if ((fp = open_memstream(&a, &na)) == NULL)
-		abort();
-	o = csvio_out_open(fp, 0);
-	CHECK_EQ_I(csvio_stream_block(files, 1, NULL, block, modfn, NULL, o),
-	    0);
-	CHECK_EQ_I(csvio_out_close(o, 1), 0);
-	fclose(fp);
-	fp = fmemopen(s->s, s->n, "r");
-	CHECK_EQ_I(csvio_read(fp, "t.csv", &t), 0);
-	fclose(fp);
+	a = check_streamed(path, block, modfn, &na);
+	CHECK_EQ_I(check_readmem(s->s, s->n, "t.csv", &t), 0);
 	modify(&t);
-	if ((fp = open_memstream(&b, &nb)) == NULL)
-		abort();
-	CHECK(csvio_write(fp, &t) == 0);
-	fclose(fp);
+	b = check_written(&t, &nb);
 	CHECK(na == nb && memcmp(a, b, na) == 0);
 	csvio_free(&t);
 	unlink(path);
@@ -268,14 +255,12 @@ readall(const struct str *s, struct str *out, char *err, size_t nerr)
 {
 	struct capture cap;
 	struct table t;
-	FILE *fp = fmemopen(s->s, s->n, "r");
 	int rc;
 
 	if (capture_start(&cap) != 0)
 		abort();
-	rc = csvio_read(fp, "t.csv", &t);
+	rc = check_readmem(s->s, s->n, "t.csv", &t);
 	capture_end(&cap, err, nerr);
-	fclose(fp);
 	out->n = 0;
 	put(out, "", 0);
 	nread = 0;

@@ -14,15 +14,12 @@
 #include "diag.h"
 #include "layer.h"
 #include "check.h"
+#include "check_csv.h"
 
 static int
 readstr(const char *s, struct table *t)
 {
-	FILE *fp = fmemopen((void *)s, strlen(s), "r");
-	int rc = csvio_read(fp, "t.csv", t);
-
-	fclose(fp);
-	return rc;
+	return check_readmem(s, strlen(s), "t.csv", t);
 }
 
 static char *
@@ -70,7 +67,6 @@ quoting(void)
 	struct table t, u;
 	char *got, *want, *w, f[70000];
 	size_t ncase = sizeof(cases) / sizeof(cases[0]), i, r, len;
-	FILE *fp;
 
 	csvio_init(&t, "q");
 	csvio_addcol(&t, "a");
@@ -121,10 +117,7 @@ quoting(void)
 		*w++ = '\n';
 	}
 	*w = '\0';
-	got = NULL;
-	fp = open_memstream(&got, &len);
-	CHECK(csvio_write(fp, &t) == 0);
-	fclose(fp);
+	got = check_written(&t, &len);
 	CHECK(strcmp(got, want) == 0);
 	CHECK(readstr(got, &u) == 0);
 	CHECK_EQ_I(u.nrows, t.nrows);
@@ -136,6 +129,42 @@ quoting(void)
 	free(want);
 	csvio_free(&t);
 	csvio_free(&u);
+}
+
+/* csvio_int of row r, column c of t, what it reported put in err. */
+static int
+int_said(struct table *t, size_t r, size_t c, int64_t *v, char *err,
+    size_t n)
+{
+	struct capture cap;
+	int rc;
+
+	if (capture_start(&cap) != 0)
+		abort();
+	rc = csvio_int(t, r, c, v);
+	capture_end(&cap, err, n);
+	return rc;
+}
+
+/*
+ * csvio_int refuses a new row's cell of column c ("v"), set to cell
+ * (NULL: left unset), saying what of the row's line; the words unchanged.
+ */
+static void
+int_refused(struct table *t, size_t c, const char *cell, const char *what)
+{
+	char err[256], want[128];
+	size_t r = csvio_addrow(t);
+	int rc, before = check_failures;
+
+	if (cell != NULL)
+		csvio_set(t, r, c, cell);
+	rc = int_said(t, r, c, &(int64_t){ 0 }, err, sizeof(err));
+	snprintf(want, sizeof(want), "t:%ld: column 'v': %s",
+	    csvio_line(t, r), what);
+	CHECK(rc == -1 && strstr(err, want) != NULL);
+	if (check_failures != before)
+		fprintf(stderr, "(%d, '%s', want '%s')\n", rc, err, want);
 }
 
 /*
@@ -154,9 +183,8 @@ ints(void)
 	    "0000000000000000000000000001", "18446744073709551616", "1 ",
 	    " 1", "1-", "--1", "+-1", "0x10", "1e3", "1.0", "\t1", "12\n" };
 	struct table t;
-	struct capture cap;
 	char in[64], err[256];
-	size_t i, c, r;
+	size_t c, r;
 	int k, j, n, bad = 0;
 
 	csvio_init(&t, "t");
@@ -187,10 +215,7 @@ ints(void)
 		aok = csvio_parse_int64(in, &a) == 0;
 		r = csvio_addrow(&t);
 		csvio_set(&t, r, c, in);
-		if (capture_start(&cap) != 0)
-			abort();
-		bok = csvio_int(&t, r, c, &b) == 0;
-		capture_end(&cap, err, sizeof(err));
+		bok = int_said(&t, r, c, &b, err, sizeof(err)) == 0;
 		if ((aok != wok || bok != wok || (wok && (a != want ||
 		    b != want)) || (!bok) != (err[0] != '\0')) && bad++ < 10)
 			fprintf(stderr, "'%s': csvio_parse_int64 %d %lld, csvio_int "
@@ -199,23 +224,8 @@ ints(void)
 	}
 	CHECK_EQ_I(bad, 0);
 	/* what csvio_int says of a bad one, unchanged */
-	r = csvio_addrow(&t);
-	csvio_set(&t, r, c, "12x");
-	if (capture_start(&cap) != 0)
-		abort();
-	i = (size_t)csvio_int(&t, r, c, &(int64_t){ 0 });
-	capture_end(&cap, err, sizeof(err));
-	snprintf(in, sizeof(in), "t:%ld: column 'v': not an integer: '12x'",
-	    csvio_line(&t, r));
-	CHECK(i == (size_t)-1 && strstr(err, in) != NULL);
-	r = csvio_addrow(&t);
-	if (capture_start(&cap) != 0)
-		abort();
-	i = (size_t)csvio_int(&t, r, c, &(int64_t){ 0 });
-	capture_end(&cap, err, sizeof(err));
-	snprintf(in, sizeof(in), "t:%ld: column 'v': empty field",
-	    csvio_line(&t, r));
-	CHECK(i == (size_t)-1 && strstr(err, in) != NULL);
+	int_refused(&t, c, "12x", "not an integer: '12x'");
+	int_refused(&t, c, NULL, "empty field");
 	csvio_free(&t);
 }
 

@@ -19,6 +19,7 @@
 #include "task.h"
 #include "split_geom.h"
 #include "check.h"
+#include "check_ran.h"
 
 #define IX(t, b, c, h, w) ((((b) * (t).c_ + (c)) * (t).h_ + (h)) * (t).w_ + (w))
 
@@ -301,10 +302,8 @@ main(int argc, char **argv)
 	test_split();
 	test_pipe();
 	/* the random shapes must exercise the code, not skip it */
-	CHECK(nsplit > 1000);
-	CHECK(npipe > 100);
-	CHECK(npub > 50);
-	printf("%d splits, %d pipelines, %d published-rule checks\n",
-	    nsplit, npipe, npub);
+	CHECK_RAN("splits", nsplit, 1000);
+	CHECK_RAN("pipelines", npipe, 100);
+	CHECK_RAN("published-rule checks", npub, 50);
 	return CHECK_DONE();
 }

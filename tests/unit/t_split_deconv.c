@@ -23,6 +23,7 @@
 #include "split_geom.h"
 #include "task.h"
 #include "check.h"
+#include "check_ran.h"
 
 /*
  * Where tap k of window position o lands along one axis, stride s,
@@ -33,6 +34,25 @@ static int64_t
 tap(int64_t o, int64_t s, int64_t pad, int64_t k, int64_t d)
 {
 	return o * s - pad + k * d;
+}
+
+/*
+ * Where tap k (depth, row, column) of p's window at position o lands, as
+ * an offset in a box of n[0] x n[1] x n[2] elements, or -1 outside it: a
+ * conv's input element from its output position, a transposed conv's
+ * output element from its input position.
+ */
+static int64_t
+land(const struct layer *p, const int64_t o[3], const int64_t k[3],
+    const int64_t n[3])
+{
+	int64_t d = tap(o[0], p->stride_d, p->pad_front, k[0], p->dil_d);
+	int64_t h = tap(o[1], p->stride_h, p->pad_top, k[1], p->dil_h);
+	int64_t w = tap(o[2], p->stride_w, p->pad_left, k[2], p->dil_w);
+
+	if (d < 0 || d >= n[0] || h < 0 || h >= n[1] || w < 0 || w >= n[2])
+		return -1;
+	return (d * n[1] + h) * n[2] + w;
 }
 
 /*
@@ -48,7 +68,7 @@ deconv(const struct layer *p, const int64_t *x, int64_t full_in_h,
     int64_t *y, int64_t full_h, int64_t y0)
 {
 	int64_t g, ic, o, ih, iw, kh, kw, ocg = p->out_c / p->groups;
-	int64_t icg = p->in_c / p->groups;
+	int64_t icg = p->in_c / p->groups, box[3] = { 1, p->out_h, p->out_w };
 
 	for (g = 0; g < p->groups; g++)
 		for (ic = 0; ic < icg; ic++)
@@ -57,14 +77,14 @@ deconv(const struct layer *p, const int64_t *x, int64_t full_in_h,
 					for (iw = 0; iw < p->in_w; iw++)
 						for (kh = 0; kh < p->kernel_h; kh++)
 							for (kw = 0; kw < p->kernel_w; kw++) {
-	int64_t oh = tap(ih, p->stride_h, p->pad_top, kh, p->dil_h);
-	int64_t ow = tap(iw, p->stride_w, p->pad_left, kw, p->dil_w);
+	int64_t at = land(p, (int64_t[3]){ 0, ih, iw },
+	    (int64_t[3]){ 0, kh, kw }, box);
 	int64_t c = g * icg + ic, oc = oc0 + g * ocg + o;
 	int64_t wo = (oc0 + o) % ocg_total;	/* within-group weight column */
 
-	if (oh < 0 || oh >= p->out_h || ow < 0 || ow >= p->out_w)
+	if (at < 0)
 		continue;
-	y[(oc * full_h + y0 + oh) * p->out_w + ow] +=
+	y[(oc * full_h + y0) * p->out_w + at] +=
 	    x[(c * full_in_h + x0 + ih) * p->in_w + iw] *
 	    w[((c * ocg_total + wo) * p->kernel_h + kh) * p->kernel_w + kw];
 							}
@@ -80,6 +100,7 @@ conv3(const struct layer *p, const int64_t *x, int64_t full_id, int64_t x0,
     const int64_t *w, int64_t *y, int64_t full_od, int64_t y0)
 {
 	int64_t oc, od, oh, ow, ic, a, b, c;
+	int64_t box[3] = { p->in_d, p->in_h, p->in_w };
 
 	for (oc = 0; oc < p->out_c; oc++)
 	for (od = 0; od < p->out_d; od++)
@@ -91,17 +112,14 @@ conv3(const struct layer *p, const int64_t *x, int64_t full_id, int64_t x0,
 		for (a = 0; a < p->kernel_d; a++)
 		for (b = 0; b < p->kernel_h; b++)
 		for (c = 0; c < p->kernel_w; c++) {
-			int64_t d = tap(od, p->stride_d, p->pad_front, a, p->dil_d);
-			int64_t h = tap(oh, p->stride_h, p->pad_top, b, p->dil_h);
-			int64_t ww = tap(ow, p->stride_w, p->pad_left, c, p->dil_w);
+			int64_t at = land(p, (int64_t[3]){ od, oh, ow },
+			    (int64_t[3]){ a, b, c }, box);
 
-			if (d < 0 || d >= p->in_d || h < 0 || h >= p->in_h ||
-			    ww < 0 || ww >= p->in_w)
+			if (at < 0)
 				continue;
 			acc += w[(((oc * p->in_c + ic) * p->kernel_d + a) *
 			    p->kernel_h + b) * p->kernel_w + c] *
-			    x[((ic * full_id + x0 + d) * p->in_h + h) * p->in_w +
-			    ww];
+			    x[(ic * full_id + x0) * p->in_h * p->in_w + at];
 		}
 		y[((oc * full_od + y0 + od) * p->out_h + oh) * p->out_w + ow] =
 		    acc;
@@ -335,7 +353,7 @@ main(int argc, char **argv)
 		free(y1);
 	}
 	/* most random layers have every cut; the rows were really tested */
-	CHECK(rowsplits > 200);
+	CHECK_RAN("output-row cuts", rowsplits, 200);
 	depth_trials(&rules);
 	{
 		/* C3D's conv2: 8x16x16 by 3x3x3, 32 -> 64 channels. */
