@@ -15,6 +15,7 @@
 #include "gpu_ops.h"
 #include "gpu_wino.h"
 #include "check.h"
+#include "check_csv.h"
 
 #define NEAR(a, b) (fabs((double)(a) - (double)(b)) < 1e-6 * (fabs((double)(b)) + 1))
 
@@ -474,16 +475,6 @@ winograd(void)
 	CHECK(!gpu_wino_ok(&m, &l, GPU_WINO_NONFUSED));
 }
 
-static int
-readstr(const char *s, struct table *t)
-{
-	FILE *fp = fmemopen((void *)s, strlen(s), "r");
-	int rc = csvio_read(fp, "m.csv", t);
-
-	fclose(fp);
-	return rc;
-}
-
 static void
 measured(void)
 {
@@ -499,7 +490,7 @@ measured(void)
 	    "c1,conv,1,16,8,8,16,8,8,3,3,1,1,1,,100\n",
 	    "c1,conv,1,16,8,8,16,8,8,3,3,1,1,1,fp16,50\n",
 	    "c1,conv,1,16,4,8,16,4,8,3,3,1,1,1,,30\n");
-	CHECK(readstr(buf, &t) == 0);
+	CHECK(check_readmem(buf, strlen(buf), "m.csv", &t) == 0);
 	CHECK(gpu_measured_from_table(&t, &ms) == 0);
 	csvio_free(&t);
 	layer_init(&l);
@@ -523,7 +514,7 @@ measured(void)
 	snprintf(buf, sizeof(buf), "%s%s%s", hdr,
 	    "c1,conv,1,16,8,8,16,8,8,3,3,1,1,1,,100\n",
 	    "c1,conv,1,16,8,8,16,8,8,3,3,1,1,1,,90\n");
-	CHECK(readstr(buf, &t) == 0);
+	CHECK(check_readmem(buf, strlen(buf), "m.csv", &t) == 0);
 	CHECK(gpu_measured_from_table(&t, &ms) < 0);
 	csvio_free(&t);
 }
