@@ -35,6 +35,12 @@ struct bank {
 	int64_t	nact, nrd, nwr, npre, cnt;
 };
 
+/* A command on the bus: which, its rank, bank, row and column, its flags. */
+struct cmdrec {
+	int	cmd, rank, bank, col, fl;
+	int32_t	row;
+};
+
 struct chan {
 	const struct hbmpim_dram *d;
 	int64_t	nb;			/* banks per rank */
@@ -47,8 +53,7 @@ struct chan {
 	int64_t	refc[MAXR];
 	int	refptr, pending, rankptr, preptr;
 	/* the command issued last clock, received by the rank this clock */
-	int	lc, lrank, lbank, lcol, lfl;
-	int32_t	lrow;
+	struct cmdrec last;
 	int64_t	phase_n;		/* transactions added in this phase */
 	int64_t	maxdone;
 	int64_t	t;
@@ -278,12 +283,7 @@ issue(struct chan *c, int cmd, int r, int b, int32_t row, int col, int fl)
 {
 	struct bank *k = &c->bk[r][b];
 
-	c->lc = cmd;
-	c->lrank = r;
-	c->lbank = b;
-	c->lrow = row;
-	c->lcol = col;
-	c->lfl = fl;
+	c->last = (struct cmdrec){ cmd, r, b, col, fl, row };
 	switch (cmd) {
 	case C_ACT:
 		issue_act(c, r, b, row);
@@ -293,7 +293,7 @@ issue(struct chan *c, int cmd, int r, int b, int32_t row, int col, int fl)
 		issue_col(c, cmd, r, b);
 		break;
 	case C_PRE:
-		c->lrow = k->row;
+		c->last.row = k->row;
 		k->st = B_PRE;
 		k->cnt = c->d->t_rp;
 		k->nact = mx(k->nact, c->t + c->d->t_rp);
@@ -310,29 +310,30 @@ issue(struct chan *c, int cmd, int r, int b, int32_t row, int col, int fl)
 static void
 rank_receive(struct chan *c)
 {
-	int r = c->lrank, b = c->lbank;
+	const struct cmdrec *x = &c->last;
+	int r = x->rank, b = x->bank;
 
-	if (c->lc == C_NONE)
+	if (x->cmd == C_NONE)
 		return;
-	if (c->mode[r] == M_SB && c->lc == C_ACT && c->lrow == ROW_SB2HAB &&
-	    c->lcol == COL_MODE && (b == 0 || b == 1 || b == 8 || b == 9)) {
+	if (c->mode[r] == M_SB && x->cmd == C_ACT && x->row == ROW_SB2HAB &&
+	    x->col == COL_MODE && (b == 0 || b == 1 || b == 8 || b == 9)) {
 		c->sbmark[r] |= 1 << ((b & 1) | (b >= 8 ? 2 : 0));
 		if (c->sbmark[r] == 15) {
 			c->mode[r] = M_HAB;
 			c->sbmark[r] = 0;
 		}
-	} else if (c->mode[r] != M_SB && c->lc == C_WR &&
-	    c->lrow == ROW_REGS && c->lcol == 0) {
-		c->mode[r] = (c->lfl & F_ON) ? M_PIM : M_HAB;
-	} else if (c->mode[r] == M_HAB && c->lc == C_PRE &&
-	    c->lrow == ROW_HAB2SB && b < 2) {
+	} else if (c->mode[r] != M_SB && x->cmd == C_WR &&
+	    x->row == ROW_REGS && x->col == 0) {
+		c->mode[r] = (x->fl & F_ON) ? M_PIM : M_HAB;
+	} else if (c->mode[r] == M_HAB && x->cmd == C_PRE &&
+	    x->row == ROW_HAB2SB && b < 2) {
 		c->habmark[r] |= 1 << b;
 		if (c->habmark[r] == 3) {
 			c->mode[r] = M_SB;
 			c->habmark[r] = 0;
 		}
 	}
-	c->lc = C_NONE;
+	c->last.cmd = C_NONE;
 }
 
 static void
@@ -454,7 +455,7 @@ clock1(struct chan *c)
 {
 	const struct hbmpim_dram *d = c->d;
 	struct tx *x;
-	int r, b, changed = c->lc != C_NONE;
+	int r, b, changed = c->last.cmd != C_NONE;
 	size_t i;
 
 	if (c->s != NULL && c->tqn < (size_t)d->tq_depth &&
@@ -480,7 +481,7 @@ clock1(struct chan *c)
 		changed = 1;
 	}
 	schedule(c);
-	if (c->lc != C_NONE)
+	if (c->last.cmd != C_NONE)
 		changed = 1;
 	for (r = 0, b = 0; r < d->ranks; r++)
 		b |= c->cqn[r] < (size_t)d->cq_depth;
