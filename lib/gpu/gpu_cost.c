@@ -11,6 +11,7 @@
 #include "conf.h"
 #include "diag.h"
 #include "gpu_cost.h"
+#include "gpu_layer.h"
 #include "memo.h"
 #include "task.h"
 

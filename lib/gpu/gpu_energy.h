@@ -12,6 +12,7 @@
 #define PF_GPU_ENERGY_H
 
 #include "conf.h"
+#include "gpu_layer.h"
 #include "gpu_model.h"
 
 struct gpu_energy {

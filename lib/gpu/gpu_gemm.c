@@ -7,27 +7,6 @@
 
 #include "gpu_gemm.h"
 
-int
-gpu_gemm_occupancy(const struct gpu_model *m, const struct gpu_tile *t, int esz)
-{
-	double regs, smem, o, v;
-
-	if (t->threads <= 0 || t->tm <= 0 || t->tn <= 0)
-		return 0;
-	regs = ceil((double)t->tm * t->tn / t->threads) + m->tile_regs_overhead;
-	if (regs > 255)
-		return 0;
-	smem = (double)(t->tm + t->tn) * m->tile_k * esz * m->tile_stages;
-	o = m->max_ctas_per_sm;
-	if ((v = floor(m->max_threads_per_sm / t->threads)) < o)
-		o = v;
-	if ((v = floor(m->regs_per_sm / (t->threads * regs))) < o)
-		o = v;
-	if ((v = floor(m->smem_kb_per_sm * 1024 / smem)) < o)
-		o = v;
-	return o < 0 ? 0 : (int)o;
-}
-
 double
 gpu_gemm_waves(double ctas, double slots)
 {
@@ -103,7 +82,7 @@ gpu_gemm_option(const struct gpu_mach *g, const struct gpu_gemm *p,
 	struct gpu_kern rk;
 
 	memset(k, 0, sizeof(*k));
-	if ((occ = gpu_gemm_occupancy(m, t, p->esz)) <= 0)
+	if ((occ = gpu_tile_occupancy(m, t, p->esz)) <= 0)
 		return -1;
 	mt = ceil(p->m / t->tm);
 	nt = ceil(p->n / t->tn);
@@ -200,7 +179,7 @@ static int
 conv_tile_ok(const struct gpu_model *m, const struct gpu_gemm *p,
     const struct gpu_tile *t, double tn)
 {
-	return t->tm >= 64 && t->tn <= tn && gpu_gemm_occupancy(m, t, p->esz) >= 1;
+	return t->tm >= 64 && t->tn <= tn && gpu_tile_occupancy(m, t, p->esz) >= 1;
 }
 
 int

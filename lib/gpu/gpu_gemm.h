@@ -44,16 +44,6 @@ struct gpu_gemm {
 	int	ntiles;
 };
 
-/*
- * CTAs of tile t resident per SM for element size esz (0 when the tile
- * cannot be resident: too many registers, threads or shared memory).
- * Shared memory per CTA = (tm + tn) x tile_k x esz x tile_stages;
- * registers per thread = tm x tn / threads (fp32 accumulators) +
- * tile_regs_overhead, at most 255.
- */
-int gpu_gemm_occupancy(const struct gpu_model *m, const struct gpu_tile *t,
-    int esz);
-
 /* Waves of ctas CTAs over slots concurrent CTAs: ceil(ctas / slots). */
 double gpu_gemm_waves(double ctas, double slots);
 

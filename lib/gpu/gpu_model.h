@@ -1,9 +1,9 @@
 /*
  * The GPU device model of gpu-cycles(1): the parameters of one GPU as
- * loaded from a share/pimflow/gpu/<name>.conf file, the machine it becomes
- * at a given number of memory channels, and the per-layer estimate that
- * combines the GEMM (gpu_gemm.h) and streaming-kernel (gpu_ops.h) models
- * with the kernels-per-layer structure of the build being modelled.
+ * loaded from a share/pimflow/gpu/<name>.conf file and the machine it
+ * becomes at a given number of memory channels; the kernel models
+ * (gpu_gemm.h, gpu_ops.h, gpu_wino.h) stand on it, and the per-layer
+ * estimate (gpu_layer.h) on them.
  *
  * Everything here is a pure function of these structs: no file is read
  * except by gpu_model_load(), so the unit tests build models in memory.
@@ -105,6 +105,16 @@ int gpu_tiles_parse_into(const char *s, struct gpu_tile *tiles, int *n,
     const char **why);
 
 /*
+ * CTAs of tile t resident per SM for element size esz (0 when the tile
+ * cannot be resident: too many registers, threads or shared memory).
+ * Shared memory per CTA = (tm + tn) x tile_k x esz x tile_stages;
+ * registers per thread = tm x tn / threads (fp32 accumulators) +
+ * tile_regs_overhead, at most 255.
+ */
+int gpu_tile_occupancy(const struct gpu_model *m, const struct gpu_tile *t,
+    int esz);
+
+/*
  * The machine at a channel count.  Its cycles are cycles of the sustained
  * clock (rates in bytes per such cycle); scale converts them to cycles of
  * clock_mhz, in which every gpu_cost field is reported.
@@ -124,44 +134,8 @@ struct gpu_mach {
 void gpu_mach_init(struct gpu_mach *g, const struct gpu_model *m,
     double channels);
 
-enum gpu_bound { GPU_COMPUTE, GPU_MEMORY, GPU_LAUNCH };
-enum gpu_path { GPU_TENSOR, GPU_CUDA, GPU_STREAM };
-
-/* Estimate of one layer (or piece) on one machine. */
-struct gpu_cost {
-	double		cycles;		/* in the flow, composed by the build */
-	double		device_cycles;	/* main + aux, launches excluded */
-	double		launch_cycles;	/* kernels x launch latency */
-	double		main_cycles;	/* main kernel on the device */
-	double		aux_cycles;	/* layout/epilogue/reduction kernels */
-	double		math_cycles, mem_cycles; /* main kernel, summed */
-	int		kernels;
-	enum gpu_bound	bound;
-	enum gpu_path	path;
-	struct gpu_tile	tile;		/* tm = 0 for stream kernels */
-	int		occupancy;	/* CTAs per SM */
-	int		splitk;
-	double		ctas, waves;
-	double		flops;		/* useful FLOPs (2 x MACs) */
-	double		dram_bytes, l2_bytes;
-	int		input_l2;	/* layer input read from L2 */
-	int		winograd;	/* gpu_wino.h algorithm used, 0: none */
-};
-
-/*
- * Estimate layer l on model m with the given memory channels (> 0).
- * Returns 0, -1 (no report) when the geometry cannot be costed (a
- * conv/gemm/matmul with a zero GEMM dimension), or -2 (no report) when
- * the config has no rate for the layer's dtype (gpu_dtype_ok()).
- */
-int gpu_layer_cost(const struct gpu_model *m, const struct layer *l,
-    double channels, struct gpu_cost *c);
-
-/*
- * Whether the rule of gpu-cycles(1) puts the layer's activation input in
- * L2: the build's l2_warm_input is set and in_bytes <= l2_input_fraction x L2.
- */
-int gpu_input_in_l2(const struct gpu_mach *g, double in_bytes);
+/* Whether dtype is one of the 8-bit integer types (int8, uint8). */
+int gpu_dtype_is_int8(const char *dtype);
 
 /*
  * Whether the config has a rate for dtype: fp16, bf16 and fp32 always,
@@ -177,11 +151,5 @@ int gpu_dtype_ok(const struct gpu_model *m, const char *dtype);
  * gpu_dtype_ok() refuses.
  */
 const char *gpu_dtype_keys(const char *dtype);
-
-/* FLOP/cycle/SM of the fastest unit a dtype may use (tensor if any). */
-double gpu_peak_rate(const struct gpu_model *m, const char *dtype);
-
-const char *gpu_bound_name(enum gpu_bound b);
-const char *gpu_path_name(enum gpu_path p);
 
 #endif

@@ -14,7 +14,7 @@
 
 #include "hbmpim_model.h"
 #include "layer.h"
-#include "pim_cost.h"
+#include "pim_engine.h"
 
 /* Engine runs longer than this many clocks are extrapolated. */
 #define HBMPIM_EXACT_CLOCKS	4000000
@@ -55,7 +55,7 @@ int hbmpim_cost_layer(const struct hbmpim_model *m, const struct layer *l,
     int64_t nch, struct hbmpim_memo *memo, const char *where,
     struct hbmpim_cost *c);
 
-/* The engine (pim_cost.h): arch = hbm-pim. */
+/* The engine (pim_engine.h): arch = hbm-pim. */
 extern const struct pim_engine hbmpim_cost_engine;
 
 #endif

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "hbmpim_stream.h"
+#include "hbmpim_time.h"
 #include "xalloc.h"
 
 /* ---- stream generation (src/tests/PIMKernel.cpp) ---- */

@@ -558,7 +558,26 @@ engine_cost(void *state, const struct layer *l, const struct pim_row *p,
 }
 
 
+/* The 16-bit floating-point dtypes the MAC lanes take. */
+static const char *
+refuse_dtype(void *state, const struct layer *l)
+{
+	(void)state;
+	/*
+	 * Each bank's 16 multipliers take 16-bit floating-point operands,
+	 * 16 to a 32-byte column (share/doc/newton-timing.md §4-5,
+	 * share/doc/devices.md §3.1, §3.4): fp32 does not fit the lanes,
+	 * and int8 would have to be widened to 16 bits and summed in
+	 * floating point, which is not the integer arithmetic a quantised
+	 * layer asks for.
+	 */
+	if (strcmp(l->dtype, "fp16") == 0 || strcmp(l->dtype, "bf16") == 0)
+		return NULL;
+	return "the MAC lanes multiply 16-bit floating-point values (fp16 or "
+	    "bf16) only; not PIM-eligible";
+}
+
 const struct pim_engine newton_cost_engine = {
 	"newton", "abEGTgrx", cols, engine_open, engine_cost, engine_close,
-	pim_refuse_newton
+	refuse_dtype
 };

@@ -13,7 +13,7 @@
 
 #include "layer.h"
 #include "newton_time.h"
-#include "pim_cost.h"
+#include "pim_engine.h"
 #include "pim_model.h"
 
 /*
@@ -50,7 +50,7 @@ int newton_cost_layer(const struct pim_model *m, const struct layer *l,
     int64_t nch, int64_t max_gw, int hiding, const struct pim_opts *o,
     const char *where, struct newton_cost *c);
 
-/* The engine (pim_cost.h); its state is a struct pim_model. */
+/* The engine (pim_engine.h); its state is a struct pim_model. */
 extern const struct pim_engine newton_cost_engine;
 
 #endif

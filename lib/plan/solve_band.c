@@ -10,7 +10,7 @@
 #include "conf.h"
 #include "diag.h"
 #include "solve_band.h"
-#include "solve_merge.h"
+#include "solve_merge_ns.h"
 #include "xalloc.h"
 
 const char *const solve_band_cost_cols[] = {

@@ -15,7 +15,7 @@
 #include "diag.h"
 #include "nameix.h"
 #include "solve_band.h"
-#include "solve_merge.h"
+#include "solve_merge_ns.h"
 #include "solve_io.h"
 #include "task.h"
 #include "xalloc.h"

@@ -1,10 +1,10 @@
 /*
- * The times of pf-merge's tables as integer picoseconds (solve_merge.h):
+ * The times of pf-merge's tables as integer picoseconds (solve_merge_ns.h):
  * a piece's ns read exactly, a sum written back as ns.
  */
 #include "csvio.h"
 #include "diag.h"
-#include "solve_merge.h"
+#include "solve_merge_ns.h"
 #include "task.h"
 
 int

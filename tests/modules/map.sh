@@ -5,7 +5,8 @@
 # uses, and a use across wings only through a face); every symbol an object
 # of lib/ exports carrying its module's prefix (nm of the build's objects);
 # no file past 800 lines and no function past 80 but the map's exceptions,
-# and no exception that no longer applies.  One line per breach:
+# and no exception that no longer applies; no circle among the modules' uses
+# (the map's) or the headers' includes.  One line per breach:
 #   map: FILE[:LINE]: what
 # MAP, SRC and OBJ (a build's lib/ objects) may name others, for the
 # mutation checks of tests/modules/mutate.sh.
@@ -102,7 +103,7 @@ FILENAME == T "/map" {
 		if (a[4] == "all") allface[a[2]] = 1
 		else { n = split(a[4], fs, " "); for (i = 1; i <= n; i++) face[fs[i]] = 1 }
 	} else if (a[1] == "M") {
-		m = a[2]; mwing[m] = a[3]; hdr[m] = a[4]
+		m = a[2]; mwing[m] = a[3]; hdr[m] = a[4]; morder[++nmod] = m
 		if (a[4] in hmod) err(mapname, "header " a[4] " in two modules")
 		hmod[a[4]] = m; hwing[a[4]] = a[3]
 		n = split(a[5], ps, " ")
@@ -124,6 +125,7 @@ FILENAME == T "/map" {
 FILENAME == T "/libfiles" {
 	b = base($1); f = folder($1)
 	m = (b ~ /\.c$/) ? smod[b] : hmod[b]
+	if (b ~ /\.h$/) { hpath[b] = $1; horder[++nh] = b }
 	if (m == "") { err($1, "not in the module map"); next }
 	if (f != mwing[m]) err($1, "module " m " is wing " mwing[m] ", not in lib/" mwing[m] "/")
 	if (b ~ /\.c$/) { need[$1] = hdr[m] }
@@ -139,6 +141,7 @@ FILENAME == T "/incl" {
 		next
 	}
 	if (path in need && h == need[path]) have[path] = 1
+	if (b ~ /\.h$/ && (h in hmod) && h != b) hinc[b] = hinc[b] " " h
 	m = (b ~ /\.c$/) ? smod[b] : hmod[b]
 	if (m == "") next
 	if (!(h in hmod)) { err(path ":" $2, "includes \"" h "\", no module'"'"'s header"); next }
@@ -172,7 +175,29 @@ FILENAME == T "/lens" {
 }
 function prefixes(m,   p, s) { s = ""; for (p in pmod) if (pmod[p] == m) s = s " " p; return substr(s, 2) }
 function err(w, what) { print "map: " w ": " what; bad = 1 }
+# circle(G, V): a depth-first walk of graph G ("M" the uses of modules, "H"
+# the includes of headers) from V; each edge that closes a circle reports
+# the circle once, from the node where it is entered.
+function circle(g, v,   n, i, ws, w, j, s) {
+	col[g, v] = 1; stk[++sp] = v
+	n = split(g == "M" ? uses[v] : hinc[v], ws, " ")
+	for (i = 1; i <= n; i++) {
+		w = ws[i]
+		if (w == "-" || w == v) continue
+		if (col[g, w] == 1) {
+			for (j = sp; stk[j] != w; j--) ;
+			s = w
+			for (j++; j <= sp; j++) s = s " -> " stk[j]
+			if (g == "M") err(mapname, "modules in a circle: " s " -> " w)
+			else err(hpath[w], "headers in a circle: " s " -> " w)
+		} else if (col[g, w] == 0) circle(g, w)
+	}
+	sp--; col[g, v] = 2
+}
 END {
+	# No circle among the modules (a use climbs back) or the headers.
+	for (i = 1; i <= nmod; i++) if (col["M", morder[i]] == 0) circle("M", morder[i])
+	for (i = 1; i <= nh; i++) if (col["H", horder[i]] == 0) circle("H", horder[i])
 	# The map itself: each declared use within the wing rules.
 	for (m in uses) {
 		n = split(uses[m], us, " ")

@@ -93,4 +93,16 @@ sed -i 's/^\(| task | table | task.h | task.c | task_ | [^|]*\)|/\1 split_geom |
     "$T/src/share/doc/modules.md"
 expect map-use 'task (table) uses split_geom: wing table may not use wing plan'
 
+# A use that closes a circle: the device model using the estimate above it.
+fresh
+sed -i 's/^\(| gpu_model | gpu | [^|]*|[^|]*|[^|]*| conf diag gpu_build layer\) |/\1 gpu_layer |/' \
+    "$T/src/share/doc/modules.md"
+expect module-circle 'modules in a circle: gpu_model -> gpu_layer -> gpu_model'
+
+# Headers in a circle: csvio.h including its private header, which
+# includes csvio.h.
+fresh
+sed -i 's/^#include "nameix.h"$/#include "nameix.h"\n#include "csvio_arena.h"/' "$T/src/lib/base/csvio.h"
+expect header-circle 'lib/base/csvio.h: headers in a circle: csvio.h -> csvio_arena.h -> csvio.h'
+
 exit $bad

@@ -11,6 +11,7 @@
 #include "csvio.h"
 #include "gpu_gemm.h"
 #include "gpu_measured.h"
+#include "gpu_layer.h"
 #include "gpu_model.h"
 #include "gpu_ops.h"
 #include "gpu_wino.h"
@@ -42,28 +43,28 @@ occupancy(void)
 	sm75(&m);
 	/* regs 128+64 = 192: 65536/(256*192) = 1.33; smem 384*32*2*2 = 48 KiB. */
 	t = (struct gpu_tile){ 256, 128, 256 };
-	CHECK_EQ_I(gpu_gemm_occupancy(&m, &t, 2), 1);
+	CHECK_EQ_I(gpu_tile_occupancy(&m, &t, 2), 1);
 	/* fp32 staging: 96 KiB of shared memory does not fit in 64. */
-	CHECK_EQ_I(gpu_gemm_occupancy(&m, &t, 4), 0);
+	CHECK_EQ_I(gpu_tile_occupancy(&m, &t, 4), 0);
 	/* regs 192: 65536/(128*192) = 2.67; smem 256*32*4 = 32 KiB -> 2. */
 	t = (struct gpu_tile){ 128, 128, 128 };
-	CHECK_EQ_I(gpu_gemm_occupancy(&m, &t, 2), 2);
+	CHECK_EQ_I(gpu_tile_occupancy(&m, &t, 2), 2);
 	/* regs 96 -> 5; smem 16 KiB -> 4; threads 8; CTAs 16 -> 4. */
 	t = (struct gpu_tile){ 64, 64, 128 };
-	CHECK_EQ_I(gpu_gemm_occupancy(&m, &t, 2), 4);
+	CHECK_EQ_I(gpu_tile_occupancy(&m, &t, 2), 4);
 	/* regs 80 -> 6; smem 144*32*4 = 18 KiB -> 3. */
 	t = (struct gpu_tile){ 16, 128, 128 };
-	CHECK_EQ_I(gpu_gemm_occupancy(&m, &t, 2), 3);
+	CHECK_EQ_I(gpu_tile_occupancy(&m, &t, 2), 3);
 	/* 64x64 with 32 threads: 128+64 regs -> 10; threads 32; smem -> 4. */
 	t = (struct gpu_tile){ 64, 64, 32 };
-	CHECK_EQ_I(gpu_gemm_occupancy(&m, &t, 2), 4);
+	CHECK_EQ_I(gpu_tile_occupancy(&m, &t, 2), 4);
 	/* 256 accumulators + 64 > 255 registers: never resident. */
 	t = (struct gpu_tile){ 128, 128, 64 };
-	CHECK_EQ_I(gpu_gemm_occupancy(&m, &t, 2), 0);
+	CHECK_EQ_I(gpu_tile_occupancy(&m, &t, 2), 0);
 	/* The CTA limit binds: a tiny tile, 16 CTAs. */
 	m.smem_kb_per_sm = 1024;
 	t = (struct gpu_tile){ 16, 16, 32 };
-	CHECK_EQ_I(gpu_gemm_occupancy(&m, &t, 2), 16);
+	CHECK_EQ_I(gpu_tile_occupancy(&m, &t, 2), 16);
 
 	CHECK(gpu_gemm_waves(25, 60) == 1);
 	CHECK(gpu_gemm_waves(60, 60) == 1);

@@ -23,6 +23,7 @@
 
 #include "conf.h"
 #include "diag.h"
+#include "gpu_layer.h"
 #include "gpu_model.h"
 #include "layer.h"
 #include "check.h"
