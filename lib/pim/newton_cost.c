@@ -189,11 +189,11 @@ append_cycles(const struct pim_model *m, const struct layer *l,
 	*bytes = 0;
 	if (d == 0)
 		return 0;
-	len = ceil_div(gl->ci, e) * e;
+	len = ceil_div(gl->g.ci, e) * e;
 	/* the segment the new position lands in: the last one */
 	seg = len <= gb ? len : len % gb;
 	if (seg > 0) {
-		newton_gen_kv_pack(m, seg, gl->p, gl->co, &k);
+		newton_gen_kv_pack(m, seg, gl->g.p, gl->g.co, &k);
 		kpr = k.kpr;
 		copies = k.qpb;
 	}
@@ -315,12 +315,9 @@ job_map(const struct pim_model *m, const struct layer *l, int64_t nch,
 	memset(gl, 0, sizeof(*gl));
 	if (pim_gemv_map(l, o->per_group, where, g) < 0)
 		return -1;
-	gl->ci = g->ci;
-	gl->co = g->co;
-	gl->kh = g->kh;
-	gl->kw = g->kw;
-	gl->h = g->h;
-	gl->p = g->p;
+	/* the generator plans one instance; the count stays in *inst */
+	gl->g = *g;
+	gl->g.inst = 1;
 	*inst = g->inst;
 	if (layer_is_kv(l)) {
 		/*
@@ -476,7 +473,7 @@ cost_layer(const struct pim_model *m, struct memo *memo, const struct layer *l,
 	*c = pr.c;
 	job_energy(m, l, &gl, &pr, inst, nch, jnch, repeat, c);
 	if (o->reduce)
-		c->extra = reduce_cycles(m, l, (double)gl.p * (double)gl.co *
+		c->extra = reduce_cycles(m, l, (double)gl.g.p * (double)gl.g.co *
 		    (double)g.inst, c->partials, nch);
 	c->cycles = c->st.cycles + c->extra + c->append;
 	c->ns = (double)c->cycles * 1000.0 / m->clock_mhz;

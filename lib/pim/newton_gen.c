@@ -301,39 +301,39 @@ newton_gen_build_pick(const struct pim_model *m, const struct ngen_layer *l,
 
 	memset(p, 0, sizeof(*p));
 	p->nch = nch;
-	if (nch < 1 || max_gw < 1 || l->ci < 1 || l->co < 1 || l->p < 1 ||
-	    ck_mul(l->ci, l->kh, &red) < 0 || ck_mul(red, l->kw, &red) < 0 ||
-	    red > INT64_MAX / 2)
+	if (nch < 1 || max_gw < 1 || l->g.ci < 1 || l->g.co < 1 ||
+	    l->g.p < 1 || ck_mul(l->g.ci, l->g.kh, &red) < 0 ||
+	    ck_mul(red, l->g.kw, &red) < 0 || red > INT64_MAX / 2)
 		return -1;
 	len = ceil_div(red, e) * e;		/* L */
 	pt = &p->part[0];
-	pt->r = ceil_div(l->co, m->banks);
+	pt->r = ceil_div(l->g.co, m->banks);
 	if (len <= gb && l->packed) {
-		newton_gen_kv_pack(m, len, l->p, l->co, &k);
+		newton_gen_kv_pack(m, len, l->g.p, l->g.co, &k);
 		if (k.hpr > l->hpr)
 			k.hpr = l->hpr > 1 ? l->hpr : 1;
-		pt->blocks = ceil_div(l->p, k.qpb);
-		pt->r = ceil_div(l->co, m->banks * k.kpr);
+		pt->blocks = ceil_div(l->g.p, k.qpb);
+		pt->r = ceil_div(l->g.co, m->banks * k.kpr);
 		pt->q = len / e;
 		pt->rho = k.qpb * k.kpr * k.hpr;
 		pt->chunks = 1;
 		p->nparts = 1;
 	} else if (len <= gb) {
 		fl = gb / len;
-		pt->blocks = ceil_div(l->p, fl);
+		pt->blocks = ceil_div(l->g.p, fl);
 		pt->q = len / e;
 		pt->rho = fl;
 		pt->chunks = 1;
-		if (l->kh > 1 || l->kw > 1) {
+		if (l->g.kh > 1 || l->g.kw > 1) {
 			pt->has_stride = 1;
-			pt->stride_text[0] = l->ci * l->kh;
-			pt->stride_text[1] = l->ci * (l->h - l->kh);
-			pt->stride_text[2] = l->ci * l->kh;
+			pt->stride_text[0] = l->g.ci * l->g.kh;
+			pt->stride_text[1] = l->g.ci * (l->g.h - l->g.kh);
+			pt->stride_text[2] = l->g.ci * l->g.kh;
 		}
 		p->nparts = 1;
 	} else {
 		full = len / gb;
-		if (ck_mul(full, l->p, &pt->blocks) < 0)
+		if (ck_mul(full, l->g.p, &pt->blocks) < 0)
 			return -1;
 		pt->q = gb / e;
 		pt->rho = 1;
@@ -344,16 +344,16 @@ newton_gen_build_pick(const struct pim_model *m, const struct ngen_layer *l,
 			pt = &p->part[1];
 			pt->r = p->part[0].r;
 			fl = gb / rem;
-			pt->blocks = ceil_div(l->p, fl);
+			pt->blocks = ceil_div(l->g.p, fl);
 			pt->q = rem / e;
 			pt->rho = fl;
 			pt->chunks = 1;
 			p->nparts = 2;
 			if (l->packed) {
 				/* the remainder segment packs too, heads do not */
-				newton_gen_kv_pack(m, rem, l->p, l->co, &k);
-				pt->blocks = ceil_div(l->p, k.qpb);
-				pt->r = ceil_div(l->co, m->banks * k.kpr);
+				newton_gen_kv_pack(m, rem, l->g.p, l->g.co, &k);
+				pt->blocks = ceil_div(l->g.p, k.qpb);
+				pt->r = ceil_div(l->g.co, m->banks * k.kpr);
 				pt->rho = k.qpb * k.kpr;
 			}
 		}

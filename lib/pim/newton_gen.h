@@ -17,13 +17,19 @@
 #include <stdio.h>
 
 #include "newton_time.h"
+#include "pim_engine.h"
 #include "pim_model.h"
 
-/* A GEMV-shaped piece of work: p instances of (co x ci*kh*kw) . vector. */
+/*
+ * A GEMV-shaped piece of work: p instances of (co x ci*kh*kw) . vector,
+ * the geometry pim_gemv_map gives (h: input rows, only for the GWRITE
+ * stride text).  The generator schedules one instance of g and never
+ * reads g.inst; how many instances run, and how a KV cache packs them, is
+ * the caller's (newton_cost's job_map), which keeps g.inst at 1 so that
+ * equal jobs compare equal.
+ */
 struct ngen_layer {
-	int64_t	ci, co, kh, kw;	/* C_i, C_o, kernel */
-	int64_t	p;		/* GEMV instances (output pixels, or GEMM rows) */
-	int64_t	h;		/* input rows, only for the GWRITE stride text */
+	struct pim_gemv	g;
 	/*
 	 * A KV cache (pim-cycles(1)): its layout is ours, so the row's
 	 * segments hold distinct outputs (newton_gen_kv_pack) instead of copies

@@ -394,8 +394,8 @@ test_properties(void)
 
 		/* Counts equal the closed forms of share/doc/newton-timing.md §5. */
 		memset(&gl, 0, sizeof(gl));
-		gl.ci = ci; gl.co = co; gl.kh = gl.kw = k;
-		gl.p = l.out_h * l.out_w; gl.h = h;
+		gl.g.ci = ci; gl.g.co = co; gl.g.kh = gl.g.kw = k;
+		gl.g.p = l.out_h * l.out_w; gl.g.h = h;
 		CHECK(newton_gen_build(&M, &gl, nch, gw, &p) == 0);
 		for (pi = 0; pi < p.nparts; pi++) {
 			const struct ngen_part *pt = &p.part[pi];
@@ -405,16 +405,16 @@ test_properties(void)
 			full = L / 512;
 			if (L <= 512) {
 				fl = 512 / L;
-				CHECK_EQ_I(pt->blocks, ceil_div(gl.p, fl));
+				CHECK_EQ_I(pt->blocks, ceil_div(gl.g.p, fl));
 				q = L / 16;
 				rho = fl;
 			} else if (pi == 0) {
-				CHECK_EQ_I(pt->blocks, full * gl.p);
+				CHECK_EQ_I(pt->blocks, full * gl.g.p);
 				q = 32;
 				rho = 1;
 			} else {
 				fl = 512 / (L - 512 * full);
-				CHECK_EQ_I(pt->blocks, ceil_div(gl.p, fl));
+				CHECK_EQ_I(pt->blocks, ceil_div(gl.g.p, fl));
 				q = (L - 512 * full) / 16;
 				rho = fl;
 			}
@@ -511,8 +511,8 @@ test_geometry(void)
 		c = cost(&l, 16, 4, 1, 0);
 		/* The published path: P from the generator's own formula. */
 		memset(&gl, 0, sizeof(gl));
-		gl.ci = ci; gl.co = co; gl.kh = gl.kw = k; gl.h = h;
-		gl.p = ho * ho;
+		gl.g.ci = ci; gl.g.co = co; gl.g.kh = gl.g.kw = k; gl.g.h = h;
+		gl.g.p = ho * ho;
 		CHECK(newton_gen_build(&M, &gl, 16, 4, &p) == 0);
 		for (pi = 0; pi < p.nparts; pi++) {
 			newton_gen_chan_block(&p.part[pi], 0, &cb[pi]);
