@@ -171,8 +171,8 @@ row_time(const struct gpu_rowctx *x, size_t r, const struct layer *l,
 		rt->dev = c->device_cycles / ghz;
 	}
 	if (!(rt->ns >= 0 && rt->ns <= GPU_MAX_NS) || !fits(rt->cyc) ||
-	    !fits(c->dram_bytes) || !fits(c->l2_bytes) || !fits(c->ctas) ||
-	    !fits(c->waves)) {
+	    !fits(c->dram_bytes) || !fits(c->l2_bytes) || !fits(c->shape.ctas) ||
+	    !fits(c->shape.waves)) {
 		pf_errl(t->fname, csvio_line(t, r), "layer '%s': GPU time %g ns "
 		    "does not fit (the limit is 9e12 ns)", csvio_get(t, r,
 		    (size_t)(x->name >= 0 ? x->name : x->lc.op)), rt->ns);
@@ -202,16 +202,16 @@ row_cells(const struct gpu_rowctx *x, size_t r, const struct layer *l,
 	csvio_setint(t, r, col[C_CHAN], ch);
 	csvio_setint(t, r, col[C_TENSOR], c->path == GPU_TENSOR);
 	tile[0] = '\0';
-	if (c->tile.tm > 0) {
-		csvio_fmtfix(tile, 24, c->tile.tm, 0);
+	if (c->shape.tile.tm > 0) {
+		csvio_fmtfix(tile, 24, c->shape.tile.tm, 0);
 		strcat(tile, "x");
-		csvio_fmtfix(tile + strlen(tile), 24, c->tile.tn, 0);
+		csvio_fmtfix(tile + strlen(tile), 24, c->shape.tile.tn, 0);
 	}
 	csvio_set(t, r, col[C_TILE], tile);
-	csvio_setint(t, r, col[C_SPLITK], c->splitk);
-	csvio_setint(t, r, col[C_OCC], c->occupancy);
-	csvio_setint(t, r, col[C_CTAS], (int64_t)c->ctas);
-	csvio_setint(t, r, col[C_WAVES], (int64_t)c->waves);
+	csvio_setint(t, r, col[C_SPLITK], c->shape.splitk);
+	csvio_setint(t, r, col[C_OCC], c->shape.occ);
+	csvio_setint(t, r, col[C_CTAS], (int64_t)c->shape.ctas);
+	csvio_setint(t, r, col[C_WAVES], (int64_t)c->shape.waves);
 	csvio_setint(t, r, col[C_INL2], c->input_l2);
 	csvio_setns(t, r, col[C_MAIN], c->main_cycles / ghz);
 	csvio_setns(t, r, col[C_AUX], c->aux_cycles / ghz);

@@ -60,8 +60,8 @@ wave_cost(const struct gpu_mach *g, const struct gpu_gemm *p,
 	l2 = fmax(l2b / (g->l2_bpc * m->eff_l2),
 	    per_sm * tile_in / m->sm_l2_bytes_per_cycle);
 	dram = (rd + wr) / (g->dram_bpc * m->eff_dram);
-	k->math += math;
-	k->mem += fmax(l2, dram);
+	k->shape.math += math;
+	k->shape.mem += fmax(l2, dram);
 	k->dram_bytes += rd + wr;
 	k->l2_bytes += l2b;
 	/* Each k-step waits for its loads when too few CTAs hide them. */
@@ -97,11 +97,11 @@ gpu_gemm_option(const struct gpu_mach *g, const struct gpu_gemm *p,
 		ks = ceil(ceil(p->k / s) / m->tile_k) * m->tile_k;
 	fits = (p->a_in_l2 ? 0 : p->a_bytes) + p->b_bytes <=
 	    m->l2_reuse_fraction * g->l2_bytes;
-	k->tile = *t;
-	k->occ = occ;
-	k->splitk = s;
-	k->ctas = total;
-	k->waves = waves;
+	k->shape.tile = *t;
+	k->shape.occ = occ;
+	k->shape.splitk = s;
+	k->shape.ctas = total;
+	k->shape.waves = waves;
 	k->kernels = 1;
 	/* Full waves are identical: cost one and scale; then the last. */
 	last = total - (waves - 1) * slots;
@@ -111,8 +111,8 @@ gpu_gemm_option(const struct gpu_mach *g, const struct gpu_gemm *p,
 		full = wave_cost(g, p, t, ks, s, slots, total, mt, nt, fits,
 		    &one);
 		cyc += full * (waves - 1);
-		k->math += one.math * (waves - 1);
-		k->mem += one.mem * (waves - 1);
+		k->shape.math += one.shape.math * (waves - 1);
+		k->shape.mem += one.shape.mem * (waves - 1);
 		k->dram_bytes += one.dram_bytes * (waves - 1);
 		k->l2_bytes += one.l2_bytes * (waves - 1);
 	}

@@ -78,13 +78,7 @@ copies(const struct gpu_mach *g, double n, double b, int esz, int *in_l2,
 static void
 take_kern(const struct gpu_kern *k, struct gpu_cost *c)
 {
-	c->tile = k->tile;
-	c->occupancy = k->occ;
-	c->splitk = k->splitk;
-	c->ctas = k->ctas;
-	c->waves = k->waves;
-	c->math_cycles = k->math;
-	c->mem_cycles = k->mem;
+	c->shape = k->shape;
 	c->dram_bytes += k->dram_bytes;
 	c->l2_bytes += k->l2_bytes;
 	c->kernels += k->kernels;
@@ -278,8 +272,8 @@ gpu_layer_cost(const struct gpu_model *m, const struct layer *l,
 	/* From cycles of the sustained clock to cycles of clock_mhz. */
 	c->main_cycles *= g.scale;
 	c->aux_cycles *= g.scale;
-	c->math_cycles *= g.scale;
-	c->mem_cycles *= g.scale;
+	c->shape.math *= g.scale;
+	c->shape.mem *= g.scale;
 	c->launch_cycles = c->kernels * m->launch_cycles;
 	c->device_cycles = c->main_cycles + c->aux_cycles;
 	c->cycles = gpu_build_compose(m->build.launch, c->device_cycles,
@@ -288,7 +282,7 @@ gpu_layer_cost(const struct gpu_model *m, const struct layer *l,
 	    c->launch_cycles >= c->device_cycles)
 		c->bound = GPU_LAUNCH;
 	else if (c->aux_cycles > c->main_cycles ||
-	    c->math_cycles < c->mem_cycles)
+	    c->shape.math < c->shape.mem)
 		c->bound = GPU_MEMORY;
 	else
 		c->bound = GPU_COMPUTE;

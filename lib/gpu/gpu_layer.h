@@ -9,6 +9,7 @@
 #define PF_GPU_LAYER_H
 
 #include "gpu_model.h"
+#include "gpu_ops.h"
 #include "layer.h"
 
 enum gpu_bound { GPU_COMPUTE, GPU_MEMORY, GPU_LAUNCH };
@@ -23,14 +24,10 @@ struct gpu_cost {
 	double		launch_cycles;	/* kernels x launch latency */
 	double		main_cycles;	/* main kernel on the device */
 	double		aux_cycles;	/* layout/epilogue/reduction kernels */
-	double		math_cycles, mem_cycles; /* main kernel, summed */
+	struct gpu_shape shape;		/* the main kernel's */
 	int		kernels;
 	enum gpu_bound	bound;
 	enum gpu_path	path;
-	struct gpu_tile	tile;		/* tm = 0 for stream kernels */
-	int		occupancy;	/* CTAs per SM */
-	int		splitk;
-	double		ctas, waves;
 	double		flops;		/* useful FLOPs (2 x MACs) */
 	double		dram_bytes, l2_bytes;
 	int		input_l2;	/* layer input read from L2 */

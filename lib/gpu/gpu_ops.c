@@ -37,25 +37,26 @@ gpu_ops_stream_cost(const struct gpu_mach *g, const struct gpu_stream *s,
 	double busy, bytes, var, dram, l2, sm;
 
 	memset(k, 0, sizeof(*k));
-	k->occ = gpu_ops_stream_occupancy(m);
-	k->ctas = ctas;
-	k->waves = ceil(ctas / (m->sms * k->occ));
-	k->splitk = 1;
+	k->shape.occ = gpu_ops_stream_occupancy(m);
+	k->shape.ctas = ctas;
+	k->shape.waves = ceil(ctas / (m->sms * k->shape.occ));
+	k->shape.splitk = 1;
 	k->kernels = 1;
 	/*
 	 * Elements handled by the busiest SM, counting every CTA as full
 	 * (an edge CTA takes as long as a full one): idle SMs on small grids.
 	 */
 	busy = ceil(ctas / m->sms) * per_cta;
-	k->math = s->rate > 0 ?
+	k->shape.math = s->rate > 0 ?
 	    busy * (s->flops / elems) / (s->rate * m->eff_math) : 0;
 	bytes = s->dram_rd + s->l2_rd + s->dram_wr;
 	dram = (s->dram_rd + s->dram_wr) / (g->dram_bpc * m->eff_dram);
 	l2 = bytes / (g->l2_bpc * m->eff_l2);
 	var = bytes - s->shared_rd;
 	sm = (busy * (var / elems) + s->shared_rd) / m->sm_l2_bytes_per_cycle;
-	k->mem = fmax(dram, fmax(l2, sm));
-	k->cycles = fmax(k->math, k->mem) + m->fill_cycles + g->fixed;
+	k->shape.mem = fmax(dram, fmax(l2, sm));
+	k->cycles = fmax(k->shape.math, k->shape.mem) + m->fill_cycles +
+	    g->fixed;
 	k->dram_bytes = s->dram_rd + s->dram_wr;
 	k->l2_bytes = bytes;
 }
@@ -155,10 +156,10 @@ gpu_ops_direct_conv_cost(const struct gpu_mach *g, const struct layer *l,
 	    (double)l->stride_w + (double)((l->kernel_w - 1) * l->dil_w + 1));
 	ctas = (double)l->batch * ceil((double)l->out_h / DW_TILE) *
 	    ceil((double)l->out_w / DW_TILE) * ceil((double)l->out_c / ch);
-	k->occ = gpu_ops_stream_occupancy(m);
-	k->ctas = ctas;
-	k->waves = ceil(ctas / (m->sms * k->occ));
-	k->splitk = 1;
+	k->shape.occ = gpu_ops_stream_occupancy(m);
+	k->shape.ctas = ctas;
+	k->shape.waves = ceil(ctas / (m->sms * k->shape.occ));
+	k->shape.splitk = 1;
 	k->kernels = 1;
 	busy = ceil(ctas / m->sms);
 	flops = 2.0 * (double)l->macs / ctas;
@@ -172,10 +173,11 @@ gpu_ops_direct_conv_cost(const struct gpu_mach *g, const struct layer *l,
 	dram = ((in_l2 ? 0 : in) + w + out) / (g->dram_bpc * m->eff_dram);
 	l2 = ctas * stage / (g->l2_bpc * m->eff_l2);
 	sm = busy * stage / m->sm_l2_bytes_per_cycle;
-	k->math = math;
-	k->mem = fmax(dram, fmax(l2, sm));
+	k->shape.math = math;
+	k->shape.mem = fmax(dram, fmax(l2, sm));
 	/* a library conv call: the conv's per-call floor (conv_fixed_ns) */
-	k->cycles = fmax(k->math, k->mem) + m->fill_cycles + g->conv_fixed;
+	k->cycles = fmax(k->shape.math, k->shape.mem) + m->fill_cycles +
+	    g->conv_fixed;
 	k->dram_bytes = (in_l2 ? 0 : in) + w + out;
 	k->l2_bytes = ctas * stage;
 }

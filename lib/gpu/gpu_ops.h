@@ -19,17 +19,26 @@
 #include "gpu_model.h"
 #include "layer.h"
 
+/*
+ * A kernel's shape: how its grid fills the machine and the compute and
+ * memory terms its time is the larger of.  A layer's estimate reports its
+ * main kernel's (gpu_layer.h).
+ */
+struct gpu_shape {
+	struct gpu_tile	tile;		/* tm = 0 for stream kernels */
+	int		occ;		/* CTAs per SM */
+	int		splitk;		/* 1 unless split-K */
+	double		ctas, waves;
+	double		math, mem;	/* summed compute / memory cycles */
+};
+
 /* Device time and breakdown of one kernel (no launch latency). */
 struct gpu_kern {
 	double		cycles;		/* device cycles */
-	double		math, mem;	/* summed compute / memory terms */
+	struct gpu_shape shape;
 	double		dram_bytes, l2_bytes;
-	double		ctas, waves;
-	int		occ;		/* CTAs per SM */
-	int		splitk;		/* 1 unless split-K */
 	int		kernels;	/* kernels launched (2 with a reduction) */
 	double		aux_cycles;	/* part of cycles in a reduction kernel */
-	struct gpu_tile	tile;		/* tm = 0 for stream kernels */
 };
 
 /* Work of one streaming kernel. */

@@ -203,7 +203,7 @@ gpu_wino_cost(const struct gpu_mach *g, const struct layer *l,
 		xf = (z.tiles * z.c * f->data + z.c * z.n * f->filt + z.tiles *
 		    z.n * f->inv) / (m->sms * z.rate * m->wino_eff_math);
 		cyc += xf;
-		k->math += xf;
+		k->shape.math += xf;
 	} else
 		aux += transform(g, &z, z.tout, z.tout <= z.fit,
 		    (double)l->out_bytes, z.tiles * z.n * f->inv, k);

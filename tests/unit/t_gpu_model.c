@@ -138,12 +138,12 @@ gemm_by_hand(void)
 	 */
 	CHECK(NEAR(c, 2248 + 1000));
 	CHECK(NEAR(k.cycles, 2248));
-	CHECK(k.waves == 2);
-	CHECK(k.ctas == 4);
-	CHECK_EQ_I(k.occ, 1);
+	CHECK(k.shape.waves == 2);
+	CHECK(k.shape.ctas == 4);
+	CHECK_EQ_I(k.shape.occ, 1);
 	CHECK(NEAR(k.dram_bytes, 65536));
 	CHECK(NEAR(k.l2_bytes, 98304));
-	CHECK(NEAR(k.math, 2048));
+	CHECK(NEAR(k.shape.math, 2048));
 
 	/*
 	 * The same with split-K 2: 8 tiles of K 32 in 4 waves.  Per wave
@@ -175,7 +175,7 @@ gemm_by_hand(void)
 	m.launch_cycles = 1000;
 	gpu_mach_init(&g, &m, 1);
 	CHECK_EQ_I(k.kernels, 2);
-	CHECK_EQ_I(k.splitk, 2);
+	CHECK_EQ_I(k.shape.splitk, 2);
 
 	/*
 	 * An NHWC conv with 8 channels and a 3x3 filter: K = 72 is 3 k-steps
@@ -185,13 +185,13 @@ gemm_by_hand(void)
 	 */
 	p.k = 72;
 	c = gpu_gemm_option(&g, &p, &t, 1, &k);
-	CHECK(NEAR(k.math, 2 * 2.0 * 64 * 64 * 96 / 512));
+	CHECK(NEAR(k.shape.math, 2 * 2.0 * 64 * 64 * 96 / 512));
 	p.taps = 9;
 	c = gpu_gemm_option(&g, &p, &t, 1, &k);
-	CHECK(NEAR(k.math, 2 * 4608));
+	CHECK(NEAR(k.shape.math, 2 * 4608));
 	/* Split-K 2 halves the 9 k-steps: 5 per split. */
 	c = gpu_gemm_option(&g, &p, &t, 2, &k);
-	CHECK(NEAR(k.math, 4 * 2.0 * 64 * 64 * 160 / 512));
+	CHECK(NEAR(k.shape.math, 4 * 2.0 * 64 * 64 * 160 / 512));
 	p.taps = 0;
 	p.k = 64;
 
@@ -199,7 +199,7 @@ gemm_by_hand(void)
 	m.tiles[0] = t;
 	m.ntiles = 1;
 	gpu_gemm_cost(&g, &p, &k);
-	CHECK_EQ_I(k.splitk, 1);
+	CHECK_EQ_I(k.shape.splitk, 1);
 	CHECK(NEAR(k.cycles, 2248));
 }
 
@@ -227,12 +227,12 @@ stream_by_hand(void)
 	 * 128; math 1024*1/128 = 8: 128 + fill 100.
 	 */
 	CHECK(NEAR(k.cycles, 228));
-	CHECK(k.ctas == 1 && k.waves == 1);
-	CHECK_EQ_I(k.occ, 4);	/* 1024 threads / 256 */
+	CHECK(k.shape.ctas == 1 && k.shape.waves == 1);
+	CHECK_EQ_I(k.shape.occ, 4);	/* 1024 threads / 256 */
 	/* 1025 elements: a second CTA, on the other SM: no slower per SM. */
 	s.elems = 1025;
 	gpu_ops_stream_cost(&g, &s, &k);
-	CHECK(k.ctas == 2);
+	CHECK(k.shape.ctas == 2);
 	CHECK(k.cycles >= 228);
 }
 
@@ -402,7 +402,7 @@ winograd(void)
 	 * operations over 2 SMs x 64 = 168 cycles.
 	 */
 	gpu_wino_cost(&g, &l, GPU_WINO_FUSED, 0, &k);
-	CHECK(NEAR(k.math, 8 * 4096 + 168));
+	CHECK(NEAR(k.shape.math, 8 * 4096 + 168));
 	CHECK_EQ_I(k.kernels, 1);
 	CHECK(NEAR(k.aux_cycles, 0));
 	/* Non-fused F(4x4,3x3): filter and input transforms, GEMMs, output. */
@@ -448,11 +448,11 @@ winograd(void)
 	CHECK(layer_derive(&l) == 0);
 	CHECK(gpu_layer_cost(&m, &l, 1, &c) == 0);
 	CHECK(c.path == GPU_CUDA);
-	CHECK_EQ_I(c.tile.tn, 32);
+	CHECK_EQ_I(c.shape.tile.tn, 32);
 	/* fp16 on tensor cores keeps tile_menu (64x64 only here) */
 	snprintf(l.dtype, sizeof(l.dtype), "fp16");
 	CHECK(gpu_layer_cost(&m, &l, 1, &c) == 0);
-	CHECK_EQ_I(c.tile.tn, 64);
+	CHECK_EQ_I(c.shape.tile.tn, 64);
 	m.ntiles32 = 1;
 	conv3_fp32(&l);
 	/* 5x5: non-fused only; strided, fp16 or TF32 layers: never. */
@@ -558,7 +558,7 @@ conv_igemm(void)
 	p.c_bytes = 64 * 128 * 2;
 	m.ntiles = 1;
 	gpu_gemm_cost(&g, &p, &k);
-	CHECK(k.splitk > 1);
+	CHECK(k.shape.splitk > 1);
 	CHECK_EQ_I(k.kernels, 2);
 	/*
 	 * ...a conv does not: 128x64 is the largest tile whose grid (2
@@ -567,36 +567,36 @@ conv_igemm(void)
 	m.ntiles = 4;
 	p.conv = 1;
 	gpu_gemm_cost(&g, &p, &k);
-	CHECK_EQ_I(k.splitk, 1);
+	CHECK_EQ_I(k.shape.splitk, 1);
 	CHECK_EQ_I(k.kernels, 1);
-	CHECK_EQ_I(k.tile.tm, 128);
-	CHECK_EQ_I(k.tile.tn, 64);
+	CHECK_EQ_I(k.shape.tile.tm, 128);
+	CHECK_EQ_I(k.shape.tile.tn, 64);
 	/* One CTA per SM, 128 k-steps of 2*128*64*32/512 = 1024 cycles. */
-	CHECK(NEAR(k.math, 128 * 1024));
+	CHECK(NEAR(k.shape.math, 128 * 1024));
 	/* The floor: conv_fixed_ns (5000 ns at 1 GHz), not kernel_fixed_ns. */
 	CHECK(NEAR(k.cycles, 128 * 1024 + 100 + 5000));
 	/* Many pixels: the largest tile filling the SMs, 128 x 128. */
 	p.m = 4096;
 	gpu_gemm_cost(&g, &p, &k);
-	CHECK_EQ_I(k.tile.tm, 128);
-	CHECK_EQ_I(k.tile.tn, 128);
+	CHECK_EQ_I(k.shape.tile.tm, 128);
+	CHECK_EQ_I(k.shape.tile.tn, 128);
 	/* 32 output channels: no tile wider than 64 (the narrowest). */
 	p.n = 32;
 	gpu_gemm_cost(&g, &p, &k);
-	CHECK_EQ_I(k.tile.tn, 64);
-	CHECK_EQ_I(k.tile.tm, 128);
+	CHECK_EQ_I(k.shape.tile.tn, 64);
+	CHECK_EQ_I(k.shape.tile.tm, 128);
 	/* A grid too small for any tile to fill the SMs: the smallest. */
 	p.m = 16;
 	gpu_gemm_cost(&g, &p, &k);
-	CHECK_EQ_I(k.tile.tm, 64);
-	CHECK_EQ_I(k.tile.tn, 64);
+	CHECK_EQ_I(k.shape.tile.tm, 64);
+	CHECK_EQ_I(k.shape.tile.tn, 64);
 	/* A menu of GEMV-like tiles only: the cheapest of them, never 0. */
 	m.tiles[0] = m.tiles[3];
 	m.ntiles = 1;
 	CHECK_EQ_I(gpu_gemm_conv_tile(&g, &p, m.tiles, m.ntiles), -1);
 	gpu_gemm_cost(&g, &p, &k);
-	CHECK_EQ_I(k.tile.tm, 16);
-	CHECK_EQ_I(k.splitk, 1);
+	CHECK_EQ_I(k.shape.tile.tm, 16);
+	CHECK_EQ_I(k.shape.splitk, 1);
 	CHECK(k.cycles > 5000);
 }
 
