@@ -38,7 +38,7 @@ gpu_energy_nj(const struct gpu_energy *e, const struct gpu_cost *c,
 
 	if (strcmp(dtype, "fp16") == 0 || strcmp(dtype, "bf16") == 0)
 		f = e->e_flop_pj_fp16;
-	else if (strcmp(dtype, "int8") == 0 || strcmp(dtype, "uint8") == 0 ||
+	else if (gpu_dtype_is_int8(dtype) ||
 	    strncmp(dtype, "fp8", 3) == 0)
 		f = e->e_flop_pj_int8;
 	pj = c->flops * f + c->l2_bytes * e->e_l2_pj_per_byte +

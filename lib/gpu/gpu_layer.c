@@ -33,7 +33,7 @@ tc_rate(const struct gpu_model *m, const char *dtype)
 {
 	if (strcmp(dtype, "fp16") == 0 || strcmp(dtype, "bf16") == 0)
 		return m->tc_fp16;
-	if (strcmp(dtype, "int8") == 0 || strcmp(dtype, "uint8") == 0)
+	if (gpu_dtype_is_int8(dtype))
 		return m->build.int8_tensor != 0 ? m->tc_int8 : 0;
 	if (strcmp(dtype, "fp8") == 0)
 		return m->tc_int8;
