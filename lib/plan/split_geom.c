@@ -14,20 +14,17 @@ const char *const split_rule_names[] = {
 	"split-dil", "split-stride3", "pipe-stride", NULL
 };
 
-void
-split_rules_init(struct split_rules *r)
-{
-	memset(r, 0, sizeof(*r));
-	/*
-	 * share/doc/pimflow-method.md §2: the published flow profiles every conv on
-	 * PIM (its code generator ignores groups), never splits depthwise or
-	 * grouped (group 32) or dilated convs, and never checks the stride of
-	 * a split (calc_space is never called).
-	 */
-	r->pim_dw = 1;
-	r->pim_grouped = 1;
-	r->split_stride3 = 1;
-}
+/*
+ * share/doc/pimflow-method.md §2: the published flow profiles every conv on
+ * PIM (its code generator ignores groups), never splits depthwise or
+ * grouped (group 32) or dilated convs, and never checks the stride of a
+ * split (calc_space is never called).
+ */
+const struct split_rules split_rules_published = {
+	.pim_dw = 1,
+	.pim_grouped = 1,
+	.split_stride3 = 1,
+};
 
 int
 split_rules_set(struct split_rules *r, const char *tok)

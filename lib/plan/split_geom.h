@@ -47,8 +47,8 @@ struct piece {
 };
 
 /*
- * Which layers may be divided or offloaded.  The defaults (split_rules_init)
- * are the published PIMFlow rules of share/doc/pimflow-method.md §2; each field
+ * Which layers may be divided or offloaded.  The defaults
+ * (split_rules_published) are the published PIMFlow rules of share/doc/pimflow-method.md §2; each field
  * is one token of pf-split -e (pf-split(1) documents them).
  */
 struct split_rules {
@@ -63,7 +63,7 @@ struct split_rules {
 				   restrictions (0) */
 };
 
-void split_rules_init(struct split_rules *r);
+extern const struct split_rules split_rules_published;
 /*
  * Set a rule from a token: "name" turns it on, "no-name" off.  Returns 0,
  * or -1 for an unknown name (no report).

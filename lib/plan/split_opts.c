@@ -21,24 +21,26 @@
 void
 split_opts_init(struct split_opts *o)
 {
-	memset(o, 0, sizeof(*o));
-	/* share/doc/pimflow-method.md §3: GPU shares 10..90 step 10 (0, 100 = pim, gpu) */
-	o->r_from = 10;
-	o->r_to = 90;
-	o->r_step = 10;
-	o->axes = (1 << TA_NAXIS) - 1;
-	/*
-	 * §4: chain types 1, 2, 3 with 2 stages; and the MLP's two gemms,
-	 * which the published flow (conv chains only) never pipelines, so
-	 * that Transformer blocks have chains by default.
-	 */
-	o->types = 1 << 1 | 1 << 2 | 1 << 3 | 1 << PIPE_FC;
-	o->stages = 1 << 2;
-	/* §0 glossary: 16 of 32 channels for PIM, n_gwrite 4 with hiding */
-	o->pim_channels = 0;	/* TASK_PIM_AUTO: the GPU config decides */
-	o->gwrite = 4;
-	o->attach = -1;		/* no pim_attach column: partition */
-	split_rules_init(&o->rules);
+	*o = (struct split_opts){
+		/*
+		 * share/doc/pimflow-method.md §3: GPU shares 10..90 step
+		 * 10 (0, 100 = pim, gpu)
+		 */
+		.r_from = 10, .r_to = 90, .r_step = 10,
+		.axes = (1 << TA_NAXIS) - 1,
+		/*
+		 * §4: chain types 1, 2, 3 with 2 stages; and the MLP's two
+		 * gemms, which the published flow (conv chains only) never
+		 * pipelines, so that Transformer blocks have chains by default.
+		 */
+		.types = 1 << 1 | 1 << 2 | 1 << 3 | 1 << PIPE_FC,
+		.stages = 1 << 2,
+		/* §0 glossary: 16 of 32 channels for PIM, n_gwrite 4 with hiding */
+		.pim_channels = 0,	/* TASK_PIM_AUTO: the GPU config decides */
+		.gwrite = 4,
+		.attach = -1,		/* no pim_attach column: partition */
+		.rules = split_rules_published,
+	};
 }
 
 int

@@ -21,18 +21,12 @@
 #define NEAR(a, b) (fabs((double)(a) - (double)(b)) < 1e-6 * (fabs((double)(b)) + 1))
 
 /* The SM75 limits of rtx2060-sim: 16 CTAs, 1024 threads, 64 Ki regs, 64 KiB. */
-static void
-sm75(struct gpu_model *m)
-{
-	memset(m, 0, sizeof(*m));
-	m->max_ctas_per_sm = 16;
-	m->max_threads_per_sm = 1024;
-	m->regs_per_sm = 65536;
-	m->smem_kb_per_sm = 64;
-	m->tile_k = 32;
-	m->tile_stages = 2;
-	m->tile_regs_overhead = 64;
-}
+#define SM75_LIMITS \
+	.max_threads_per_sm = 1024, .regs_per_sm = 65536, \
+	.smem_kb_per_sm = 64, .tile_k = 32, .tile_stages = 2, \
+	.tile_regs_overhead = 64
+
+static const struct gpu_model sm75 = { SM75_LIMITS, .max_ctas_per_sm = 16 };
 
 static void
 occupancy(void)
@@ -40,7 +34,7 @@ occupancy(void)
 	struct gpu_model m;
 	struct gpu_tile t;
 
-	sm75(&m);
+	m = sm75;
 	/* regs 128+64 = 192: 65536/(256*192) = 1.33; smem 384*32*2*2 = 48 KiB. */
 	t = (struct gpu_tile){ 256, 128, 256 };
 	CHECK_EQ_I(gpu_tile_occupancy(&m, &t, 2), 1);
@@ -77,31 +71,22 @@ occupancy(void)
  * 64 B/cycle of L2, 256 KiB of L2, 32 B/cycle into an SM, 512 FLOP/cycle,
  * every efficiency 1, fill 100, one CTA per SM.
  */
-static void
-toy(struct gpu_model *m)
-{
-	sm75(m);
-	m->sms = 2;
-	m->clock_mhz = m->sustained_mhz = 1000;
-	m->channels = 1;
-	m->bw_gbs_per_channel = 32;
-	m->l2_kb_per_channel = 256;
-	m->l2_bytes_per_cycle_per_channel = 64;
-	m->sm_l2_bytes_per_cycle = 32;
-	m->tc_fp16 = 512;
-	m->cuda_fp16 = 128;
-	m->cuda_fp32 = 64;
-	m->eff_math = m->eff_dram = m->eff_l2 = 1;
-	m->fill_cycles = 100;
-	m->launch_cycles = 1000;
-	m->max_ctas_per_sm = 1;
-	m->l2_input_fraction = 0.5;
-	m->l2_reuse_fraction = 0.5;
-	m->splitk_max = 4;
-	m->stream_threads = 256;
-	m->stream_elems_per_thread = 4;
-	m->tc_align = 8;
-}
+static const struct gpu_model toy = {
+	SM75_LIMITS,
+	.max_ctas_per_sm = 1,
+	.sms = 2,
+	.clock_mhz = 1000, .sustained_mhz = 1000,
+	.channels = 1, .bw_gbs_per_channel = 32,
+	.l2_kb_per_channel = 256, .l2_bytes_per_cycle_per_channel = 64,
+	.sm_l2_bytes_per_cycle = 32,
+	.tc_fp16 = 512, .cuda_fp16 = 128, .cuda_fp32 = 64,
+	.eff_math = 1, .eff_dram = 1, .eff_l2 = 1,
+	.fill_cycles = 100, .launch_cycles = 1000,
+	.l2_input_fraction = 0.5, .l2_reuse_fraction = 0.5,
+	.splitk_max = 4,
+	.stream_threads = 256, .stream_elems_per_thread = 4,
+	.tc_align = 8,
+};
 
 static void
 gemm_by_hand(void)
@@ -113,17 +98,16 @@ gemm_by_hand(void)
 	struct gpu_tile t = { 64, 64, 128 };
 	double c;
 
-	toy(&m);
+	m = toy;
 	gpu_mach_init(&g, &m, 1);
 	CHECK(NEAR(g.dram_bpc, 32));
 	CHECK(NEAR(g.l2_bytes, 262144));
 	/* 128x128x64 fp16: 4 tiles of 64x64 on 2 SMs x 1 CTA = 2 waves. */
-	memset(&p, 0, sizeof(p));
-	p.g = 1; p.m = 128; p.n = 128; p.k = 64;
-	p.esz = 2; p.rate = 512;
-	p.a_bytes = 128 * 64 * 2;	/* 16384 */
-	p.b_bytes = 64 * 128 * 2;	/* 16384 */
-	p.c_bytes = 128 * 128 * 2;	/* 32768 */
+	p = (struct gpu_gemm){ .g = 1, .m = 128, .n = 128, .k = 64,
+	    .esz = 2, .rate = 512,
+	    .a_bytes = 128 * 64 * 2,	/* 16384 */
+	    .b_bytes = 64 * 128 * 2,	/* 16384 */
+	    .c_bytes = 128 * 128 * 2 };	/* 32768 */
 	c = gpu_gemm_option(&g, &p, &t, 1, &k);
 	/*
 	 * Per wave (2 tiles, one per SM):
@@ -211,16 +195,12 @@ stream_by_hand(void)
 	struct gpu_stream s;
 	struct gpu_kern k;
 
-	toy(&m);
+	m = toy;
 	m.max_ctas_per_sm = 16;
 	gpu_mach_init(&g, &m, 1);
 	/* 1024 elements: one CTA of 256 x 4, on one SM. */
-	memset(&s, 0, sizeof(s));
-	s.elems = 1024;
-	s.dram_rd = 2048;
-	s.dram_wr = 2048;
-	s.flops = 1024;
-	s.rate = 128;
+	s = (struct gpu_stream){ .elems = 1024, .dram_rd = 2048,
+	    .dram_wr = 2048, .flops = 1024, .rate = 128 };
 	gpu_ops_stream_cost(&g, &s, &k);
 	/*
 	 * DRAM 4096/32 = 128; L2 4096/64 = 64; SM 1024*(4096/1024)/32 =
@@ -261,7 +241,7 @@ layers(void)
 	struct gpu_cost c;
 	struct layer l;
 
-	toy(&m);
+	m = toy;
 	m.max_ctas_per_sm = 16;
 	m.tiles[0] = (struct gpu_tile){ 64, 64, 128 };
 	m.ntiles = 1;
@@ -383,7 +363,7 @@ winograd(void)
 	struct gpu_cost c, d;
 	struct layer l;
 
-	toy(&m);
+	m = toy;
 	m.eff_math_cuda = m.wino_eff_math = 1;
 	m.tiles[0] = m.tiles32[0] = (struct gpu_tile){ 64, 64, 128 };
 	m.ntiles = m.ntiles32 = 1;
@@ -533,7 +513,7 @@ conv_igemm(void)
 	struct gpu_gemm p;
 	struct gpu_kern k;
 
-	toy(&m);
+	m = toy;
 	m.max_ctas_per_sm = 4;
 	m.tiles[0] = (struct gpu_tile){ 128, 128, 128 };
 	m.tiles[1] = (struct gpu_tile){ 128, 64, 128 };
@@ -545,17 +525,10 @@ conv_igemm(void)
 	m.kstep_cycles = 0;
 	m.conv_kstep_cycles = 0;
 	gpu_mach_init(&g, &m, 1);
-	memset(&p, 0, sizeof(p));
 	/* One 64-row, 128-channel block, K = 4096: a GEMM splits K... */
-	p.g = 1;
-	p.m = 64;
-	p.n = 128;
-	p.k = 4096;
-	p.esz = 2;
-	p.rate = 512;
-	p.a_bytes = 64 * 4096 * 2;
-	p.b_bytes = 4096 * 128 * 2;
-	p.c_bytes = 64 * 128 * 2;
+	p = (struct gpu_gemm){ .g = 1, .m = 64, .n = 128, .k = 4096,
+	    .esz = 2, .rate = 512, .a_bytes = 64 * 4096 * 2,
+	    .b_bytes = 4096 * 128 * 2, .c_bytes = 64 * 128 * 2 };
 	m.ntiles = 1;
 	gpu_gemm_cost(&g, &p, &k);
 	CHECK(k.shape.splitk > 1);

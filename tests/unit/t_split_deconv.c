@@ -223,7 +223,7 @@ main(int argc, char **argv)
 
 	(void)argc;
 	pf_setprogname(argv[0]);
-	split_rules_init(&rules);
+	rules = split_rules_published;
 	rules.split_grouped = 1;
 	rules.split_dil = 1;
 	for (trial = 0; trial < 200; trial++) {
