@@ -222,8 +222,13 @@ rows_generic(struct em *e, const struct node *n, struct row *r, const int *ts,
 	for (i = 0; i < nts && x == NULL; i++)
 		if (ts[i] >= 0 && !m->t[ts[i]].isconst)
 			x = &m->t[ts[i]];
+	for (i = 0; i < nts && x == NULL; i++)
+		if (ts[i] >= 0)
+			x = &m->t[ts[i]];
+	/* No operand at all (a kept op whose inputs are all absent): the
+	   input geometry is the output's, with no input bytes. */
 	if (x == NULL)
-		x = &m->t[ts[0]];
+		x = o;
 	if (layout(o, chan, &ob, &l->out_c, &l->out_h, &l->out_w) < 0 ||
 	    layout(x, chan, &l->batch, &l->in_c, &l->in_h, &l->in_w) < 0)
 		return overflow(e, n);

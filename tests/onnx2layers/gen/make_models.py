@@ -314,6 +314,14 @@ def main():
         h.make_node("FooBar", ["x", "x2"], ["y"], name="foo2"),
     ], [vi("x", [1, 4, 3, 3]), vi("x2", [1, 4, 3, 3])], [vi("y", None)],
         check=False)
+    # -k on ops with no operand: one whose only input is absent (""),
+    # one with no inputs at all; each row takes its output's geometry.
+    save("keep_noinput", [
+        h.make_node("FooBar", [""], ["f"], name="foo1"),
+        h.make_node("FooBar", [], ["g"], name="foo2"),
+        N("Add", ["x", "f"], ["y"], name="add1"),
+    ], [vi("x", [1, 4, 3, 3])], [vi("y", None), vi("g", [2, 8])],
+        vinfo=[vi("f", [1, 4, 3, 3])], check=False)
     # -k without value_info: what the consumers fix.  The Conv's weights
     # fix the channels (6), the other dims are the input's.
     save("keep_conv", [
