@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diag.h"
 #include "onnx_emit.h"
 #include "onnx_fuse.h"
 #include "onnx_ops.h"
@@ -247,14 +248,57 @@ norm(struct em *e, const struct node *n)
 	return rows_generic(e, n, rows_new(e, n, OP_NORM), ts, (size_t)nts, 0);
 }
 
+/*
+ * Empty tensors (a zero dim) hold no data: a node whose outputs are all
+ * empty does no work and makes no row; one that makes something of
+ * nothing (Concat, Pad) moves only its other operands' bytes.  A row
+ * whose geometry is an operand's (a conv, a product, a pool, a
+ * normalization) cannot be costed on an empty one: -1 reported.
+ */
+static int
+empty_ok(const struct model *m, const struct node *n, enum onnx_kind k,
+    int *none)
+{
+	const struct tensor *t;
+	char buf[160];
+	size_t i;
+
+	*none = 1;
+	for (i = 0; i < n->nout && *none; i++)
+		if ((t = node_out(m, n, i)) != NULL && !tensor_empty(t))
+			*none = 0;
+	if (*none || k == K_ELT || k == K_ACT || k == K_CONCAT ||
+	    k == K_TRANSPOSE || k == K_RESIZE || k == K_OTHER || k == K_VIEW)
+		return 0;
+	for (i = 0; i < n->nin; i++)
+		if ((t = node_in(m, n, i)) != NULL && !t->isconst &&
+		    tensor_empty(t)) {
+			pf_err(m->file, "node %s: %s input '%s' is empty (shape "
+			    "%s), so the layer has no geometry to cost", n->name,
+			    n->op, t->name, tensor_shape_str(t, buf,
+			    sizeof(buf)));
+			return -1;
+		}
+	return 0;
+}
+
 static int
 node1(struct em *e, int ni)
 {
 	struct model *m = e->m;
 	struct node *n = &m->n[ni];
+	enum onnx_kind k;
 	const char *act;
+	int none;
 
-	switch (kindof(n, &act)) {
+	k = kindof(n, &act);
+	if (empty_ok(m, n, k, &none) < 0)
+		return -1;
+	if (none) {
+		view(m, n);
+		return 0;
+	}
+	switch (k) {
 	case K_VIEW:
 		view(m, n);
 		return 0;

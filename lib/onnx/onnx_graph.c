@@ -398,8 +398,9 @@ inputs_known(const struct model *m, const struct node *n, int *allconst)
 
 /*
  * Output t of n as inferred: known, countable, as declared, no negative
- * dim; constant when allconst (or a Shape, Size or Constant), and then
- * the only kind that may have a zero dim.  Returns 0, or -1 reported.
+ * dim; constant when allconst (or a Shape, Size or Constant).  A zero
+ * dim is legal (torch.roll by 0 exports an empty Slice): such a tensor
+ * costs nothing (onnx_emit.c).  Returns 0, or -1 reported.
  */
 static int
 output_ok(const struct model *m, const struct node *n, struct tensor *t,
@@ -444,13 +445,6 @@ output_ok(const struct model *m, const struct node *n, struct tensor *t,
 		}
 	t->isconst = allconst || strcmp(n->op, "Shape") == 0 ||
 	    strcmp(n->op, "Size") == 0 || strcmp(n->op, "Constant") == 0;
-	for (j = 0; j < t->rank && !t->isconst; j++)
-		if (t->dims[j] < 1) {
-			pf_err(m->file, "node %s: output '%s' has a zero dim "
-			    "(shape %s)", n->name, t->name,
-			    tensor_shape_str(t, buf, sizeof(buf)));
-			return -1;
-		}
 	return 0;
 }
 

@@ -127,6 +127,8 @@ int model_find(const struct model *m, const char *name);
 
 /* Number of elements of a tensor with known dims; -1 on overflow. */
 int64_t tensor_numel(const struct tensor *t);
+/* Whether a tensor with known dims holds no element (a dim is 0). */
+int tensor_empty(const struct tensor *t);
 /* Bytes of one element of an ONNX type (0 if it has no fixed size). */
 int onnx_dtype_size(int32_t dtype);
 /* Whether the type holds integers or bools (values kept in iv). */

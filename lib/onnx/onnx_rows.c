@@ -219,14 +219,22 @@ rows_generic(struct em *e, const struct node *n, struct row *r, const int *ts,
 	int64_t ob;
 	size_t i;
 
+	/* The geometry of the first output that is not empty (Split). */
+	for (i = 1; i < n->nout && (o == NULL || tensor_empty(o)); i++)
+		if (node_out(m, n, i) != NULL)
+			o = node_out(m, n, i);
 	for (i = 0; i < nts && x == NULL; i++)
-		if (ts[i] >= 0 && !m->t[ts[i]].isconst)
+		if (ts[i] >= 0 && !m->t[ts[i]].isconst &&
+		    !tensor_empty(&m->t[ts[i]]))
 			x = &m->t[ts[i]];
 	for (i = 0; i < nts && x == NULL; i++)
-		if (ts[i] >= 0)
+		if (ts[i] >= 0 && !tensor_empty(&m->t[ts[i]]))
 			x = &m->t[ts[i]];
-	/* No operand at all (a kept op whose inputs are all absent): the
-	   input geometry is the output's, with no input bytes. */
+	/*
+	 * No operand, or only empty ones (a kept op whose inputs are all
+	 * absent, a Pad of nothing): the input geometry is the output's,
+	 * with no input bytes.
+	 */
 	if (x == NULL)
 		x = o;
 	if (layout(o, chan, &ob, &l->out_c, &l->out_h, &l->out_w) < 0 ||

@@ -32,6 +32,17 @@ tensor_numel(const struct tensor *t)
 }
 
 int
+tensor_empty(const struct tensor *t)
+{
+	int i;
+
+	for (i = 0; i < t->rank; i++)
+		if (t->dims[i] == 0)
+			return 1;
+	return 0;
+}
+
+int
 onnx_dtype_size(int32_t dtype)
 {
 	switch (dtype) {

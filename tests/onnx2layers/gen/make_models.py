@@ -322,6 +322,24 @@ def main():
         N("Add", ["x", "f"], ["y"], name="add1"),
     ], [vi("x", [1, 4, 3, 3])], [vi("y", None), vi("g", [2, 8])],
         vinfo=[vi("f", [1, 4, 3, 3])], check=False)
+    # Empty tensors, as torch.roll by 0 exports them (swin at a size the
+    # window does not divide): an empty Slice (no row), an activation of
+    # it (no row), a Concat of it with the rest (a row of the rest's bytes).
+    save("empty_slice", [
+        N("Slice", ["x", "s4", "e4", "ax1"], ["a"], name="empty"),
+        N("Slice", ["x", "s0", "e4", "ax1"], ["b"], name="all"),
+        N("Relu", ["a"], ["ra"], name="relu_empty"),
+        N("Concat", ["b", "a"], ["c"], name="cat", axis=1),
+        N("Conv", ["c", "w1"], ["y"], name="conv1", kernel_shape=[1, 1]),
+    ], [vi("x", [1, 4, 3, 3])], [vi("y", None), vi("ra", None)],
+        [iw("s4", [4]), iw("e4", [4]), iw("s0", [0]), iw("ax1", [1]),
+         w("w1", [2, 4, 1, 1])])
+    # A product over an empty K: nothing to cost, refused.
+    save("empty_matmul", [
+        N("Slice", ["x", "s0", "e0", "ax3"], ["a"], name="empty"),
+        N("MatMul", ["a", "w1"], ["y"], name="mm"),
+    ], [vi("x", [1, 4, 3, 3])], [vi("y", None)],
+        [iw("s0", [0]), iw("e0", [0]), iw("ax3", [3]), w("w1", [0, 5])])
     # -k without value_info: what the consumers fix.  The Conv's weights
     # fix the channels (6), the other dims are the input's.
     save("keep_conv", [
