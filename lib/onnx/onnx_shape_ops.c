@@ -33,6 +33,14 @@ shape_ops_unary(struct model *m, const struct node *n)
 	dt = x->dtype;
 	if (strcmp(n->op, "Cast") == 0)
 		dt = (int32_t)attr_int(n, "to", DT_FLOAT);
+	else if (strcmp(n->op, "QuantizeLinear") == 0)
+		/* the zero point's type; uint8 without one */
+		dt = node_in(m, n, 2) != NULL ? node_in(m, n, 2)->dtype :
+		    DT_UINT8;
+	else if (strcmp(n->op, "DequantizeLinear") == 0)
+		/* the scale's type (float before opset 19) */
+		dt = node_in(m, n, 1) != NULL ? node_in(m, n, 1)->dtype :
+		    DT_FLOAT;
 	else if (strcmp(n->op, "Not") == 0 || strcmp(n->op, "IsNaN") == 0 ||
 	    strcmp(n->op, "IsInf") == 0)
 		dt = DT_BOOL;

@@ -182,6 +182,8 @@ static const struct opdef {
 	{ "Expand", 2, 2, 1, "" }, { "Range", 3, 3, 1, "" },
 	{ "Where", 3, 3, 1, "" }, { "Equal", 2, 2, 1, "" },
 	{ "LRN", 1, 1, 1, "size alpha beta" }, { "Sum", 1, 3, 1, "" },
+	{ "QuantizeLinear", 1, 3, 1, "axis" },
+	{ "DequantizeLinear", 1, 3, 1, "axis" },
 	{ "FooBar", 1, 2, 1, "" },
 };
 #define NOPS (sizeof(ops) / sizeof(ops[0]))

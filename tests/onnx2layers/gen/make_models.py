@@ -340,6 +340,25 @@ def main():
         N("MatMul", ["a", "w1"], ["y"], name="mm"),
     ], [vi("x", [1, 4, 3, 3])], [vi("y", None)],
         [iw("s0", [0]), iw("e0", [0]), iw("ax3", [3]), w("w1", [0, 5])])
+    # QDQ quantization (torch's quantized export, onnxruntime's QDQ
+    # format): Quantize/DequantizeLinear resolved, the Conv's weight a
+    # DequantizeLinear of an int8 constant, the Relu fused; a Transpose
+    # of the quantized output.
+    wq = numpy_helper.from_array(np.zeros((8, 4, 3, 3), np.int8), "wq")
+    save("qdq", [
+        N("QuantizeLinear", ["x", "sx", "zx"], ["xq"], name="q"),
+        N("DequantizeLinear", ["xq", "sx", "zx"], ["xd"], name="dq"),
+        N("DequantizeLinear", ["wq", "sw"], ["wd"], name="dqw"),
+        N("Conv", ["xd", "wd"], ["c"], name="conv1", kernel_shape=[3, 3],
+          pads=[1, 1, 1, 1]),
+        N("Relu", ["c"], ["r"], name="relu1"),
+        N("QuantizeLinear", ["r", "sx", "zx"], ["rq"], name="q2"),
+        # moved as uint8 (1 byte an element whatever -t says)
+        N("Transpose", ["rq"], ["rt"], name="tr", perm=[0, 1, 3, 2]),
+        N("DequantizeLinear", ["rt", "sx", "zx"], ["y"], name="dq2"),
+    ], [vi("x", [1, 4, 8, 8])], [vi("y", None)],
+        [fw("sx", 0.1), numpy_helper.from_array(np.array(128, np.uint8), "zx"),
+         fw("sw", 0.05), wq])
     # -k without value_info: what the consumers fix.  The Conv's weights
     # fix the channels (6), the other dims are the input's.
     save("keep_conv", [
