@@ -222,7 +222,7 @@ buildnodes(struct model *m)
 		struct node *n = &m->n[i];
 
 		n->np = np;
-		n->op = S(np->op_type);
+		n->op = n->onnx_op = S(np->op_type);
 		n->stdop = np->domain == NULL || *np->domain == '\0' ||
 		    strcmp(np->domain, "ai.onnx") == 0;
 		n->padfrom = -1;
@@ -274,6 +274,59 @@ buildnodes(struct model *m)
  * Inputs are resolved after every output is known, so a graph whose
  * nodes are not in topological order still links up.
  */
+/*
+ * Quantized ops read as the float op they compute: its operands taken
+ * from where the quantized op keeps them, its attributes the same; the
+ * scales and zero points only rescale.  ms: the com.microsoft domain
+ * (onnxruntime's quantizer writes these).  QLinearConcat's inputs are
+ * (Y_scale, Y_zero_point) then a (X, scale, zero_point) triple each.
+ */
+static const struct qop {
+	const char	*op, *as;
+	int		 ms;
+	int		 nin, in[3];
+} qops[] = {
+	{ "QLinearConv", "Conv", 0, 3, { 0, 3, 8 } },
+	{ "ConvInteger", "Conv", 0, 2, { 0, 1, -1 } },
+	{ "QLinearMatMul", "MatMul", 0, 2, { 0, 3, -1 } },
+	{ "MatMulInteger", "MatMul", 0, 2, { 0, 1, -1 } },
+	{ "QLinearAdd", "Add", 1, 2, { 0, 3, -1 } },
+	{ "QLinearMul", "Mul", 1, 2, { 0, 3, -1 } },
+	{ "QLinearAveragePool", "AveragePool", 1, 1, { 0, -1, -1 } },
+	{ "QLinearGlobalAveragePool", "GlobalAveragePool", 1, 1,
+	    { 0, -1, -1 } },
+	{ "QLinearLeakyRelu", "LeakyRelu", 1, 1, { 0, -1, -1 } },
+	{ "QLinearSigmoid", "Sigmoid", 1, 1, { 0, -1, -1 } },
+	{ "QLinearConcat", "Concat", 1, -1, { 2, -1, -1 } },
+};
+
+/* Node n read as the float op of its quantized one: 1, else 0. */
+static int
+quantized(struct node *n)
+{
+	const char *d = n->np->domain;
+	size_t i, j, k = 0;
+
+	for (i = 0; i < sizeof(qops) / sizeof(qops[0]); i++)
+		if (strcmp(n->op, qops[i].op) == 0 && (qops[i].ms ?
+		    d != NULL && strcmp(d, "com.microsoft") == 0 : n->stdop))
+			break;
+	if (i == sizeof(qops) / sizeof(qops[0]))
+		return 0;
+	n->op = qops[i].as;
+	n->stdop = 1;
+	if (qops[i].nin < 0) {
+		for (j = (size_t)qops[i].in[0]; j < n->nin; j += 3)
+			n->in[k++] = (int)j;
+	} else
+		for (j = 0; j < (size_t)qops[i].nin; j++)
+			if (qops[i].in[j] >= 0 &&
+			    (size_t)qops[i].in[j] < n->nin)
+				n->in[k++] = qops[i].in[j];
+	n->nin = k;
+	return 1;
+}
+
 static int
 linkinputs(struct model *m)
 {
@@ -282,9 +335,11 @@ linkinputs(struct model *m)
 
 	for (i = 0; i < m->nn; i++) {
 		struct node *n = &m->n[i];
+		int q = quantized(n);
 
 		for (j = 0; j < n->nin; j++) {
-			const char *s = n->np->input[j];
+			/* quantized: n->in[j] holds the operand's slot */
+			const char *s = n->np->input[q ? (size_t)n->in[j] : j];
 
 			if (s == NULL || *s == '\0') {
 				n->in[j] = -1;

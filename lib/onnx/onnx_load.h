@@ -79,8 +79,11 @@ struct node {
 	struct Onnx__NodeProto *np;
 	const char	*name;		/* node name, or a generated one */
 	char		*genname;	/* owned storage of a generated name */
-	const char	*op;		/* op_type */
-	int		 stdop;		/* default (ai.onnx) domain */
+	const char	*op;		/* op_type, or what a quantized op is
+					   read as (QLinearConv: Conv) */
+	const char	*onnx_op;	/* op_type as written */
+	int		 stdop;		/* default (ai.onnx) domain, or read
+					   as an op of it */
 	size_t		 nin, nout;
 	int		*in, *out;	/* tensor indices, -1 = omitted optional */
 	/* Filled by the emitter (onnx_graph.c). */

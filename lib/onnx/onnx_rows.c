@@ -140,13 +140,13 @@ rows_new(struct em *e, const struct node *n, enum layer_op op)
 	r->l.op = op;
 	rows_strcpy(r->l.dtype, sizeof(r->l.dtype), e->dtype);
 	r->name = n->patname != NULL ? n->patname : n->name;
-	r->onnx_op = n->op;
+	r->onnx_op = n->onnx_op;
 	if (n->patname != NULL) {
 		size_t i;
 
 		for (i = 0; i < e->m->nn; i++)
 			if (e->m->n[i].name == n->patname)
-				r->onnx_op = e->m->n[i].op;
+				r->onnx_op = e->m->n[i].onnx_op;
 	}
 	e->nrows++;
 	return r;

@@ -184,6 +184,9 @@ static const struct opdef {
 	{ "LRN", 1, 1, 1, "size alpha beta" }, { "Sum", 1, 3, 1, "" },
 	{ "QuantizeLinear", 1, 3, 1, "axis" },
 	{ "DequantizeLinear", 1, 3, 1, "axis" },
+	{ "QLinearConv", 8, 9, 1, "kernel_shape strides pads group" },
+	{ "ConvInteger", 2, 4, 1, "kernel_shape pads" },
+	{ "QLinearMatMul", 8, 8, 1, "" }, { "MatMulInteger", 2, 4, 1, "" },
 	{ "FooBar", 1, 2, 1, "" },
 };
 #define NOPS (sizeof(ops) / sizeof(ops[0]))

@@ -359,6 +359,43 @@ def main():
     ], [vi("x", [1, 4, 8, 8])], [vi("y", None)],
         [fw("sx", 0.1), numpy_helper.from_array(np.array(128, np.uint8), "zx"),
          fw("sw", 0.05), wq])
+    # QOperator quantization (onnxruntime's quantizer, the int8 models of
+    # the ONNX model zoo): QLinearConv, ConvInteger, QLinearMatMul,
+    # MatMulInteger and com.microsoft's QLinearAdd, QLinearConcat,
+    # QLinearGlobalAveragePool read as the float ops they compute.
+    def ms(op, ins, outs, name, **kw):
+        return h.make_node(op, ins, outs, name=name, domain="com.microsoft",
+                           **kw)
+    q8 = lambda n, d: numpy_helper.from_array(np.zeros(d, np.int8), n)
+    zu = lambda n: numpy_helper.from_array(np.array(0, np.uint8), n)
+    save("qop", [
+        N("QuantizeLinear", ["x", "s", "z"], ["xq"], name="q"),
+        N("QLinearConv", ["xq", "s", "z", "w1", "s", "z8", "s", "z", "b1"],
+          ["c1"], name="qconv", kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+        N("ConvInteger", ["xq", "w2", "z"], ["c2"], name="iconv",
+          kernel_shape=[1, 1]),
+        # int32 out of ConvInteger: 4 bytes an element
+        N("Add", ["c2", "c2"], ["c2s"], name="iadd"),
+        N("DequantizeLinear", ["c2s", "s"], ["c2f"], name="dq2"),
+        N("QuantizeLinear", ["c2f", "s", "z"], ["c2q"], name="q2"),
+        ms("QLinearAdd", ["c1", "s", "z", "c2q", "s", "z", "s", "z"],
+           ["a"], "qadd"),
+        ms("QLinearConcat", ["s", "z", "a", "s", "z", "c1", "s", "z"],
+           ["cat"], "qcat", axis=1),
+        ms("QLinearGlobalAveragePool", ["cat", "s", "z", "s", "z"], ["g"],
+           "qgap", channels_last=0),
+        N("Flatten", ["g"], ["f"], name="flat"),
+        N("QLinearMatMul", ["f", "s", "z", "w3", "s", "z8", "s", "z"],
+          ["mm"], name="qmm"),
+        N("MatMulInteger", ["mm", "w4"], ["y"], name="imm"),
+    ], [vi("x", [1, 4, 8, 8])], [vi("y", None)],
+        [fw("s", 0.1), zu("z"),
+         numpy_helper.from_array(np.array(0, np.int8), "z8"),
+         q8("w1", (8, 4, 3, 3)),
+         numpy_helper.from_array(np.zeros(8, np.int32), "b1"),
+         numpy_helper.from_array(np.zeros((8, 4, 1, 1), np.uint8), "w2"),
+         q8("w3", (16, 10)),
+         numpy_helper.from_array(np.zeros((10, 5), np.uint8), "w4")])
     # -k without value_info: what the consumers fix.  The Conv's weights
     # fix the channels (6), the other dims are the input's.
     save("keep_conv", [
