@@ -149,7 +149,7 @@ static const struct opdef {
 	const char	*op;
 	int		 minin, maxin, nout;
 	const char	*attrs;
-} ops[] = {
+} ops[] = {	/* at most MAXIN inputs */
 	{ "Conv", 2, 3, 1, "kernel_shape strides pads dilations group auto_pad" },
 	{ "ConvTranspose", 2, 3, 1,
 	    "kernel_shape strides pads dilations group output_padding output_shape auto_pad" },
@@ -190,6 +190,7 @@ static const struct opdef {
 	{ "FooBar", 1, 2, 1, "" },
 };
 #define NOPS (sizeof(ops) / sizeof(ops[0]))
+#define MAXIN 9		/* the most inputs an op above takes (QLinearConv) */
 
 static Onnx__AttributeProto *
 newattr(const struct attrdef *d)
@@ -311,14 +312,14 @@ build(Onnx__ModelProto *mp)
 	g->name = str("g");
 
 	nn = 1 + u8() % 12;
-	maxt = 2 + nn * 6;
+	maxt = 2 + nn * (MAXIN + 2);	/* inputs and two outputs a node */
 	names = al(maxt * sizeof(*names));
 	g->n_input = 1;
 	g->input = al(sizeof(*g->input));
 	g->input[0] = newvi("x", 2 + (int)(u8() % 3));
 	names[nnames++] = str("x");
 	g->node = al(nn * sizeof(*g->node));
-	g->initializer = al(nn * 5 * sizeof(*g->initializer));
+	g->initializer = al(nn * MAXIN * sizeof(*g->initializer));
 	for (i = 0; i < nn; i++) {
 		const struct opdef *od = &ops[u8() % NOPS];
 		Onnx__NodeProto *np = al(sizeof(*np));
