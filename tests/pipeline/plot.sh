@@ -38,6 +38,18 @@ grep -q '1:eltwise' "$d/plan.svg" || fail "plan.svg has no layer labels"
 grep -q '1.135' "$d/speedup.svg" || fail "speedup.svg has no value labels"
 [ "$(ls -A "$d" | grep -c '^\.')" -eq 0 ] || fail "data files left: $(ls -A "$d")"
 
+# A plan of 3000 layers (a 10k-node graph has more): the width is capped
+# where Cairo can still draw it (32000 pixels, read from the PNG header).
+awk 'BEGIN { print "ns,layer,name,op,kind,axis,ratio,segment,gpu_ns,pim_ns,base_ns"
+	for (i = 0; i < 3000; i++)
+		printf "1000.000,%d,l%d,conv,gpu,,,%d:gpu,1000.000,0.000,1100.000\n", i, i, i }' \
+    >"$W/big.csv" && mkdir "$W/big" && mv "$W/big.csv" "$W/big/plan.csv" &&
+    cp "$d/summary.json" "$W/big/" || fail "no big plan"
+pf-plot "$W/big" 2>"$W/err" || fail "pf-plot of 3000 layers: exit $?: $(cat "$W/err")"
+is_png "$W/big/plan.png" || fail "big plan.png is not a PNG"
+pw=$(od -An -tu1 -j16 -N4 "$W/big/plan.png" | awk '{ print (($1 * 256 + $2) * 256 + $3) * 256 + $4 }')
+[ "$pw" -eq 32000 ] || fail "big plan.png is $pw pixels wide, want 32000"
+
 pick -v drop=gpu_ns,pim_ns,ns,base_ns "$d/plan.csv" >"$d/p2" && mv "$d/p2" "$d/plan.csv"
 pf-plot "$d" 2>"$W/err" && fail "plan without gpu_ns: exit 0"
 grep -q "missing column 'gpu_ns'" "$W/err" || fail "no message naming gpu_ns: $(cat "$W/err")"
