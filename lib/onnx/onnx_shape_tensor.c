@@ -680,3 +680,52 @@ bad:
 	    tensor_shape_str(u, sb, sizeof(sb)), tensor_shape_str(x, sc, sizeof(sc)));
 	return -1;
 }
+
+/*
+ * NonZero: [rank, count], the count known only from the data; taken at
+ * its bound, every element (a detector's score mask: the boxes it may
+ * keep).
+ */
+int
+shape_tensor_nonzero(struct model *m, const struct node *n)
+{
+	const struct tensor *x = shape_need(m, n, 0);
+	int64_t d[2];
+
+	if (x == NULL)
+		return -1;
+	d[0] = x->rank;
+	if ((d[1] = tensor_numel(x)) < 0)
+		return -1;
+	shape_setout(m, n, 0, DT_INT64, 2, d);
+	return 0;
+}
+
+/*
+ * GatherND: indices [..., k] pick slices of data past batch_dims b:
+ * indices' dims but the last, then data's from b + k on.
+ */
+int
+shape_tensor_gathernd(struct model *m, const struct node *n)
+{
+	const struct tensor *x = shape_need(m, n, 0), *ix = shape_need(m, n, 1);
+	int64_t d[ONNX_MAXRANK], b = attr_int(n, "batch_dims", 0), k;
+	int r = 0, i;
+
+	if (x == NULL || ix == NULL)
+		return -1;
+	k = ix->rank >= 1 ? ix->dims[ix->rank - 1] : -1;
+	if (ix->rank < 1 || b < 0 || b >= ix->rank || b >= x->rank || k < 1 ||
+	    b + k > x->rank || ix->rank - 1 + x->rank - (b + k) > ONNX_MAXRANK) {
+		pf_err(m->file, "node %s: GatherND indices of rank %d (last dim "
+		    "%lld) do not index data of rank %d past batch_dims %lld",
+		    n->name, ix->rank, (long long)k, x->rank, (long long)b);
+		return -1;
+	}
+	for (i = 0; i < ix->rank - 1; i++)
+		d[r++] = ix->dims[i];
+	for (i = (int)(b + k); i < x->rank; i++)
+		d[r++] = x->dims[i];
+	shape_setout(m, n, 0, x->dtype, r, d);
+	return 0;
+}

@@ -21,6 +21,7 @@ shape_rule shape_tensor_shapeop, shape_tensor_constant, shape_tensor_cofshape,
     shape_tensor_range;
 /* grown or moved: Expand and Tile, Pad, Resize, DepthToSpace, Scatter* */
 shape_rule shape_tensor_expand, shape_tensor_pad, shape_tensor_resize,
-    shape_tensor_space, shape_tensor_scatter;
+    shape_tensor_space, shape_tensor_scatter, shape_tensor_nonzero,
+    shape_tensor_gathernd;
 
 #endif

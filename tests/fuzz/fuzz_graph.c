@@ -141,6 +141,7 @@ static const struct attrdef {
 	{ "to", A_INT }, { "mode", A_STR }, { "size", A_INT },
 	{ "epsilon", A_FLOAT }, { "scales", A_INTS }, { "allowzero", A_INT },
 	{ "num_outputs", A_INT }, { "start", A_INT }, { "end", A_INT },
+	{ "batch_dims", A_INT },
 };
 #define NATTRDEF (sizeof(attrdefs) / sizeof(attrdefs[0]))
 
@@ -187,6 +188,7 @@ static const struct opdef {
 	{ "QLinearConv", 8, 9, 1, "kernel_shape strides pads group" },
 	{ "ConvInteger", 2, 4, 1, "kernel_shape pads" },
 	{ "QLinearMatMul", 8, 8, 1, "" }, { "MatMulInteger", 2, 4, 1, "" },
+	{ "NonZero", 1, 1, 1, "" }, { "GatherND", 2, 2, 1, "batch_dims" },
 	{ "FooBar", 1, 2, 1, "" },
 };
 #define NOPS (sizeof(ops) / sizeof(ops[0]))

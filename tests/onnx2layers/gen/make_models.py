@@ -396,6 +396,18 @@ def main():
          numpy_helper.from_array(np.zeros((8, 4, 1, 1), np.uint8), "w2"),
          q8("w3", (16, 10)),
          numpy_helper.from_array(np.zeros((10, 5), np.uint8), "w4")])
+    # A detector's score mask: NonZero at its bound (every element), its
+    # indices transposed for GatherND, which picks [N, 4] boxes.
+    save("nonzero", [
+        N("Greater", ["sc", "th"], ["m"], name="mask"),
+        N("NonZero", ["m"], ["nz"], name="nz"),
+        N("Transpose", ["nz"], ["ix"], name="tr", perm=[1, 0]),
+        N("GatherND", ["bx", "ix"], ["y"], name="pick"),
+    ], [vi("sc", [1, 50]), vi("bx", [1, 50, 4])], [vi("y", None)],
+        [fw("th", 0.5)])
+    save("gathernd_bad", [
+        N("GatherND", ["bx", "ix"], ["y"], name="pick"),
+    ], [vi("bx", [1, 50, 4]), vi("ix", [7, 4], T.INT64)], [vi("y", None)])
     # -k without value_info: what the consumers fix.  The Conv's weights
     # fix the channels (6), the other dims are the input's.
     save("keep_conv", [
