@@ -271,10 +271,6 @@ buildnodes(struct model *m)
 }
 
 /*
- * Inputs are resolved after every output is known, so a graph whose
- * nodes are not in topological order still links up.
- */
-/*
  * Quantized ops read as the float op they compute: its operands taken
  * from where the quantized op keeps them, its attributes the same; the
  * scales and zero points only rescale.  ms: the com.microsoft domain
@@ -327,6 +323,10 @@ quantized(struct node *n)
 	return 1;
 }
 
+/*
+ * Inputs are resolved after every output is known, so a graph whose
+ * nodes are not in topological order still links up.
+ */
 static int
 linkinputs(struct model *m)
 {
