@@ -468,10 +468,9 @@ infer1(struct model *m, int ni, int keep)
 	op = n->stdop ? onnx_op_find(n->op) : NULL;
 	if (op != NULL && op->shape(m, n) < 0)
 		return -1;
-	/* ConvInteger and MatMulInteger (read as Conv, MatMul) give int32. */
-	if (op != NULL && n->onnx_op != n->op && n->nout >= 1 &&
-	    n->out[0] >= 0 && strstr(n->onnx_op, "Integer") != NULL)
-		m->t[n->out[0]].dtype = DT_INT32;
+	/* A quantized op read as a float one may write another type. */
+	if (op != NULL && n->outtype != 0 && n->nout >= 1 && n->out[0] >= 0)
+		m->t[n->out[0]].dtype = n->outtype;
 	if (op == NULL) {
 		if (!keep) {
 			pf_err(m->file, "node %s: unsupported op '%s%s%s' (use "

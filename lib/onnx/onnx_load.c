@@ -281,19 +281,20 @@ static const struct qop {
 	const char	*op, *as;
 	int		 ms;
 	int		 nin, in[3];
+	int32_t		 outtype;	/* 0: the float op's rule decides */
 } qops[] = {
-	{ "QLinearConv", "Conv", 0, 3, { 0, 3, 8 } },
-	{ "ConvInteger", "Conv", 0, 2, { 0, 1, -1 } },
-	{ "QLinearMatMul", "MatMul", 0, 2, { 0, 3, -1 } },
-	{ "MatMulInteger", "MatMul", 0, 2, { 0, 1, -1 } },
-	{ "QLinearAdd", "Add", 1, 2, { 0, 3, -1 } },
-	{ "QLinearMul", "Mul", 1, 2, { 0, 3, -1 } },
-	{ "QLinearAveragePool", "AveragePool", 1, 1, { 0, -1, -1 } },
+	{ "QLinearConv", "Conv", 0, 3, { 0, 3, 8 }, 0 },
+	{ "ConvInteger", "Conv", 0, 2, { 0, 1, -1 }, DT_INT32 },
+	{ "QLinearMatMul", "MatMul", 0, 2, { 0, 3, -1 }, 0 },
+	{ "MatMulInteger", "MatMul", 0, 2, { 0, 1, -1 }, DT_INT32 },
+	{ "QLinearAdd", "Add", 1, 2, { 0, 3, -1 }, 0 },
+	{ "QLinearMul", "Mul", 1, 2, { 0, 3, -1 }, 0 },
+	{ "QLinearAveragePool", "AveragePool", 1, 1, { 0, -1, -1 }, 0 },
 	{ "QLinearGlobalAveragePool", "GlobalAveragePool", 1, 1,
-	    { 0, -1, -1 } },
-	{ "QLinearLeakyRelu", "LeakyRelu", 1, 1, { 0, -1, -1 } },
-	{ "QLinearSigmoid", "Sigmoid", 1, 1, { 0, -1, -1 } },
-	{ "QLinearConcat", "Concat", 1, -1, { 2, -1, -1 } },
+	    { 0, -1, -1 }, 0 },
+	{ "QLinearLeakyRelu", "LeakyRelu", 1, 1, { 0, -1, -1 }, 0 },
+	{ "QLinearSigmoid", "Sigmoid", 1, 1, { 0, -1, -1 }, 0 },
+	{ "QLinearConcat", "Concat", 1, -1, { 2, -1, -1 }, 0 },
 };
 
 /* Node n read as the float op of its quantized one: 1, else 0. */
@@ -311,6 +312,7 @@ quantized(struct node *n)
 		return 0;
 	n->op = qops[i].as;
 	n->stdop = 1;
+	n->outtype = qops[i].outtype;
 	if (qops[i].nin < 0) {
 		for (j = (size_t)qops[i].in[0]; j < n->nin; j += 3)
 			n->in[k++] = (int)j;

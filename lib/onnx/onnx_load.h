@@ -84,6 +84,8 @@ struct node {
 	const char	*onnx_op;	/* op_type as written */
 	int		 stdop;		/* default (ai.onnx) domain, or read
 					   as an op of it */
+	int32_t		 outtype;	/* output 0's type when not the
+					   rule's (ConvInteger: int32), or 0 */
 	size_t		 nin, nout;
 	int		*in, *out;	/* tensor indices, -1 = omitted optional */
 	/* Filled by the emitter (onnx_graph.c). */

@@ -48,7 +48,8 @@ struct piece {
 
 /*
  * Which layers may be divided or offloaded.  The defaults
- * (split_rules_published) are the published PIMFlow rules of share/doc/pimflow-method.md §2; each field
+ * (split_rules_published) are the published PIMFlow rules of
+ * share/doc/pimflow-method.md §2; each field
  * is one token of pf-split -e (pf-split(1) documents them).
  */
 struct split_rules {
