@@ -1,6 +1,7 @@
 /*
  * The attributes of a model's nodes, read from their decoded protobuf:
- * numbers, strings, lists, tensors and the value of a Constant.  Part of
+ * numbers, strings, lists, tensors, subgraphs and the value of a
+ * Constant; a node's tensors and the graph inputs' symbolic dims.  Part of
  * the loader (with onnx_load.c and onnx_tensor.c), so it may see the
  * protobuf-c types.
  */
@@ -112,6 +113,14 @@ attr_floats(const struct node *n, const char *name, const float **v,
 	return attr_list(n, name, NULL, v, nv);
 }
 
+struct Onnx__GraphProto *
+attr_graph(const struct node *n, const char *name)
+{
+	const Onnx__AttributeProto *a = node_attr(n, name);
+
+	return a != NULL ? a->g : NULL;
+}
+
 int
 attr_tensor(const struct model *m, const struct node *n, const char *name,
     struct tensor *t)
@@ -170,4 +179,57 @@ const char *
 node_domain(const struct node *n)
 {
 	return n->np->domain != NULL ? n->np->domain : "";
+}
+
+struct tensor *
+node_in(const struct model *m, const struct node *n, size_t i)
+{
+	if (i >= n->nin || n->in[i] < 0)
+		return NULL;
+	return &m->t[n->in[i]];
+}
+
+struct tensor *
+node_out(const struct model *m, const struct node *n, size_t i)
+{
+	if (i >= n->nout || n->out[i] < 0)
+		return NULL;
+	return &m->t[n->out[i]];
+}
+
+int
+model_first_input(const struct model *m)
+{
+	size_t i;
+	int k;
+
+	for (i = 0; i < m->g->n_input; i++)
+		if ((k = model_find(m, m->g->input[i]->name)) >= 0 &&
+		    m->t[k].isinput)
+			return k;
+	return -1;
+}
+
+const char *
+model_dimparam(const struct model *m, const struct tensor *t, int d)
+{
+	size_t i;
+
+	for (i = 0; i < m->g->n_input; i++) {
+		const Onnx__ValueInfoProto *vi = m->g->input[i];
+		const Onnx__TensorShapeProto *sp;
+
+		if (strcmp(vi->name, t->name) != 0 || vi->type == NULL ||
+		    vi->type->value_case !=
+		    ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE ||
+		    vi->type->tensor_type == NULL ||
+		    (sp = vi->type->tensor_type->shape) == NULL ||
+		    (size_t)d >= sp->n_dim)
+			continue;
+		if (sp->dim[d]->value_case ==
+		    ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM &&
+		    sp->dim[d]->dim_param != NULL)
+			return sp->dim[d]->dim_param;
+	}
+	return "?";
 }

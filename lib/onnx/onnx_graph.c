@@ -75,24 +75,26 @@ hpop(int *h, int *n)
 	return top;
 }
 
-/* Report a node on a cycle among the nodes with indeg > 0. */
+/*
+ * Report a node on a cycle among nodes lo..hi-1 with indeg[i - lo] > 0.
+ */
 static void
-cycle(const struct model *m, const int *indeg)
+cycle(const struct model *m, int lo, int hi, const int *indeg)
 {
-	int *seen = xcalloc(m->nn, sizeof(int)), i, j, next;
+	int *seen = xcalloc((size_t)(hi - lo), sizeof(int)), i, j, p, next;
 	size_t k;
 
-	for (i = 0; i < (int)m->nn && indeg[i] == 0; i++)
+	for (i = lo; i < hi && indeg[i - lo] == 0; i++)
 		;
 	/* Walk back along unfinished producers until a node repeats. */
-	while (!seen[i]) {
-		seen[i] = 1;
+	while (!seen[i - lo]) {
+		seen[i - lo] = 1;
 		next = -1;
 		for (k = 0; k < m->n[i].nin && next < 0; k++) {
 			j = m->n[i].in[k];
-			if (j >= 0 && m->t[j].producer >= 0 &&
-			    indeg[m->t[j].producer] > 0)
-				next = m->t[j].producer;
+			if (j >= 0 && (p = m->t[j].producer) >= lo && p < hi &&
+			    indeg[p - lo] > 0)
+				next = p;
 		}
 		if (next < 0)
 			break;
@@ -103,63 +105,82 @@ cycle(const struct model *m, const int *indeg)
 	free(seen);
 }
 
-int
-graph_order(struct model *m)
+/* The producer of input k of node i when it is one of lo..hi-1, or -1. */
+static int
+producer_in(const struct model *m, int i, size_t k, int lo, int hi)
 {
-	int *indeg, *heap, *cnt, *off, *adj, nh = 0, no = 0, ok = 1, i, p;
-	size_t k;
+	int t = m->n[i].in[k], p;
 
-	m->order = xcalloc(m->nn, sizeof(int));
-	for (i = 0; i < (int)m->nn && ok; i++)
+	if (t < 0 || (p = m->t[t].producer) < lo || p >= hi)
+		return -1;
+	return p;
+}
+
+/*
+ * Nodes lo..hi-1 into order[0..hi-lo) in topological order among
+ * themselves, ties in file order (Kahn's algorithm on consumer lists in
+ * CSR form: off[p]..off[p+1] in adj).  Returns 0, or -1 on a cycle
+ * (reported).
+ */
+static int
+toposort(const struct model *m, int lo, int hi, int *order)
+{
+	size_t nn = (size_t)(hi - lo), k;
+	int *indeg, *heap, *cnt, *off, *adj, nh = 0, no = 0, ok = 1, i, p;
+
+	for (i = lo; i < hi && ok; i++)
 		for (k = 0; k < m->n[i].nin; k++)
-			if (m->n[i].in[k] >= 0 &&
-			    m->t[m->n[i].in[k]].producer >= i)
+			if ((p = producer_in(m, i, k, lo, hi)) >= i)
 				ok = 0;
 	if (ok) {
-		for (i = 0; i < (int)m->nn; i++)
-			m->order[i] = i;
+		for (i = lo; i < hi; i++)
+			order[i - lo] = i;
 		return 0;
 	}
-	/* Consumer lists in CSR form: off[p]..off[p+1] in adj. */
-	indeg = xcalloc(m->nn, sizeof(int));
-	cnt = xcalloc(m->nn + 1, sizeof(int));
-	off = xcalloc(m->nn + 1, sizeof(int));
-	for (i = 0; i < (int)m->nn; i++)
+	indeg = xcalloc(nn, sizeof(int));
+	cnt = xcalloc(nn + 1, sizeof(int));
+	off = xcalloc(nn + 1, sizeof(int));
+	for (i = lo; i < hi; i++)
 		for (k = 0; k < m->n[i].nin; k++)
-			if (m->n[i].in[k] >= 0 &&
-			    (p = m->t[m->n[i].in[k]].producer) >= 0) {
-				cnt[p]++;
-				indeg[i]++;
+			if ((p = producer_in(m, i, k, lo, hi)) >= 0) {
+				cnt[p - lo]++;
+				indeg[i - lo]++;
 			}
-	for (i = 0; i < (int)m->nn; i++)
-		off[i + 1] = off[i] + cnt[i];
-	adj = xcalloc((size_t)off[m->nn] + 1, sizeof(int));
-	memset(cnt, 0, (m->nn + 1) * sizeof(int));
-	for (i = 0; i < (int)m->nn; i++)
+	for (k = 0; k < nn; k++)
+		off[k + 1] = off[k] + cnt[k];
+	adj = xcalloc((size_t)off[nn] + 1, sizeof(int));
+	memset(cnt, 0, (nn + 1) * sizeof(int));
+	for (i = lo; i < hi; i++)
 		for (k = 0; k < m->n[i].nin; k++)
-			if (m->n[i].in[k] >= 0 &&
-			    (p = m->t[m->n[i].in[k]].producer) >= 0)
-				adj[off[p] + cnt[p]++] = i;
-	heap = xcalloc(m->nn, sizeof(int));
-	for (i = 0; i < (int)m->nn; i++)
-		if (indeg[i] == 0)
+			if ((p = producer_in(m, i, k, lo, hi)) >= 0)
+				adj[off[p - lo] + cnt[p - lo]++] = i;
+	heap = xcalloc(nn, sizeof(int));
+	for (i = lo; i < hi; i++)
+		if (indeg[i - lo] == 0)
 			hpush(heap, &nh, i);
 	while (nh > 0) {
 		int v = hpop(heap, &nh), e;
 
-		m->order[no++] = v;
-		for (e = off[v]; e < off[v + 1]; e++)
-			if (--indeg[adj[e]] == 0)
+		order[no++] = v;
+		for (e = off[v - lo]; e < off[v - lo + 1]; e++)
+			if (--indeg[adj[e] - lo] == 0)
 				hpush(heap, &nh, adj[e]);
 	}
-	if (no < (int)m->nn)
-		cycle(m, indeg);
+	if (no < (int)nn)
+		cycle(m, lo, hi, indeg);
 	free(indeg);
 	free(cnt);
 	free(off);
 	free(adj);
 	free(heap);
-	return no < (int)m->nn ? -1 : 0;
+	return no < (int)nn ? -1 : 0;
+}
+
+int
+graph_order(struct model *m)
+{
+	m->order = xcalloc(m->nn, sizeof(int));
+	return toposort(m, 0, (int)m->nn, m->order);
 }
 
 /* Whether input slot k of op holds a weight rather than data. */
@@ -489,25 +510,73 @@ infer1(struct model *m, int ni, int keep)
 	return 0;
 }
 
+/*
+ * The If node at m->order[i], when its condition is a constant, replaced
+ * by the branch it takes (model_splice), the branch's nodes ordered in
+ * its place: 1.  Any other node: 0.  -1 reported (a condition known only
+ * at run time without keep, which leaves such an If to -k's rule).
+ */
+static int
+branch(struct model *m, size_t i, int keep)
+{
+	int ni = m->order[i], *order;
+	const struct node *n = &m->n[ni];
+	const struct tensor *c = node_in(m, n, 0);
+	size_t lo = m->nn, add;
+
+	if (!n->stdop || strcmp(n->op, "If") != 0)
+		return 0;
+	if (c == NULL || !c->known || !c->hasval || c->nval != 1) {
+		if (keep)
+			return 0;
+		pf_err(m->file, "node %s: If's condition%s%s%s is known only "
+		    "at run time (use -k to keep the If as an 'other' row "
+		    "of its declared shapes)", n->name, c ? " '" : "",
+		    c ? c->name : "", c ? "'" : "");
+		return -1;
+	}
+	if (model_splice(m, ni, tensor_ival(c, 0) != 0) < 0)
+		return -1;
+	/* order[0..i), the branch's nodes, ni, the rest */
+	add = m->nn - lo;
+	order = xcalloc(m->nn, sizeof(int));
+	memcpy(order, m->order, i * sizeof(int));
+	if (toposort(m, (int)lo, (int)m->nn, order + i) < 0) {
+		free(order);
+		return -1;
+	}
+	order[i + add] = ni;
+	memcpy(order + i + add + 1, m->order + i + 1,
+	    (lo - i - 1) * sizeof(int));
+	free(m->order);
+	m->order = order;
+	return 1;
+}
+
 int
 graph_infer(struct model *m, int keep)
 {
-	size_t i;
-	int pass;
+	size_t i, nn0 = m->nn;
+	int pass, r;
 
 	/*
 	 * Constant nodes first (they read nothing), so that what a consumer
 	 * of an unknown op fixes (a Reshape's shape) is known when the op
-	 * is reached (graph_keepshape).
+	 * is reached (graph_keepshape).  The nodes of an If's branch are
+	 * taken in their order where the If stood, Constants included.
 	 */
 	for (pass = 0; pass < 2; pass++)
 		for (i = 0; i < m->nn; i++) {
 			int ni = m->order[i];
 			const struct node *n = &m->n[ni];
 
-			if ((n->stdop && n->nin == 0 &&
+			if ((size_t)ni < nn0 && (n->stdop && n->nin == 0 &&
 			    strcmp(n->op, "Constant") == 0) != !pass)
 				continue;
+			while (pass == 1 && (r = branch(m, i, keep)) != 0)
+				if (r < 0)
+					return -1;
+			ni = m->order[i];
 			if (infer1(m, ni, keep) < 0 ||
 			    consteval_node(m, &m->n[ni]) < 0)
 				return -1;

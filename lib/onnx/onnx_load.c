@@ -208,49 +208,65 @@ cleanall(Onnx__GraphProto *g)
 	cleanvi(g->value_info, g->n_value_info);
 }
 
-static int
-buildnodes(struct model *m)
+/* "base_k": the name of an unnamed node (one each: no formatter). */
+static char *
+genname(const char *base, size_t k)
 {
-	const Onnx__GraphProto *g = m->g;
-	size_t i, j;
+	size_t bl = strlen(base);
+	char tmp[24], *p = tmp + sizeof(tmp), *s;
+
+	s = xmalloc(bl + 24);
+	*--p = '\0';
+	do {
+		*--p = (char)('0' + k % 10);
+		k /= 10;
+	} while (k != 0);
+	memcpy(s, base, bl);
+	s[bl] = '_';
+	memcpy(s + bl + 1, p, (size_t)(tmp + sizeof(tmp) - p));
+	return s;
+}
+
+/* Node n made from np (inputs linked later), its outputs nout slots. */
+static void
+node_init(struct node *n, Onnx__NodeProto *np, size_t nin, size_t nout)
+{
+	n->np = np;
+	n->op = n->onnx_op = S(np->op_type);
+	n->stdop = np->domain == NULL || *np->domain == '\0' ||
+	    strcmp(np->domain, "ai.onnx") == 0;
+	n->padfrom = -1;
+	n->patin = n->patw[0] = n->patw[1] = -1;
+	n->nin = nin;
+	n->nout = nout;
+	n->in = xcalloc(nin ? nin : 1, sizeof(int));
+	n->out = xcalloc(nout ? nout : 1, sizeof(int));
+}
+
+/*
+ * The nodes of graph g appended to m->n, with room for more after them,
+ * and their outputs defined; -1 reported.
+ */
+static int
+buildnodes(struct model *m, const Onnx__GraphProto *g, size_t room)
+{
+	size_t base = m->nn, i, j;
 	int k;
 
-	m->n = xcalloc(g->n_node ? g->n_node : 1, sizeof(*m->n));
-	m->nn = g->n_node;
+	m->n = xreallocarray(m->n, base + g->n_node + room + 1,
+	    sizeof(*m->n));
+	memset(m->n + base, 0, (g->n_node + room + 1) * sizeof(*m->n));
+	m->nn = base + g->n_node;
 	for (i = 0; i < g->n_node; i++) {
 		Onnx__NodeProto *np = g->node[i];
-		struct node *n = &m->n[i];
+		struct node *n = &m->n[base + i];
 
-		n->np = np;
-		n->op = n->onnx_op = S(np->op_type);
-		n->stdop = np->domain == NULL || *np->domain == '\0' ||
-		    strcmp(np->domain, "ai.onnx") == 0;
-		n->padfrom = -1;
-		n->patin = n->patw[0] = n->patw[1] = -1;
+		node_init(n, np, np->n_input, np->n_output);
 		if (np->name != NULL && *np->name != '\0')
 			n->name = np->name;
-		else {
-			/* "%s_%zu" (one per unnamed node: no formatter) */
-			const char *base = *n->op ? n->op : "node";
-			size_t bl = strlen(base), k = i;
-			char tmp[24], *p = tmp + sizeof(tmp);
-
-			n->genname = xmalloc(bl + 24);
-			*--p = '\0';
-			do {
-				*--p = (char)('0' + k % 10);
-				k /= 10;
-			} while (k != 0);
-			memcpy(n->genname, base, bl);
-			n->genname[bl] = '_';
-			memcpy(n->genname + bl + 1, p,
-			    (size_t)(tmp + sizeof(tmp) - p));
-			n->name = n->genname;
-		}
-		n->nin = np->n_input;
-		n->nout = np->n_output;
-		n->in = xcalloc(n->nin ? n->nin : 1, sizeof(int));
-		n->out = xcalloc(n->nout ? n->nout : 1, sizeof(int));
+		else
+			n->name = n->genname = genname(*n->op ? n->op :
+			    "node", base + i);
 		for (j = 0; j < np->n_output; j++) {
 			if (np->output[j] == NULL || *np->output[j] == '\0') {
 				n->out[j] = -1;
@@ -263,7 +279,7 @@ buildnodes(struct model *m)
 				    "already defined", n->name, np->output[j]);
 				return -1;
 			}
-			m->t[k].producer = (int)i;
+			m->t[k].producer = (int)(base + i);
 			n->out[j] = k;
 		}
 	}
@@ -326,16 +342,16 @@ quantized(struct node *n)
 }
 
 /*
- * Inputs are resolved after every output is known, so a graph whose
- * nodes are not in topological order still links up.
+ * The inputs of nodes lo.. are resolved after every output is known, so
+ * a graph whose nodes are not in topological order still links up.
  */
 static int
-linkinputs(struct model *m)
+linkinputs(struct model *m, size_t lo)
 {
 	size_t i, j;
 	int k;
 
-	for (i = 0; i < m->nn; i++) {
+	for (i = lo; i < m->nn; i++) {
 		struct node *n = &m->n[i];
 		int q = quantized(n);
 
@@ -515,11 +531,10 @@ graph_tensor(struct model *m, const char *name, const char *what, size_t i)
 	return tensor_add(m, name);
 }
 
-/* The initializers, their dims and small values; -1 reported. */
+/* The initializers of g, their dims and small values; -1 reported. */
 static int
-add_initializers(struct model *m)
+add_initializers(struct model *m, const Onnx__GraphProto *g)
 {
-	const Onnx__GraphProto *g = m->g;
 	char where[64];
 	size_t i, nl;
 	int k;
@@ -529,7 +544,8 @@ add_initializers(struct model *m)
 
 		if ((k = graph_tensor(m, tp->name, "initializer", i)) < 0)
 			return -1;
-		if (m->t[k].isinit) {
+		if (m->t[k].isinit || m->t[k].isinput ||
+		    m->t[k].producer >= 0) {
 			pf_err(m->file, "initializer '%s' is defined twice",
 			    tp->name);
 			return -1;
@@ -569,11 +585,13 @@ add_inputs(struct model *m)
 	return 0;
 }
 
-/* The shapes declared for node outputs (value_info) and graph outputs. */
+/*
+ * The shapes g declares for node outputs (value_info) and its outputs,
+ * which are the model's with isout.
+ */
 static int
-add_declared(struct model *m)
+add_declared(struct model *m, const Onnx__GraphProto *g, int isout)
 {
-	const Onnx__GraphProto *g = m->g;
 	size_t i;
 	int k;
 
@@ -585,7 +603,7 @@ add_declared(struct model *m)
 			continue;
 		if (m->t[k].isinit || m->t[k].isinput)
 			continue;
-		if (i >= g->n_value_info) {
+		if (isout && i >= g->n_value_info) {
 			m->t[k].isout = 1;
 			m->t[k].nuse++;
 		}
@@ -601,10 +619,74 @@ model_load_opt(struct model *m, const char *path, int strip)
 	memset(m, 0, sizeof(*m));
 	m->file = pf_inname(path);
 	if (decode(m, m->file, strip) < 0 || read_opset(m) < 0 ||
-	    add_initializers(m) < 0 || add_inputs(m) < 0 ||
-	    buildnodes(m) < 0 || add_declared(m) < 0)
+	    add_initializers(m, m->g) < 0 || add_inputs(m) < 0 ||
+	    buildnodes(m, m->g, 0) < 0 || add_declared(m, m->g, 1) < 0)
 		return -1;
-	return linkinputs(m);
+	return linkinputs(m, 0);
+}
+
+/* The branch output j of If node ni (a tensor of m) into its output. */
+static int
+branch_out(struct model *m, int ni, const Onnx__GraphProto *g,
+    const char *which, size_t j)
+{
+	const char *s = g->output[j]->name;
+	struct node *n = &m->n[ni];
+	int k, out = n->out[j];
+
+	if (s == NULL || (k = model_find(m, s)) < 0) {
+		pf_err(m->file, "node %s: output %zu of its %s, '%s', is not "
+		    "defined", n->name, j, which, S(s));
+		return -1;
+	}
+	if (j > 0 && out < 0)
+		return 0;
+	if (j > 0) {
+		/* an Identity of its own, after the branch's nodes */
+		n = &m->n[m->nn];
+		node_init(n, m->n[ni].np, 1, 1);
+		n->name = n->genname = genname(m->n[ni].name, j);
+		n->out[0] = out;
+		m->t[out].producer = (int)m->nn++;
+	}
+	n->op = "Identity";
+	n->stdop = 1;
+	n->nin = 1;
+	n->in[0] = k;
+	m->t[k].nuse++;
+	return 0;
+}
+
+int
+model_splice(struct model *m, int ni, int then)
+{
+	const char *which = then ? "then_branch" : "else_branch";
+	Onnx__GraphProto *g = attr_graph(&m->n[ni], which);
+	size_t lo = m->nn, nout = m->n[ni].nout, j;
+	int cond = m->n[ni].nin > 0 ? m->n[ni].in[0] : -1;
+
+	if (g == NULL || nout == 0) {
+		pf_err(m->file, "node %s: If has no %s", m->n[ni].name,
+		    nout == 0 ? "outputs" : which);
+		return -1;
+	}
+	if (g->n_input != 0 || g->n_output != nout) {
+		pf_err(m->file, "node %s: its %s has %zu inputs and %zu "
+		    "outputs, not 0 and %zu", m->n[ni].name, which,
+		    g->n_input, g->n_output, nout);
+		return -1;
+	}
+	cleanall(g);
+	if (add_initializers(m, g) < 0 || buildnodes(m, g, nout) < 0 ||
+	    add_declared(m, g, 0) < 0 || linkinputs(m, lo) < 0)
+		return -1;
+	for (j = 0; j < nout; j++)
+		if (branch_out(m, ni, g, which, j) < 0)
+			return -1;
+	m->n[ni].nout = 1;
+	if (cond >= 0)
+		m->t[cond].nuse--;
+	return 0;
 }
 
 void
@@ -628,76 +710,4 @@ model_free(struct model *m)
 	free(m->order);
 	pb_freeall(m->pb);
 	memset(m, 0, sizeof(*m));
-}
-
-struct tensor *
-node_in(const struct model *m, const struct node *n, size_t i)
-{
-	if (i >= n->nin || n->in[i] < 0)
-		return NULL;
-	return &m->t[n->in[i]];
-}
-
-struct tensor *
-node_out(const struct model *m, const struct node *n, size_t i)
-{
-	if (i >= n->nout || n->out[i] < 0)
-		return NULL;
-	return &m->t[n->out[i]];
-}
-
-const char *
-tensor_shape_str(const struct tensor *t, char *buf, size_t size)
-{
-	size_t off = 0;
-	int i;
-
-	buf[0] = '\0';
-	if (!t->known) {
-		snprintf(buf, size, "?");
-		return buf;
-	}
-	if (t->rank == 0)
-		snprintf(buf, size, "scalar");
-	for (i = 0; i < t->rank && off < size; i++)
-		off += (size_t)snprintf(buf + off, size - off, "%s%lld",
-		    i ? "x" : "", (long long)t->dims[i]);
-	return buf;
-}
-
-int
-model_first_input(const struct model *m)
-{
-	size_t i;
-	int k;
-
-	for (i = 0; i < m->g->n_input; i++)
-		if ((k = model_find(m, m->g->input[i]->name)) >= 0 &&
-		    m->t[k].isinput)
-			return k;
-	return -1;
-}
-
-const char *
-model_dimparam(const struct model *m, const struct tensor *t, int d)
-{
-	size_t i;
-
-	for (i = 0; i < m->g->n_input; i++) {
-		const Onnx__ValueInfoProto *vi = m->g->input[i];
-		const Onnx__TensorShapeProto *sp;
-
-		if (strcmp(vi->name, t->name) != 0 || vi->type == NULL ||
-		    vi->type->value_case !=
-		    ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE ||
-		    vi->type->tensor_type == NULL ||
-		    (sp = vi->type->tensor_type->shape) == NULL ||
-		    (size_t)d >= sp->n_dim)
-			continue;
-		if (sp->dim[d]->value_case ==
-		    ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM &&
-		    sp->dim[d]->dim_param != NULL)
-			return sp->dim[d]->dim_param;
-	}
-	return "?";
 }

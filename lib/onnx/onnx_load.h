@@ -127,6 +127,18 @@ int model_load(struct model *m, const char *path);
 int model_load_opt(struct model *m, const char *path, int strip);
 void model_free(struct model *m);
 
+/*
+ * If node ni replaced by the branch it takes, then_branch (then) or
+ * else_branch: the branch's nodes appended to m->n (which may move),
+ * with its initializers and declared shapes; ni becomes an Identity of
+ * the branch's first output, and each further output an Identity of its
+ * own after the branch's nodes.  The condition loses its consumer;
+ * m->order is the caller's to extend.  Returns 0, or -1 reported (no
+ * such branch, one with inputs or another count of outputs, a name
+ * defined twice, an input nowhere defined).
+ */
+int model_splice(struct model *m, int ni, int then);
+
 /* Index of the tensor called name, or -1. */
 int model_find(const struct model *m, const char *name);
 
@@ -175,6 +187,8 @@ int attr_ints(const struct node *n, const char *name, const int64_t **v,
 int attr_floats(const struct node *n, const char *name, const float **v,
     size_t *nv);
 
+/* Graph attribute name of n (an If's branch), or NULL if absent. */
+struct Onnx__GraphProto *attr_graph(const struct node *n, const char *name);
 /*
  * Tensor attribute name of n into t (dims, dtype, values when stored and
  * small; t's value storage replaced): 1 done, 0 absent, -1 reported (a

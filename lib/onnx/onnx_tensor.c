@@ -2,8 +2,9 @@
  * Tensor values for the ONNX loader: element sizes of the ONNX data
  * types, the small-tensor rule (onnx_keepval), reading a TensorProto's
  * raw or typed data into a tensor's values, and the value accessors the
- * shape rules and constant folding use.  Part of the loader (with
- * onnx_load.c and onnx_wire.c), so it may see the protobuf-c types.
+ * shape rules and constant folding use, a shape as text.  Part of the
+ * loader (with onnx_load.c and onnx_wire.c), so it may see the
+ * protobuf-c types.
  */
 #include <errno.h>
 #include <math.h>
@@ -335,4 +336,23 @@ tensor_from_proto(struct tensor *t, const Onnx__TensorProto *tp,
 		tensor_dropval(t);
 	}
 	return 0;
+}
+
+const char *
+tensor_shape_str(const struct tensor *t, char *buf, size_t size)
+{
+	size_t off = 0;
+	int i;
+
+	buf[0] = '\0';
+	if (!t->known) {
+		snprintf(buf, size, "?");
+		return buf;
+	}
+	if (t->rank == 0)
+		snprintf(buf, size, "scalar");
+	for (i = 0; i < t->rank && off < size; i++)
+		off += (size_t)snprintf(buf + off, size - off, "%s%lld",
+		    i ? "x" : "", (long long)t->dims[i]);
+	return buf;
 }

@@ -189,6 +189,8 @@ static const struct opdef {
 	{ "ConvInteger", 2, 4, 1, "kernel_shape pads" },
 	{ "QLinearMatMul", 8, 8, 1, "" }, { "MatMulInteger", 2, 4, 1, "" },
 	{ "NonZero", 1, 1, 1, "" }, { "GatherND", 2, 2, 1, "batch_dims" },
+	{ "Size", 1, 1, 1, "" }, { "Greater", 2, 2, 1, "" },
+	{ "If", 1, 1, 2, "" },	/* branches: newbranch() */
 	{ "FooBar", 1, 2, 1, "" },
 };
 #define NOPS (sizeof(ops) / sizeof(ops[0]))
@@ -288,6 +290,131 @@ newvi(const char *name, int rank)
 	return v;
 }
 
+/* The tensor names a graph's nodes may read, and where they go. */
+struct scope {
+	Onnx__GraphProto *g;		/* initializers go here */
+	char		**names;
+	size_t		  nnames, maxt;
+};
+
+#define BRANCHN	2	/* the most nodes a branch holds */
+/* Names a node can add: its inputs as new initializers, two outputs. */
+#define NODENAMES	(MAXIN + 2)
+
+static Onnx__NodeProto *newnode(struct scope *, const char *, int);
+
+/*
+ * An If's branch (attribute name) of 0..BRANCHN nodes reading the
+ * outer names and its own; outputs mostly nout of its names (or
+ * outer ones), sometimes another count.  Its names leave scope after.
+ */
+static Onnx__AttributeProto *
+newbranch(struct scope *sc, const char *name, const char *pfx, size_t nout)
+{
+	Onnx__AttributeProto *a = al(sizeof(*a));
+	Onnx__GraphProto *g = al(sizeof(*g));
+	struct scope b = *sc;
+	size_t n = u8() % (BRANCHN + 1), i;
+	char buf[32];
+
+	onnx__attribute_proto__init(a);
+	onnx__graph_proto__init(g);
+	a->name = str(name);
+	a->has_type = 1;
+	a->type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__GRAPH;
+	a->g = g;
+	g->name = str(pfx);
+	b.g = g;
+	g->node = al((n ? n : 1) * sizeof(*g->node));
+	g->initializer = al((n ? n : 1) * MAXIN * sizeof(*g->initializer));
+	for (i = 0; i < n; i++) {
+		snprintf(buf, sizeof(buf), "%s%zu", pfx, i);
+		g->node[g->n_node++] = newnode(&b, buf, 1);
+	}
+	if (u8() < 30)
+		nout = u8() % 3;
+	g->n_output = nout;
+	g->output = al((nout ? nout : 1) * sizeof(*g->output));
+	for (i = 0; i < nout; i++)
+		g->output[i] = newvi(b.names[u8() < 200 ? b.nnames - 1 - i %
+		    b.nnames : u8() % b.nnames], -1);
+	return a;
+}
+
+/*
+ * A node called name (its outputs tname_k) of an op drawn from the
+ * bytes, its inputs from sc's names or new initializers; an If at depth
+ * 0 gets branches, deeper it becomes an Identity.
+ */
+static Onnx__NodeProto *
+newnode(struct scope *sc, const char *name, int depth)
+{
+	const struct opdef *od = &ops[u8() % NOPS];
+	Onnx__NodeProto *np = al(sizeof(*np));
+	size_t nin, nout, j;
+	const char *a;
+	char buf[48];
+	int isif;
+
+	if ((isif = strcmp(od->op, "If") == 0) && depth > 0)
+		od = &ops[0];
+	nin = (size_t)od->minin + u8() % (size_t)(od->maxin - od->minin + 1);
+	nout = isif && depth == 0 ? 1 + u8() % 2 : (size_t)od->nout;
+	onnx__node_proto__init(np);
+	np->op_type = str(od->op);
+	np->name = str(name);
+	np->n_input = nin;
+	np->input = al(nin * sizeof(char *));
+	for (j = 0; j < nin; j++) {
+		unsigned b = u8();
+
+		if (b < 160 || sc->nnames >= sc->maxt - 1) {
+			np->input[j] = sc->names[b % sc->nnames];
+		} else if (b < 250) {
+			/* A new initializer. */
+			snprintf(buf, sizeof(buf), "w%s_%zu", name, j);
+			sc->g->initializer[sc->g->n_initializer++] =
+			    newtensor(buf);
+			np->input[j] = sc->names[sc->nnames++] = str(buf);
+		} else {
+			np->input[j] = str(b == 250 ? "" : "dangling");
+		}
+	}
+	np->n_output = nout;
+	np->output = al(nout * sizeof(char *));
+	for (j = 0; j < nout; j++) {
+		snprintf(buf, sizeof(buf), "t%s_%zu", name, j);
+		np->output[j] = str(buf);
+	}
+	/* Attributes: each of the op's own with probability 1/2. */
+	np->attribute = al(8 * sizeof(*np->attribute));
+	if (isif && depth == 0) {
+		snprintf(buf, sizeof(buf), "%st", name);
+		np->attribute[np->n_attribute++] = newbranch(sc, "then_branch",
+		    buf, nout);
+		snprintf(buf, sizeof(buf), "%se", name);
+		np->attribute[np->n_attribute++] = newbranch(sc, "else_branch",
+		    buf, nout);
+	}
+	for (a = od->attrs; *a != '\0' && np->n_attribute < 8; ) {
+		size_t len = strcspn(a, " "), k;
+
+		for (k = 0; k < NATTRDEF; k++)
+			if (strlen(attrdefs[k].name) == len &&
+			    strncmp(attrdefs[k].name, a, len) == 0)
+				break;
+		if (k < NATTRDEF && (u8() & 1))
+			np->attribute[np->n_attribute++] =
+			    newattr(&attrdefs[k]);
+		a += len;
+		a += strspn(a, " ");
+	}
+	/* Its outputs in scope only now (a branch may not read them). */
+	for (j = 0; j < nout; j++)
+		sc->names[sc->nnames++] = np->output[j];
+	return np;
+}
+
 /* Build a model from the input bytes into *mp (arena-owned). */
 static void
 build(Onnx__ModelProto *mp)
@@ -295,8 +422,8 @@ build(Onnx__ModelProto *mp)
 	static const int64_t opsets[] = { 9, 10, 11, 13, 17, 18 };
 	Onnx__GraphProto *g = al(sizeof(*g));
 	Onnx__OperatorSetIdProto *os = al(sizeof(*os));
-	char **names;
-	size_t nnames = 0, nn, i, j, maxt;
+	struct scope sc;
+	size_t nn, i;
 	char buf[32];
 
 	onnx__model_proto__init(mp);
@@ -314,68 +441,24 @@ build(Onnx__ModelProto *mp)
 	g->name = str("g");
 
 	nn = 1 + u8() % 12;
-	maxt = 2 + nn * (MAXIN + 2);	/* inputs and two outputs a node */
-	names = al(maxt * sizeof(*names));
+	/* a node's names, and the most two branches add for a while */
+	sc.g = g;
+	sc.maxt = 2 + nn * NODENAMES + 2 * BRANCHN * NODENAMES;
+	sc.names = al(sc.maxt * sizeof(*sc.names));
+	sc.nnames = 0;
 	g->n_input = 1;
 	g->input = al(sizeof(*g->input));
 	g->input[0] = newvi("x", 2 + (int)(u8() % 3));
-	names[nnames++] = str("x");
+	sc.names[sc.nnames++] = str("x");
 	g->node = al(nn * sizeof(*g->node));
 	g->initializer = al(nn * MAXIN * sizeof(*g->initializer));
 	for (i = 0; i < nn; i++) {
-		const struct opdef *od = &ops[u8() % NOPS];
-		Onnx__NodeProto *np = al(sizeof(*np));
-		size_t nin = (size_t)od->minin +
-		    u8() % (size_t)(od->maxin - od->minin + 1);
-		const char *a;
-
-		onnx__node_proto__init(np);
-		np->op_type = str(od->op);
 		snprintf(buf, sizeof(buf), "n%zu", i);
-		np->name = str(buf);
-		np->n_input = nin;
-		np->input = al(nin * sizeof(char *));
-		for (j = 0; j < nin; j++) {
-			unsigned b = u8();
-
-			if (b < 160 || nnames >= maxt - 1) {
-				np->input[j] = names[b % nnames];
-			} else if (b < 250) {
-				/* A new initializer. */
-				snprintf(buf, sizeof(buf), "w%zu_%zu", i, j);
-				g->initializer[g->n_initializer++] =
-				    newtensor(buf);
-				np->input[j] = names[nnames++] = str(buf);
-			} else {
-				np->input[j] = str(b == 250 ? "" : "dangling");
-			}
-		}
-		np->n_output = (size_t)od->nout;
-		np->output = al((size_t)od->nout * sizeof(char *));
-		for (j = 0; j < (size_t)od->nout; j++) {
-			snprintf(buf, sizeof(buf), "t%zu_%zu", i, j);
-			np->output[j] = names[nnames++] = str(buf);
-		}
-		/* Attributes: each of the op's own with probability 1/2. */
-		np->attribute = al(8 * sizeof(*np->attribute));
-		for (a = od->attrs; *a != '\0' && np->n_attribute < 8; ) {
-			size_t len = strcspn(a, " "), k;
-
-			for (k = 0; k < NATTRDEF; k++)
-				if (strlen(attrdefs[k].name) == len &&
-				    strncmp(attrdefs[k].name, a, len) == 0)
-					break;
-			if (k < NATTRDEF && (u8() & 1))
-				np->attribute[np->n_attribute++] =
-				    newattr(&attrdefs[k]);
-			a += len;
-			a += strspn(a, " ");
-		}
-		g->node[g->n_node++] = np;
+		g->node[g->n_node++] = newnode(&sc, buf, 0);
 	}
 	g->n_output = 1;
 	g->output = al(sizeof(*g->output));
-	g->output[0] = newvi(names[nnames - 1], -1);
+	g->output[0] = newvi(sc.names[sc.nnames - 1], -1);
 }
 
 int

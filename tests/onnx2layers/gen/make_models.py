@@ -551,6 +551,7 @@ def main():
     open(os.path.join(OUT, "empty.onnx"), "wb").close()
     fpad()
     einsum()
+    control()
     fusion2()
     rnn()
 
@@ -643,6 +644,53 @@ def einsum():
                           equation="bij,bjk->bi")],
          [vi("a", [2, 3, 4]), vi("b", [2, 4, 5])], [vi("c", [2, 3])],
          check=True)
+
+
+def control():
+    """If with a condition folded from shapes: the branch taken is spliced
+    in its place (then: a Conv of a branch weight and a nested If whose
+    else branch is taken; else: a Relu); a condition given at run time is
+    refused, or kept under -k with the If's declared shapes."""
+    def g(name, nodes, outs, inits=()):
+        return h.make_graph(nodes, name, [], [vi(o, None) for o in outs],
+                            list(inits))
+    inner = N("If", ["c2"], ["u"], name="inner",
+              then_branch=g("t2", [N("Sigmoid", ["a"], ["u1"])], ["u1"]),
+              else_branch=g("e2", [N("Tanh", ["a"], ["u2"])], ["u2"]))
+    then = g("then", [
+        N("Conv", ["x", "wb"], ["a"], name="bconv", kernel_shape=[3, 3],
+          pads=[1, 1, 1, 1]),
+        N("Constant", [], ["c2"], name="c2",
+          value=numpy_helper.from_array(np.array(False))),
+        inner,
+        N("Add", ["u", "x"], ["b"], name="badd"),
+    ], ["b", "a"], [w("wb", [4, 4, 3, 3])])
+    other = g("else", [N("Relu", ["x"], ["r"], name="brelu")], ["r", "x"])
+    save("if", [
+        N("Size", ["x"], ["n"], name="size"),
+        N("Greater", ["n", "zero"], ["c"], name="cond"),
+        N("If", ["c"], ["y", "z"], name="if1", then_branch=then,
+          else_branch=other),
+        N("MatMul", ["y", "wm"], ["out"], name="fc"),
+    ], [vi("x", [1, 4, 8, 8])], [vi("out", None), vi("z", None)],
+        [iw("zero", 0), w("wm", [8, 5])])
+    # The same If on a condition that is a graph input: known only when
+    # the model runs.  Its outputs are declared (for -k).
+    save("if_runtime", [
+        N("If", ["c"], ["y", "z"], name="if1", then_branch=then,
+          else_branch=other),
+        N("MatMul", ["y", "wm"], ["out"], name="fc"),
+    ], [vi("x", [1, 4, 8, 8]), vi("c", [], T.BOOL)],
+        [vi("out", [1, 4, 8, 5]), vi("z", [1, 4, 8, 8])], [w("wm", [8, 5])],
+        vinfo=[vi("y", [1, 4, 8, 8])])
+    # A branch with one output for an If with two.
+    save("if_bad", [
+        N("Size", ["x"], ["n"], name="size"),
+        N("Greater", ["n", "zero"], ["c"], name="cond"),
+        N("If", ["c"], ["y", "z"], name="if1", then_branch=g("t1", [
+            N("Relu", ["x"], ["r"])], ["r"]), else_branch=other),
+    ], [vi("x", [1, 4, 8, 8])], [vi("y", None), vi("z", None)],
+        [iw("zero", 0)])
 
 
 def fpad():
